@@ -1,0 +1,109 @@
+"""Where every stage reads and writes under a data directory (DESIGN.md §2-§3).
+
+One place names the paths so the Dagster assets, the CLI and the tests agree on them.
+
+    data/
+      raw/<upload>/                  untouched uploads (never written)
+      work/<upload>/inventory.json   raw_uploads: every file with size, sha256, kind
+      work/<upload>/audio.jsonl      normalized_audio: one row per recording (NormalizedAudio)
+      work/<upload>/report.json      per-upload report: files the pipeline could not use, with reasons
+      work/<upload>/transcripts.jsonl  transcripts: per conversation ASR words per speaker
+      work/<upload>/conversations.jsonl tagged_turns: canonical records before redaction
+      work/<upload>/redacted.jsonl   redacted_manifest: canonical records after redaction
+      audio/<conv_id>.wav            24 kHz 16-bit PCM (redacted in place by redacted_manifest copy)
+      alignments/<conv_id>.json      word timings (schema.Alignment)
+      redactions/<conv_id>.json      redaction logs (schema.RedactionLog)
+      vakforge.jsonl                 validated_manifest: valid records only
+      vakforge.schema.json           exported JSON Schema
+      reports/                       rejected rows, check reports, steward report
+      splits.json                    splits
+      exports/<recipe>/              recipe outputs
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class DataLayout:
+    root: Path
+
+    @classmethod
+    def at(cls, root: str | Path) -> DataLayout:
+        return cls(Path(root))
+
+    # --- inputs
+    @property
+    def raw(self) -> Path:
+        return self.root / "raw"
+
+    def upload_dir(self, upload: str) -> Path:
+        return self.raw / upload
+
+    def uploads(self) -> list[str]:
+        """Upload folders under raw/, sorted; hidden folders ignored."""
+        if not self.raw.is_dir():
+            return []
+        return sorted(p.name for p in self.raw.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+    # --- per-upload work files
+    def work(self, upload: str) -> Path:
+        return self.root / "work" / upload
+
+    def inventory(self, upload: str) -> Path:
+        return self.work(upload) / "inventory.json"
+
+    def audio_index(self, upload: str) -> Path:
+        return self.work(upload) / "audio.jsonl"
+
+    def upload_report(self, upload: str) -> Path:
+        return self.work(upload) / "report.json"
+
+    def transcripts(self, upload: str) -> Path:
+        return self.work(upload) / "transcripts.jsonl"
+
+    def conversations(self, upload: str) -> Path:
+        return self.work(upload) / "conversations.jsonl"
+
+    def redacted(self, upload: str) -> Path:
+        return self.work(upload) / "redacted.jsonl"
+
+    # --- per-conversation files (paths relative to root are what records store)
+    @property
+    def audio_dir(self) -> Path:
+        return self.root / "audio"
+
+    def audio_rel(self, conv_id: str) -> str:
+        return f"audio/{conv_id}.wav"
+
+    def alignment(self, conv_id: str) -> Path:
+        return self.root / "alignments" / f"{conv_id}.json"
+
+    def redaction_rel(self, conv_id: str) -> str:
+        return f"redactions/{conv_id}.json"
+
+    # --- dataset-level outputs
+    @property
+    def manifest(self) -> Path:
+        return self.root / "vakforge.jsonl"
+
+    @property
+    def schema(self) -> Path:
+        return self.root / "vakforge.schema.json"
+
+    @property
+    def splits(self) -> Path:
+        return self.root / "splits.json"
+
+    @property
+    def reports(self) -> Path:
+        return self.root / "reports"
+
+    @property
+    def rejected(self) -> Path:
+        return self.reports / "rejected.jsonl"
+
+    def export_dir(self, recipe: str) -> Path:
+        return self.root / "exports" / recipe

@@ -1,0 +1,41 @@
+"""A locale pack: the languages a conversation may use, how to detect them, and what PII looks like."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict
+
+
+class PiiFinding(BaseModel):
+    """A PII match. Carries the type and character range only; callers never log the value."""
+
+    model_config = ConfigDict(frozen=True)
+    type: str
+    start: int
+    end: int
+    score: float = 1.0
+    recognizer: str = ""
+
+
+@dataclass(frozen=True)
+class LocalePack:
+    id: str
+    languages: tuple[str, ...]
+    default_lang: str
+    siblings: tuple[str, ...] = ()
+    phone_regions: tuple[str, ...] = ()
+    romanized_hindi: bool = False  # Latin-script turns may be hi-Latn (en-IN, hi-Latn-IN)
+    pii_types: tuple[str, ...] = field(default=())
+
+    def detect_lang(self, text: str, fallback: str | None = None) -> str:
+        """Language tag of one turn, code-switch aware (see locales.lid)."""
+        from .lid import detect_lang
+
+        return detect_lang(self, text, fallback)
+
+    def scan_pii(self, text: str, names: tuple[str, ...] = ()) -> list[PiiFinding]:
+        """PII still present in `text` (see locales.pii). `names` are known person names to catch."""
+        from .pii import scan_pii
+
+        return scan_pii(self, text, names)

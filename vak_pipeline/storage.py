@@ -1,0 +1,177 @@
+"""Files are the interface between stages: atomic writes, streamed JSONL, content hashes.
+
+Every output is written to a temp file in the same directory and renamed into place, so a crash or a
+kill never leaves half a file visible under its final name, and any stage can be re-run alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024  # a single record larger than this is refused, not loaded
+_BOM = b"\xef\xbb\xbf"
+
+
+@contextlib.contextmanager
+def atomic_open(path: Path, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO[Any]]:
+    """Open a temp file beside `path`; on success fsync and rename it over `path`, else delete it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    binary = "b" in mode
+    try:
+        with os.fdopen(fd, mode, encoding=None if binary else encoding) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path: Path, text: str) -> Path:
+    with atomic_open(path, "w") as fh:
+        fh.write(text)
+    return Path(path)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> Path:
+    with atomic_open(path, "wb", encoding=None) as fh:
+        fh.write(data)
+    return Path(path)
+
+
+def atomic_write_json(path: Path, obj: Any) -> Path:
+    return atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False) + "\n")
+
+
+def dumps_line(obj: Any) -> str:
+    """One compact JSONL line (UTF-8 kept readable)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+class JsonlWriter:
+    """Streams records into a JSONL file that appears under its final name only when closed cleanly."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.count = 0
+        self._cm = atomic_open(self.path, "w")
+        self._fh: IO[str] | None = None
+
+    def __enter__(self) -> JsonlWriter:
+        self._fh = self._cm.__enter__()
+        return self
+
+    def write(self, obj: Any) -> None:
+        assert self._fh is not None, "use JsonlWriter as a context manager"
+        self._fh.write(obj if isinstance(obj, str) else dumps_line(obj))
+        self.count += 1
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        return self._cm.__exit__(*exc)
+
+
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class JsonLine:
+    """One physical line of a JSONL file: either parsed `value` or a line-numbered `error`."""
+
+    line: int
+    value: Any = None
+    error: str | None = None
+    code: str | None = None
+    raw: bytes | None = None  # the bytes of a well-formed line, for fast re-parsing by pydantic
+
+
+def iter_jsonl(path: Path, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, parse: bool = True) -> Iterator[JsonLine]:
+    """Stream a JSONL file line by line in bounded memory, turning every defect into a JsonLine error.
+
+    Covers: BOM, non-UTF-8 bytes, malformed JSON, non-object values, over-long lines (skipped without
+    loading them), empty files. Blank lines are ignored. Never raises for content problems.
+    """
+    path = Path(path)
+    seen_any = False
+    with open(path, "rb") as fh:
+        lineno = 0
+        while True:
+            raw = fh.readline(max_line_bytes + 1)
+            if not raw:
+                break
+            lineno += 1
+            if len(raw) > max_line_bytes and not raw.endswith(b"\n"):
+                # drain the rest of this line without keeping it
+                while True:
+                    more = fh.readline(1 << 20)
+                    if not more or more.endswith(b"\n"):
+                        break
+                seen_any = True
+                yield JsonLine(lineno, error=f"line is longer than {max_line_bytes} bytes; it was skipped",
+                               code="line_too_long")
+                continue
+            if lineno == 1 and raw.startswith(_BOM):
+                seen_any = True
+                yield JsonLine(lineno, error="file starts with a UTF-8 byte-order mark (BOM)", code="bom")
+                raw = raw[len(_BOM):]
+            stripped = raw.strip()
+            if not stripped:
+                continue
+            seen_any = True
+            try:
+                text = stripped.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield JsonLine(lineno, error=f"not valid UTF-8 (byte {exc.start})", code="not_utf8")
+                continue
+            if not parse:
+                yield JsonLine(lineno, raw=stripped)
+                continue
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                yield JsonLine(lineno, error=f"malformed JSON at column {exc.colno}: {exc.msg}", code="json_invalid")
+                continue
+            except RecursionError:
+                yield JsonLine(lineno, error="JSON nested too deeply", code="json_too_deep")
+                continue
+            if not isinstance(value, dict):
+                yield JsonLine(lineno, error=f"line holds a JSON {type(value).__name__}, not an object",
+                               code="not_an_object")
+                continue
+            yield JsonLine(lineno, value=value, raw=stripped)
+    if not seen_any:
+        yield JsonLine(0, error="file is empty: no records", code="empty_file")
+
+
+def resolve_inside(base: Path, rel: str) -> Path | None:
+    """`rel` resolved under `base`, or None if it is absolute, has a '..' segment or escapes via links."""
+    if not rel or os.path.isabs(rel) or rel.startswith(("/", "\\")) or ":" in rel.split("/")[0][1:2]:
+        return None
+    parts = rel.replace("\\", "/").split("/")
+    if any(p == ".." for p in parts):
+        return None
+    target = (Path(base) / rel)
+    try:
+        real_base = Path(base).resolve()
+        real = target.resolve()
+    except OSError:
+        return None
+    if real != real_base and real_base not in real.parents:
+        return None
+    return target
