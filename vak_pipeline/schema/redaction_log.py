@@ -22,7 +22,9 @@ class RedactionSpan(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     turn: int | None = Field(default=None, description="Turn index; None for system_prompt.")
-    field: str = Field(description="text | system_prompt | tool_call.arguments<json path> | tool_result.content<json path>")
+    field: str = Field(
+        description="text | system_prompt | tool_call.arguments<json path> | tool_result.content<json path>"
+    )
     type: str
     start: int = Field(ge=0)
     end: int = Field(ge=0)
