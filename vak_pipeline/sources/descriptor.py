@@ -7,7 +7,9 @@ file, the line and the field, and say how to fix it; a bad CSV row never stops t
 from __future__ import annotations
 
 import csv
+import io
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..locales import PACKS
 from ..rules.issue import Issue
 from ..schema.record import ChannelRole, Condition, Consent, Source, Tool
+from ..storage import resolve_inside
+from .ids import is_safe_id
 
 DESCRIPTOR_NAME = "upload.yaml"
 OVERRIDES_NAME = "recordings.csv"
@@ -88,6 +92,10 @@ class UploadDescriptor(BaseModel):
 # CSV columns that hold JSON or lists rather than plain strings
 _JSON_COLUMNS = {"channel_map", "speakers", "tools", "keep_channels", "names"}
 _SPEAKER_COLUMNS = {"agent_speaker": "agent", "user_speaker": "user"}
+_JSON_EXAMPLES = {
+    "channel_map": '{"0": "user", "1": "agent"}', "speakers": '{"agent": "priya", "user": "cust-17"}',
+    "tools": '[{"name": "lookup_order"}]', "keep_channels": "[0, 3]", "names": '["Priya", "Rahul"]',
+}
 
 
 def _issue(file: str, code: str, message: str, fix: str, line: int | None = None, field: str | None = None) -> Issue:
@@ -138,53 +146,103 @@ def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Iss
             text = cpath.read_text(encoding="utf-8-sig")
         except UnicodeDecodeError:
             return None, [_issue(cname, "descriptor_csv_not_utf8", "recordings.csv is not UTF-8", "save it as UTF-8")]
-        reader = csv.DictReader(text.splitlines())
+        # newline="" keeps quoted multi-line cells (a system_prompt) intact; line numbers come from the reader
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        if reader.fieldnames:
+            reader.fieldnames = [(f or "").strip() for f in reader.fieldnames]
         if not reader.fieldnames or "file" not in reader.fieldnames:
             issues.append(_issue(cname, "descriptor_csv_no_file_column", "recordings.csv has no 'file' column",
                                  "add a header row whose first column is 'file'", 1))
         else:
-            for line, row in enumerate(reader, start=2):
-                o, row_issues = _parse_override(row, defaults, cname, line, upload_dir)
+            conv_ids: dict[str, str] = {}
+            line = 1
+            for row in reader:
+                start, line = line + 1, reader.line_num  # a row may span lines; report where it starts
+                if not any((v or "").strip() for k, v in row.items() if k is not None):
+                    continue  # blank line
+                o, row_issues = _parse_override(row, defaults, cname, start, upload_dir)
                 issues.extend(row_issues)
-                if o is not None:
-                    if o.file in overrides:
-                        issues.append(_issue(cname, "descriptor_csv_duplicate_file",
-                                             f"file {o.file!r} is listed twice", "keep one row per file", line, "file"))
-                        continue
-                    overrides[o.file] = o
+                if o is None:
+                    continue
+                if o.file in overrides:
+                    first = overrides[o.file].line
+                    issues.append(_issue(cname, "descriptor_csv_duplicate_file",
+                                         f"file {o.file!r} is listed twice (first on line {first}); this row is "
+                                         "ignored", "keep one row per file", start, "file"))
+                    continue
+                if o.conv_id and o.conv_id in conv_ids:
+                    issues.append(_issue(cname, "descriptor_csv_duplicate_conv_id",
+                                         f"conv_id {o.conv_id!r} is already used for {conv_ids[o.conv_id]!r}; this "
+                                         "row is ignored", "give every recording its own conv_id", start, "conv_id"))
+                    continue
+                if o.conv_id:
+                    conv_ids[o.conv_id] = o.file
+                overrides[o.file] = o
     return UploadDescriptor(upload=upload_dir.name, defaults=defaults, overrides=overrides), issues
 
 
-def _parse_override(row: dict[str, Any], defaults: RecordingSettings, cname: str, line: int,
+def _find_file(upload_dir: Path, file: str) -> str | None:
+    """The name of `file` as it is on disk (relative, '/'-separated), or None if it is absent or outside the upload.
+
+    Unicode normalization may differ between a CSV typed on one system and file names made on another
+    (NFC vs NFD), so a second look compares normalized names.
+    """
+    rel = file.replace("\\", "/")
+    target = resolve_inside(upload_dir, rel)
+    if target is None:
+        return None
+    if target.is_file():
+        return rel
+    parent = target.parent
+    if not parent.is_dir():
+        return None
+    want = unicodedata.normalize("NFC", target.name)
+    for p in parent.iterdir():
+        if p.is_file() and unicodedata.normalize("NFC", p.name) == want:
+            return str(p.relative_to(upload_dir).as_posix())
+    return None
+
+
+def _parse_override(row: dict[str | None, Any], defaults: RecordingSettings, cname: str, line: int,
                     upload_dir: Path) -> tuple[RecordingOverride | None, list[Issue]]:
-    file = (row.get("file") or "").strip()
-    if not file:
+    given = (row.get("file") or "").strip()
+    if not given:
         return None, [_issue(cname, "descriptor_csv_file_empty", "row has no file name", "fill the 'file' column",
                              line, "file")]
-    if not (upload_dir / file).is_file():
-        return None, [_issue(cname, "descriptor_csv_file_missing", f"row names {file!r}, which is not in the upload",
-                             "fix the file name or add the file", line, "file")]
+    if row.get(None):
+        return None, [_issue(cname, "descriptor_csv_extra_cells", f"row for {given!r} has more cells than the header",
+                             "quote cells that contain commas, or add the missing column names", line)]
+    file = _find_file(upload_dir, given)
+    if file is None:
+        return None, [_issue(cname, "descriptor_csv_file_missing", f"row names {given!r}, which is not in the upload",
+                             "fix the file name (relative to the upload folder) or add the file", line, "file")]
     values: dict[str, Any] = {}
-    speakers = dict(defaults.speakers)
+    speaker_cols: dict[str, str] = {}
     for key, val in row.items():
         if key in (None, "file", "conv_id") or val is None or str(val).strip() == "":
             continue
         val = str(val).strip()
         if key in _SPEAKER_COLUMNS:
-            speakers[_SPEAKER_COLUMNS[key]] = val
+            speaker_cols[_SPEAKER_COLUMNS[key]] = val
             continue
         if key in _JSON_COLUMNS:
             try:
                 val = json.loads(val)
             except json.JSONDecodeError:
                 return None, [_issue(cname, "descriptor_csv_json_invalid", f"column {key!r} must hold JSON",
-                                     f'write it as JSON, e.g. {{"0": "user", "1": "agent"}} for {key}', line, key)]
+                                     f"write it as JSON, e.g. {_JSON_EXAMPLES[key]}, quoted as one CSV cell",
+                                     line, key)]
         values[key] = val
-    if speakers != defaults.speakers:
-        values["speakers"] = speakers
+    if speaker_cols:
+        base = values.get("speakers", defaults.speakers)
+        values["speakers"] = (dict(base) if isinstance(base, dict) else {}) | speaker_cols
     try:
         RecordingSettings.model_validate(defaults.model_dump() | values)
     except ValidationError as err:
         return None, _pydantic_issues(err, cname, line)
     conv_id = (row.get("conv_id") or "").strip() or None
+    if conv_id is not None and not is_safe_id(conv_id):
+        return None, [_issue(cname, "descriptor_csv_conv_id_unsafe", f"conv_id for {given!r} is not a safe file name",
+                             "use letters, digits, '_', '-' and '.', starting with a letter or digit", line,
+                             "conv_id")]
     return RecordingOverride(file=file, conv_id=conv_id, overrides=values, line=line), []
