@@ -18,5 +18,42 @@ def schema(out: Path = typer.Option(Path("data/vakforge.schema.json"), help="Whe
     typer.echo(f"wrote {out}")
 
 
+@app.command()
+def validate(
+    path: Path = typer.Argument(..., help="A vakforge.jsonl manifest, or a dataset directory holding one."),
+    fmt: str = typer.Option("text", "--format", help="text (for people) or json (one issue object per line)."),
+    audio: bool = typer.Option(True, help="Open every audio file and check rate, channels and duration."),
+    pii: bool = typer.Option(True, help="Re-check pii_redacted rows with the locale pack's PII scanner."),
+    allow_unconsented: bool = typer.Option(False, help="Let consent: none through (never for published data)."),
+    splits: Path | None = typer.Option(None, help="splits.json to check (default: beside the manifest, if any)."),
+    max_line_bytes: int = typer.Option(64 * 1024 * 1024, help="Longest line accepted; longer ones are errors."),
+) -> None:
+    """Validate a manifest against every rule of the format. Exit 0 valid, 1 invalid, 2 usage error."""
+    from .rules import ManifestSummary, Severity, ValidationContext, validate_manifest
+
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter("--format must be text or json")
+    manifest = path / "vakforge.jsonl" if path.is_dir() else path
+    if not manifest.is_file():
+        typer.echo(f"error: {manifest} does not exist (give a vakforge.jsonl or a directory holding one)", err=True)
+        raise typer.Exit(2)
+    ctx = ValidationContext(base_dir=manifest.parent, check_audio=audio, check_pii=pii,
+                            allow_unconsented=allow_unconsented)
+    summary = ManifestSummary()
+    errors = 0
+    for result in validate_manifest(manifest, ctx, splits_path=splits, max_line_bytes=max_line_bytes,
+                                    summary=summary):
+        for issue in result.issues:
+            errors += issue.severity is Severity.ERROR
+            if fmt == "json":
+                typer.echo(issue.model_dump_json(exclude_none=True))
+            else:
+                typer.echo(issue.render())
+    if fmt == "text":
+        typer.echo(f"{manifest}: {summary.records} records, {summary.valid} valid, {summary.invalid} invalid"
+                   + (f"; issues: {dict(sorted(summary.issues_by_code.items()))}" if summary.issues_by_code else ""))
+    raise typer.Exit(1 if errors else 0)
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()

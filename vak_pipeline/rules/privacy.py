@@ -1,0 +1,36 @@
+"""pii_redacted is re-checked, not trusted: the locale pack scans every text the record carries."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from ..locales import get_pack
+from ..schema.record import VakRecord
+from .context import RecordIssues, ValidationContext
+
+
+def texts_of(rec: VakRecord) -> Iterator[tuple[int | None, str, str]]:
+    """(turn index, field, text) for system_prompt, every turn text, and tool arguments/results as JSON."""
+    if rec.system_prompt:
+        yield None, "system_prompt", rec.system_prompt
+    for i, t in enumerate(rec.turns):
+        if t.text:
+            yield i, "text", t.text
+        if t.tool_call is not None and t.tool_call.arguments:
+            yield i, "tool_call.arguments", json.dumps(t.tool_call.arguments, ensure_ascii=False)
+        if t.tool_result is not None and t.tool_result.content is not None:
+            yield i, "tool_result.content", json.dumps(t.tool_result.content, ensure_ascii=False)
+
+
+def check_pii(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None:
+    if not rec.meta.pii_redacted:
+        return
+    pack = get_pack(rec.locale)
+    names = tuple(ctx.names)
+    for turn, field, text in texts_of(rec):
+        for f in pack.scan_pii(text, names):
+            out.add("pii_present",
+                    f"pii_redacted is true but {field} still holds a {f.type} at characters {f.start}-{f.end}",
+                    "re-run redaction (the value is not shown here on purpose)", family="privacy", turn=turn,
+                    field=field)
