@@ -1,0 +1,41 @@
+"""Shared fixtures: the format document's example record in a dataset directory with its audio and log."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _example() -> dict:
+    return json.loads((FIXTURES / "format" / "example_record.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def example_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A dataset dir holding the example record's 47.3 s stereo 24 kHz WAV and its redaction log."""
+    import numpy as np
+    import soundfile as sf
+
+    root = tmp_path_factory.mktemp("example_dataset")
+    (root / "audio").mkdir()
+    (root / "redactions").mkdir()
+    sr = 24000
+    t = np.arange(int(47.3 * sr)) / sr
+    stereo = np.stack([0.1 * np.sin(2 * np.pi * 220 * t), 0.1 * np.sin(2 * np.pi * 330 * t)], axis=1)
+    sf.write(root / "audio" / "conv_000123.wav", stereo, sr, subtype="PCM_16")
+    shutil.copy(FIXTURES / "format" / "example_redaction_log.json", root / "redactions" / "conv_000123.json")
+    (root / "audio" / "not_audio.wav").write_text("this is text, not a RIFF file\n")
+    (root / "redactions" / "list.json").write_text("[]\n")
+    (root / "vakforge.jsonl").write_text(json.dumps(_example(), ensure_ascii=False) + "\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def example_record() -> dict:
+    return copy.deepcopy(_example())
