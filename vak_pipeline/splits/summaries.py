@@ -1,0 +1,65 @@
+"""The small per-conversation facts a split needs, read from a streamed manifest.
+
+Splitting is a global pass (union-find over all conversations), so it keeps only these summaries —
+an id, the known speaker ids by role and an optional pinned split — never whole records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from pydantic import ValidationError
+
+from ..rules.issue import Issue
+from ..schema import VakRecord
+from ..storage import iter_jsonl
+
+
+class SplitSummary(NamedTuple):
+    conv_id: str
+    speakers: Mapping[str, str] | None = None
+    pinned: str | None = None  # meta.split already carried by the record
+
+
+def summary_of(record: VakRecord) -> SplitSummary:
+    return SplitSummary(record.id, dict(record.meta.speakers or {}), record.meta.split)
+
+
+def as_summary(item: SplitSummary | tuple | VakRecord) -> SplitSummary:
+    """Accept a SplitSummary, a plain (conv_id, speakers[, pinned]) tuple or a VakRecord."""
+    if isinstance(item, VakRecord):
+        return summary_of(item)
+    if isinstance(item, SplitSummary):
+        return item
+    conv_id, speakers, *rest = item
+    return SplitSummary(str(conv_id), speakers or {}, rest[0] if rest else None)
+
+
+def speaker_keys(speakers: Mapping[str, str] | None, roles: Iterable[str]) -> list[str]:
+    """Role-qualified speaker keys ("agent:priya"): an agent voice and a customer id never collide."""
+    if not speakers:
+        return []
+    return [f"{role}:{speakers[role]}" for role in roles if speakers.get(role)]
+
+
+def iter_summaries(manifest: str | Path, issues: list[Issue] | None = None) -> Iterator[SplitSummary]:
+    """Stream (conv_id, speakers, pinned) from a manifest; unreadable lines become Issues, not crashes."""
+    for jl in iter_jsonl(Path(manifest)):
+        if jl.error is not None:
+            if issues is not None:
+                issues.append(Issue(code="manifest_line_unreadable", message=jl.error, family="manifest",
+                                    fix="re-run validated_manifest; the manifest should hold valid records only",
+                                    file=str(manifest), line=jl.line))
+            continue
+        try:
+            record = VakRecord.model_validate(jl.value)
+        except ValidationError as exc:
+            if issues is not None:
+                issues.append(Issue(code="manifest_record_invalid", family="manifest", file=str(manifest),
+                                    line=jl.line, record_id=str(jl.value.get("id")) if jl.value else None,
+                                    message=f"record does not match the schema ({exc.error_count()} errors)",
+                                    fix="re-run validated_manifest; the manifest should hold valid records only"))
+            continue
+        yield summary_of(record)
