@@ -1,0 +1,73 @@
+"""validated_manifest: every upload's redacted records, validated by the format's rules, as vakforge.jsonl."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
+
+from .resources import DataResource
+
+# structural and provenance failures stop exports built on the data; the rest notify the steward
+BLOCKING_FAMILIES = {"structure", "provenance"}
+
+
+@dg.asset(
+    group_name="dataset",
+    deps=[dg.AssetKey("redacted_manifest")],
+    kinds={"jsonl"},
+    description="vakforge.jsonl: valid records only, JSON Schema beside it, rejected rows with reasons.",
+)
+def validated_manifest(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
+    layout = data.layout
+    inputs = [layout.redacted(u) for u in layout.uploads() if layout.redacted(u).is_file()]
+    result = publish_manifest(layout, inputs)
+    context.log.info(f"{result.valid} valid, {result.rejected} rejected of {result.records_in} records")
+    top = dict(result.issues_by_code.most_common(20))
+    return dg.MaterializeResult(
+        data_version=dg.DataVersion(result.manifest_sha256),
+        metadata={
+            "manifest_sha256": result.manifest_sha256,
+            "dagster/row_count": result.valid,
+            "records_in": result.records_in,
+            "rejected": result.rejected,
+            "warnings": result.warnings,
+            "issues_by_code": dg.MetadataValue.json(top),
+            "manifest": dg.MetadataValue.path(str(layout.manifest.resolve())),
+            "rejected_report": dg.MetadataValue.path(str(layout.rejected.resolve())),
+            "schema": dg.MetadataValue.path(str(layout.schema.resolve())),
+            "inputs": dg.MetadataValue.json([str(p) for p in inputs]),
+        },
+    )
+
+
+_ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "field", "message")
+
+
+@dg.multi_asset_check(
+    specs=[
+        dg.AssetCheckSpec(f"rules_{fam}", asset="validated_manifest", blocking=fam in BLOCKING_FAMILIES,
+                          description=f"Rows that broke a {fam} rule of the vakforge format.")
+        for fam in FAMILIES
+    ],
+)
+def manifest_rule_checks(data: DataResource):
+    """One check per rule family: failing rows as a capped table plus the path of the full report."""
+    layout = data.layout
+    report = layout.reports / "validation.jsonl"
+    for fam in FAMILIES:
+        errors, warnings, rows = family_rows(report, fam)
+        severity = dg.AssetCheckSeverity.ERROR if fam in BLOCKING_FAMILIES else dg.AssetCheckSeverity.WARN
+        table = dg.MetadataValue.table(
+            records=[dg.TableRecord({c: str(r.get(c, "")) for c in _ROW_COLUMNS}) for r in rows],
+            schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _ROW_COLUMNS]),
+        )
+        yield dg.AssetCheckResult(
+            check_name=f"rules_{fam}",
+            asset_key="validated_manifest",
+            passed=errors == 0,
+            severity=severity,
+            metadata={"errors": errors, "warnings": warnings, "failing_rows": table,
+                      "full_report": dg.MetadataValue.path(str(report.resolve())),
+                      "rejected_rows": dg.MetadataValue.path(str(layout.rejected.resolve()))},
+        )

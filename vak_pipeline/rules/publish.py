@@ -1,0 +1,149 @@
+"""Assemble vakforge.jsonl from every upload's redacted records: valid rows in, rejected rows reported.
+
+Streams every input once into a candidate file, then drops later duplicates of an id in a second pass,
+so memory stays flat in the number of records. Nothing is silently dropped: each rejected row is written
+to reports/rejected.jsonl with its issues, and every issue (warnings too) to reports/validation.jsonl.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..layout import DataLayout
+from ..schema import write_json_schema
+from ..storage import JsonlWriter, atomic_open, dumps_line, iter_jsonl, sha256_file
+from .context import ValidationContext
+from .engine import _line_issue, validate_record
+from .issue import Issue, Severity
+from .manifest import DuplicateIds, id_hash
+
+FAMILIES = ("structure", "turns", "tools", "entities", "provenance", "privacy", "audio", "manifest")
+
+
+@dataclass
+class PublishResult:
+    manifest: Path
+    manifest_sha256: str
+    records_in: int = 0
+    valid: int = 0
+    rejected: int = 0
+    warnings: int = 0
+    issues_by_code: Counter = field(default_factory=Counter)
+    errors_by_family: Counter = field(default_factory=Counter)
+    warnings_by_family: Counter = field(default_factory=Counter)
+    rejected_path: Path | None = None
+    issues_path: Path | None = None
+
+
+def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: ValidationContext | None = None) -> PublishResult:
+    """Validate every record of `inputs` against the dataset root and write the canonical manifest."""
+    ctx = ctx or ValidationContext(base_dir=layout.root)
+    layout.reports.mkdir(parents=True, exist_ok=True)
+    candidates = layout.root / f".{layout.manifest.name}.candidates"
+    issues_path = layout.reports / "validation.jsonl"
+    result = PublishResult(manifest=layout.manifest, manifest_sha256="", rejected_path=layout.rejected,
+                           issues_path=issues_path)
+    dups = DuplicateIds()
+    try:
+        with JsonlWriter(candidates) as cand, JsonlWriter(layout.rejected) as rej, JsonlWriter(issues_path) as iss:
+            for src in inputs:
+                src = Path(src)
+                ctx.file = _display(src, layout.root)
+                for jl in iter_jsonl(src):
+                    if jl.error:
+                        issues = [_line_issue(src, jl.code or "json_invalid", jl.error, jl.line)]
+                        issues = [i.model_copy(update={"file": ctx.file}) for i in issues]
+                        rec_ok, rid, line_obj = False, None, None
+                    else:
+                        r = validate_record(jl.value, ctx, line=jl.line)
+                        issues, rec_ok, rid = r.issues, r.ok, r.record_id
+                        line_obj = r.record.dump() if rec_ok and r.record is not None else None
+                    if jl.line:
+                        result.records_in += 1
+                    _tally(result, issues, iss)
+                    if rec_ok and line_obj is not None:
+                        dups.add(rid or "")
+                        cand.write(line_obj)
+                    elif jl.line:
+                        result.rejected += 1
+                        rej.write({"file": ctx.file, "line": jl.line, "record_id": rid,
+                                   "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]})
+            dup_hashes = dups.duplicates()
+            result.valid = _dedupe(candidates, layout.manifest, dup_hashes, result, rej, iss)
+    finally:
+        if candidates.exists():
+            os.unlink(candidates)
+    write_json_schema(layout.schema)
+    result.manifest_sha256 = sha256_file(layout.manifest)
+    return result
+
+
+def _tally(result: PublishResult, issues: list[Issue], sink: JsonlWriter) -> None:
+    for i in issues:
+        sink.write(i.model_dump(mode="json", exclude_none=True))
+        result.issues_by_code[i.code] += 1
+        if i.severity is Severity.ERROR:
+            result.errors_by_family[i.family] += 1
+        else:
+            result.warnings += 1
+            result.warnings_by_family[i.family] += 1
+
+
+def _dedupe(candidates: Path, manifest: Path, dup_hashes: set[int], result: PublishResult,
+            rej: JsonlWriter, iss: JsonlWriter) -> int:
+    """Copy candidates to the manifest, keeping the first record of each id; later ones are rejected."""
+    seen: set[str] = set()
+    kept = 0
+    with atomic_open(manifest, "w") as out:
+        for jl in iter_jsonl(candidates, parse=bool(dup_hashes)):
+            if jl.error and jl.code == "empty_file":
+                break
+            if dup_hashes:
+                rid = jl.value["id"]
+                if id_hash(rid) in dup_hashes:
+                    if rid in seen:
+                        issue = Issue(code="id_duplicate", family="manifest", record_id=rid, field="id",
+                                      message="id is used by an earlier record; the first one is kept",
+                                      fix="give every conversation a unique id")
+                        _tally(result, [issue], iss)
+                        rej.write({"record_id": rid, "issues": [issue.model_dump(mode="json", exclude_none=True)]})
+                        result.rejected += 1
+                        continue
+                    seen.add(rid)
+                out.write(dumps_line(jl.value))
+            else:
+                out.write(jl.raw.decode("utf-8") + "\n")
+            kept += 1
+    return kept
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return path.name
+
+
+def family_rows(issues_path: Path, family: str, cap: int = 50) -> tuple[int, int, list[dict]]:
+    """(errors, warnings, first `cap` issues) of one rule family, streamed from reports/validation.jsonl."""
+    errors = warnings = 0
+    rows: list[dict] = []
+    if not Path(issues_path).is_file():
+        return 0, 0, rows
+    for jl in iter_jsonl(issues_path):
+        if jl.error:
+            continue
+        v = jl.value
+        if v.get("family") != family:
+            continue
+        if v.get("severity") == Severity.ERROR.value:
+            errors += 1
+        else:
+            warnings += 1
+        if len(rows) < cap:
+            rows.append(v)
+    return errors, warnings, rows
