@@ -51,6 +51,9 @@ class RecordingSettings(BaseModel):
         default=None, description="Mono: a diarized label or 'first'/'most' rule naming the agent.")
     names: list[str] = Field(default_factory=list, description="Person names to redact wherever they appear.")
     allow_unconsented: bool = False
+    language_map: dict[str, str] = Field(
+        default_factory=dict, description='Text sources: record language -> locale pack, e.g. {"en": "en-GB"}.')
+    keep_notes: bool = Field(default=True, description="aidb: keep internal notes in meta.notes (never spoken).")
 
     @field_validator("locale")
     @classmethod
@@ -75,6 +78,9 @@ class UploadDescriptor(BaseModel):
     upload: str
     defaults: RecordingSettings
     overrides: dict[str, RecordingOverride] = Field(default_factory=dict)
+    rejected_rows: dict[str, int] = Field(
+        default_factory=dict, description="Files whose recordings.csv row was rejected -> line of that row. "
+        "Stages hold such files back rather than process them with settings the uploader did not intend.")
 
     def settings_for(self, file: str) -> RecordingSettings:
         """Defaults merged with the file's CSV row (already validated when the descriptor loaded)."""
@@ -139,6 +145,7 @@ def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Iss
 
     issues: list[Issue] = []
     overrides: dict[str, RecordingOverride] = {}
+    rejected: dict[str, int] = {}
     cpath = upload_dir / OVERRIDES_NAME
     cname = f"{upload_dir.name}/{OVERRIDES_NAME}"
     if cpath.is_file():
@@ -160,17 +167,21 @@ def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Iss
                 start, line = line + 1, reader.line_num  # a row may span lines; report where it starts
                 if not any((v or "").strip() for k, v in row.items() if k is not None):
                     continue  # blank line
-                o, row_issues = _parse_override(row, defaults, cname, start, upload_dir)
+                o, row_issues, found = _parse_override(row, defaults, cname, start, upload_dir)
                 issues.extend(row_issues)
                 if o is None:
+                    if found is not None:
+                        rejected.setdefault(found, start)
                     continue
                 if o.file in overrides:
+                    rejected.setdefault(o.file, start)
                     first = overrides[o.file].line
                     issues.append(_issue(cname, "descriptor_csv_duplicate_file",
                                          f"file {o.file!r} is listed twice (first on line {first}); this row is "
                                          "ignored", "keep one row per file", start, "file"))
                     continue
                 if o.conv_id and o.conv_id in conv_ids:
+                    rejected.setdefault(o.file, start)
                     issues.append(_issue(cname, "descriptor_csv_duplicate_conv_id",
                                          f"conv_id {o.conv_id!r} is already used for {conv_ids[o.conv_id]!r}; this "
                                          "row is ignored", "give every recording its own conv_id", start, "conv_id"))
@@ -178,7 +189,8 @@ def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Iss
                 if o.conv_id:
                     conv_ids[o.conv_id] = o.file
                 overrides[o.file] = o
-    return UploadDescriptor(upload=upload_dir.name, defaults=defaults, overrides=overrides), issues
+    return UploadDescriptor(upload=upload_dir.name, defaults=defaults, overrides=overrides,
+                            rejected_rows=rejected), issues
 
 
 def _find_file(upload_dir: Path, file: str) -> str | None:
@@ -204,18 +216,19 @@ def _find_file(upload_dir: Path, file: str) -> str | None:
 
 
 def _parse_override(row: dict[str | None, Any], defaults: RecordingSettings, cname: str, line: int,
-                    upload_dir: Path) -> tuple[RecordingOverride | None, list[Issue]]:
+                    upload_dir: Path) -> tuple[RecordingOverride | None, list[Issue], str | None]:
+    """(override or None, issues, the file on disk the row names if it could be found)."""
     given = (row.get("file") or "").strip()
     if not given:
         return None, [_issue(cname, "descriptor_csv_file_empty", "row has no file name", "fill the 'file' column",
-                             line, "file")]
+                             line, "file")], None
     if row.get(None):
         return None, [_issue(cname, "descriptor_csv_extra_cells", f"row for {given!r} has more cells than the header",
-                             "quote cells that contain commas, or add the missing column names", line)]
+                             "quote cells that contain commas, or add the missing column names", line)], None
     file = _find_file(upload_dir, given)
     if file is None:
         return None, [_issue(cname, "descriptor_csv_file_missing", f"row names {given!r}, which is not in the upload",
-                             "fix the file name (relative to the upload folder) or add the file", line, "file")]
+                             "fix the file name (relative to the upload folder) or add the file", line, "file")], None
     values: dict[str, Any] = {}
     speaker_cols: dict[str, str] = {}
     for key, val in row.items():
@@ -231,7 +244,7 @@ def _parse_override(row: dict[str | None, Any], defaults: RecordingSettings, cna
             except json.JSONDecodeError:
                 return None, [_issue(cname, "descriptor_csv_json_invalid", f"column {key!r} must hold JSON",
                                      f"write it as JSON, e.g. {_JSON_EXAMPLES[key]}, quoted as one CSV cell",
-                                     line, key)]
+                                     line, key)], file
         values[key] = val
     if speaker_cols:
         base = values.get("speakers", defaults.speakers)
@@ -239,10 +252,10 @@ def _parse_override(row: dict[str | None, Any], defaults: RecordingSettings, cna
     try:
         RecordingSettings.model_validate(defaults.model_dump() | values)
     except ValidationError as err:
-        return None, _pydantic_issues(err, cname, line)
+        return None, _pydantic_issues(err, cname, line), file
     conv_id = (row.get("conv_id") or "").strip() or None
     if conv_id is not None and not is_safe_id(conv_id):
         return None, [_issue(cname, "descriptor_csv_conv_id_unsafe", f"conv_id for {given!r} is not a safe file name",
                              "use letters, digits, '_', '-' and '.', starting with a letter or digit", line,
-                             "conv_id")]
-    return RecordingOverride(file=file, conv_id=conv_id, overrides=values, line=line), []
+                             "conv_id")], file
+    return RecordingOverride(file=file, conv_id=conv_id, overrides=values, line=line), [], file
