@@ -1,6 +1,5 @@
 """validated_manifest: every upload's redacted records, validated by the format's rules, as vakforge.jsonl."""
 
-from __future__ import annotations
 
 import dagster as dg
 

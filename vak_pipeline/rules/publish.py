@@ -49,37 +49,40 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
                            issues_path=issues_path)
     dups = DuplicateIds()
     try:
-        with JsonlWriter(candidates) as cand, JsonlWriter(layout.rejected) as rej, JsonlWriter(issues_path) as iss:
-            for src in inputs:
-                src = Path(src)
-                ctx.file = _display(src, layout.root)
-                for jl in iter_jsonl(src):
-                    if jl.error:
-                        issues = [_line_issue(src, jl.code or "json_invalid", jl.error, jl.line)]
-                        issues = [i.model_copy(update={"file": ctx.file}) for i in issues]
-                        rec_ok, rid, line_obj = False, None, None
-                    else:
-                        r = validate_record(jl.value, ctx, line=jl.line)
-                        issues, rec_ok, rid = r.issues, r.ok, r.record_id
-                        line_obj = r.record.dump() if rec_ok and r.record is not None else None
-                    if jl.line:
-                        result.records_in += 1
-                    _tally(result, issues, iss)
-                    if rec_ok and line_obj is not None:
-                        dups.add(rid or "")
-                        cand.write(line_obj)
-                    elif jl.line:
-                        result.rejected += 1
-                        rej.write({"file": ctx.file, "line": jl.line, "record_id": rid,
-                                   "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]})
-            dup_hashes = dups.duplicates()
-            result.valid = _dedupe(candidates, layout.manifest, dup_hashes, result, rej, iss)
+        with JsonlWriter(layout.rejected) as rej, JsonlWriter(issues_path) as iss:
+            with JsonlWriter(candidates) as cand:
+                for src in inputs:
+                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss)
+            result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss)
     finally:
         if candidates.exists():
             os.unlink(candidates)
     write_json_schema(layout.schema)
     result.manifest_sha256 = sha256_file(layout.manifest)
     return result
+
+
+def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, result: PublishResult,
+                     dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter) -> None:
+    ctx.file = _display(src, layout.root)
+    for jl in iter_jsonl(src):
+        if jl.error:
+            issues = [_line_issue(src, jl.code or "json_invalid", jl.error, jl.line).model_copy(update={"file": ctx.file})]
+            rec_ok, rid, line_obj = False, None, None
+        else:
+            r = validate_record(jl.value, ctx, line=jl.line)
+            issues, rec_ok, rid = r.issues, r.ok, r.record_id
+            line_obj = r.record.dump() if rec_ok and r.record is not None else None
+        if jl.line:
+            result.records_in += 1
+        _tally(result, issues, iss)
+        if rec_ok and line_obj is not None:
+            dups.add(rid or "")
+            cand.write(line_obj)
+        elif jl.line:
+            result.rejected += 1
+            rej.write({"file": ctx.file, "line": jl.line, "record_id": rid,
+                       "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]})
 
 
 def _tally(result: PublishResult, issues: list[Issue], sink: JsonlWriter) -> None:
