@@ -8,9 +8,9 @@ from pathlib import Path
 
 import dagster as dg
 
+from vak_pipeline.definitions import defs as load_defs
 from vak_pipeline.defs.manifest import manifest_rule_checks, validated_manifest
 from vak_pipeline.defs.resources import DataResource
-from vak_pipeline.definitions import defs as load_defs
 from vak_pipeline.storage import sha256_file
 
 

@@ -67,7 +67,8 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
     ctx.file = _display(src, layout.root)
     for jl in iter_jsonl(src):
         if jl.error:
-            issues = [_line_issue(src, jl.code or "json_invalid", jl.error, jl.line).model_copy(update={"file": ctx.file})]
+            issue = _line_issue(src, jl.code or "json_invalid", jl.error, jl.line)
+            issues = [issue.model_copy(update={"file": ctx.file})]
             rec_ok, rid, line_obj = False, None, None
         else:
             r = validate_record(jl.value, ctx, line=jl.line)
