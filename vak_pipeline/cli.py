@@ -55,5 +55,59 @@ def validate(
     raise typer.Exit(1 if errors else 0)
 
 
+@app.command()
+def run(
+    data: Path = typer.Option(Path("data"), "--data", help="Dataset directory: uploads under DATA/raw/<upload>/."),
+    upload: list[str] = typer.Option(None, "--upload", help="Only these uploads (repeatable); default: all."),
+    config: Path | None = typer.Option(None, "--config", help="YAML run config (resources/ops), e.g. whisper model."),
+) -> None:
+    """Materialize the whole asset graph with Dagster for DATA and print what it produced and where."""
+    import yaml
+
+    from .orchestrate import run_pipeline
+
+    if not (data / "raw").is_dir():
+        typer.echo(f"error: {data}/raw does not exist; put each delivery in {data}/raw/<upload>/", err=True)
+        raise typer.Exit(2)
+    run_config = yaml.safe_load(config.read_text()) if config else None
+    report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo)
+    for r in report.runs:
+        status = "ok" if r.success else "FAILED"
+        extra = ""
+        if r.failed_steps:
+            extra += f" failed steps: {', '.join(r.failed_steps)}"
+        if r.failed_checks:
+            extra += f" blocking checks failed: {', '.join(r.failed_checks)}"
+        typer.echo(f"{r.name}{'[' + r.partition + ']' if r.partition else ''}: {status} (run {r.run_id[:8]}){extra}")
+    _print_outputs(data)
+    raise typer.Exit(0 if report.success else 1)
+
+
+def _print_outputs(data: Path) -> None:
+    """What a run left under DATA, with counts, so a user knows where to look."""
+    from .layout import DataLayout
+
+    layout = DataLayout.at(data)
+
+    def lines(p: Path) -> int:
+        with open(p, "rb") as fh:
+            return sum(1 for line in fh if line.strip())
+
+    typer.echo("produced:")
+    for label, path in (("manifest", layout.manifest), ("rejected rows", layout.rejected),
+                        ("schema", layout.schema), ("splits", layout.splits)):
+        if path.is_file():
+            count = f" ({lines(path)} lines)" if path.suffix == ".jsonl" else ""
+            typer.echo(f"  {label:14} {path}{count}")
+    exports = data / "exports"
+    if exports.is_dir():
+        for d in sorted(p for p in exports.iterdir() if p.is_dir()):
+            n = sum(1 for f in d.rglob("*") if f.is_file())
+            typer.echo(f"  export         {d} ({n} files)")
+    steward = layout.reports / "steward" / "index.html"
+    if steward.is_file():
+        typer.echo(f"  steward report {steward}")
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()
