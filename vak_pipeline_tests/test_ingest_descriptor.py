@@ -92,6 +92,7 @@ def test_bad_json_column_is_located_with_an_example_fix(tmp_path):
     assert (issue.line, issue.field, issue.code) == (2, "channel_map", "descriptor_csv_json_invalid")
     assert '{"0": "user", "1": "agent"}' in issue.fix
     assert desc.settings_for("a.wav") == desc.defaults  # the bad row is not half-applied
+    assert desc.rejected_rows == {"a.wav": 2}  # ... and stages hold a.wav back rather than use the defaults
     assert desc.settings_for("b.wav").condition == "noisy"
 
 
@@ -108,6 +109,7 @@ def test_duplicate_row_keeps_the_first_and_reports_the_second(tmp_path):
     assert (issue.line, issue.field, issue.code) == (4, "file", "descriptor_csv_duplicate_file")
     assert "line 2" in issue.message
     assert desc.settings_for("a.wav").condition == "phone"
+    assert desc.rejected_rows == {"a.wav": 4}
 
 
 def test_duplicate_and_unsafe_conv_ids_are_reported(tmp_path):

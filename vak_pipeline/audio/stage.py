@@ -36,7 +36,7 @@ class UploadAudioResult(BaseModel):
     upload: str
     recordings: int = 0  # rows in audio.jsonl
     decoded: int = 0  # recordings decoded (normalized) in this run
-    skipped: int = 0  # unchanged recordings reused from the previous run
+    skipped: int = 0  # unchanged files not decoded again (their row, or their failure, reused)
     failed: int = 0  # audio files that could not be used
     issues: list[Issue] = Field(default_factory=list)
     audio_index: str
@@ -80,6 +80,15 @@ def _previous_rows(path: Path) -> dict[str, NormalizedAudio]:
     return rows
 
 
+def _previous_failures(path: Path) -> dict[str, dict[str, Any]]:
+    """Failures recorded by the last run (file -> sha256, settings_hash, issue), so they are not retried blindly."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {f["file"]: f for f in data.get("failures", []) if isinstance(f, dict) and "file" in f}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
+
+
 def _file_issue(upload: str, name: str, code: str, message: str, fix: str,
                 severity: Severity = Severity.ERROR, line: int | None = None) -> Issue:
     return Issue(code=code, message=message, fix=fix, severity=severity, family="audio", file=f"{upload}/{name}",
@@ -98,6 +107,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     audio_files = [f for f in inv.files if f.kind == "audio"]
     rows: list[NormalizedAudio] = []
     notes: list[dict[str, Any]] = []
+    failures: list[dict[str, Any]] = []  # per-file failures with the hashes that produced them
 
     if desc is None:
         # nothing can be processed safely without locale and consent: report the whole upload
@@ -114,6 +124,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                                           "*.messages.jsonl, *.vakforge.jsonl, *.events.jsonl) or remove it",
                                           Severity.WARN))
         previous = _previous_rows(layout.audio_index(upload))
+        failed_before = _previous_failures(layout.upload_report(upload))
         planned: dict[str, tuple[str, RecordingSettings, str, str]] = {}  # name -> conv, settings, hash, sha
         jobs: list[dict[str, Any]] = []
         used_ids: dict[str, str] = {}
@@ -143,6 +154,13 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                 rows.append(prev.model_copy(update={"settings": settings}))
                 result.skipped += 1
                 continue
+            fail = failed_before.get(f.name)
+            if fail and fail.get("sha256") == f.sha256 and fail.get("settings_hash") == shash:
+                issues.append(Issue.model_validate(fail["issue"]))  # same bytes, same settings: same failure
+                failures.append(fail)
+                result.failed += 1
+                result.skipped += 1
+                continue
             jobs.append({"src": str(upload_dir / f.name), "dst": str(layout.root / rel), "keep": settings.keep_channels,
                          "rate": target_rate, "block_s": block_s, "quality": quality, "name": f.name})
 
@@ -157,7 +175,11 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
             name = out["name"]
             if "error" in out:
                 code, message, fix = out["error"]
-                issues.append(_file_issue(upload, name, code, message, fix))
+                issue = _file_issue(upload, name, code, message, fix)
+                issues.append(issue)
+                _, _, shash, sha = planned[name]
+                failures.append({"file": name, "sha256": sha, "settings_hash": shash,
+                                 "issue": issue.model_dump(mode="json", exclude_none=True)})
                 result.failed += 1
                 continue
             conv, settings, shash, sha = planned[name]
@@ -182,6 +204,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                    "by_kind": result.counts},
         "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues],
         "notes": notes,
+        "failures": failures,
     })
     return result
 
