@@ -1,0 +1,93 @@
+"""Reading a conversation's WAV, finding a speaker's channel, cutting and writing 16-bit clips.
+
+Exports keep samples as int16 end to end (no float round-trip), so a clip is bit-identical to the
+span of the normalized (and redacted) recording it came from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..schema import VakRecord
+from ..storage import resolve_inside
+
+TARGET_RATE = 24000
+
+
+class AudioProblem(ValueError):
+    """Why a record's audio cannot be used by an export (becomes a skipped.jsonl reason)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def audio_file(root: Path, record: VakRecord) -> Path:
+    if record.audio is None:
+        raise AudioProblem("no_audio", "record has no audio (text-only source)")
+    path = resolve_inside(root, record.audio.path)
+    if path is None:
+        raise AudioProblem("audio_path_unsafe", "audio.path is absolute or leaves the data directory")
+    if not path.is_file():
+        raise AudioProblem("audio_missing", f"audio file {record.audio.path} does not exist")
+    return path
+
+
+def read_audio(root: Path, record: VakRecord) -> tuple[np.ndarray, int]:
+    """(samples [frames, channels] int16, sample_rate) of the record's recording."""
+    import soundfile as sf
+
+    path = audio_file(root, record)
+    try:
+        data, rate = sf.read(str(path), dtype="int16", always_2d=True)
+    except (RuntimeError, sf.LibsndfileError) as exc:
+        raise AudioProblem("audio_unreadable", f"audio file {record.audio.path} cannot be decoded ({exc})") from exc
+    return data, int(rate)
+
+
+def role_channels(record: VakRecord, n_channels: int) -> dict[str, int]:
+    """{"agent": ch, "user": ch} from audio.channel_map; raises when the map cannot separate the speakers."""
+    cmap = (record.audio.channel_map if record.audio else None) or {}
+    found: dict[str, int] = {}
+    for ch, role in cmap.items():
+        try:
+            idx = int(ch)
+        except ValueError as exc:
+            raise AudioProblem("channel_map_invalid", f"channel_map key '{ch}' is not a channel number") from exc
+        if idx >= n_channels:
+            raise AudioProblem("channel_map_invalid", f"channel_map names channel {idx} but the file has "
+                                                      f"{n_channels} channel(s)")
+        if role in found:
+            raise AudioProblem("channel_map_invalid", f"channel_map gives two channels to the {role}")
+        found[role] = idx
+    if set(found) != {"agent", "user"}:
+        raise AudioProblem("channel_map_incomplete",
+                           "channel_map must assign one channel to the agent and one to the user")
+    return found
+
+
+def span(data: np.ndarray, rate: int, start: float, end: float) -> np.ndarray:
+    """Samples between start and end seconds (clamped to the file)."""
+    a = max(0, int(round(start * rate)))
+    b = min(len(data), int(round(end * rate)))
+    return data[a:b] if b > a else data[0:0]
+
+
+def resample_int16(x: np.ndarray, rate: int, target: int = TARGET_RATE) -> np.ndarray:
+    if rate == target or len(x) == 0:
+        return x
+    import soxr
+
+    y = soxr.resample(x.astype(np.float32) / 32768.0, rate, target)
+    return np.clip(np.round(y * 32768.0), -32768, 32767).astype(np.int16)
+
+
+def write_wav(path: Path, data: np.ndarray, rate: int) -> float:
+    """Write int16 samples ([frames] or [frames, channels]) as 16-bit PCM; returns the duration in seconds."""
+    import soundfile as sf
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sf.write(str(path), data, rate, subtype="PCM_16", format="WAV")
+    return len(data) / rate

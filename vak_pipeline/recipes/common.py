@@ -1,0 +1,249 @@
+"""What every recipe shares: the eligible records of a split manifest, a staged export directory with
+build.json (lineage) and skipped.jsonl (what was left out, and why), and config hashing.
+
+A recipe is a pure function of the manifest, splits.json and its config. It writes into a staging
+directory beside exports/<recipe>/ and swaps it in at the end, so a failed build never leaves a
+half-written export and files of an earlier build never linger next to a new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .. import __version__
+from ..layout import DataLayout
+from ..manifest_hash import manifest_hash
+from ..schema import VakRecord
+from ..splits import SplitsFile, read_splits
+from ..storage import JsonlWriter, atomic_write_json, iter_jsonl
+
+# numbered placeholders written by the redaction stage, e.g. <PHONE_1>, <PERSON_NAME_2>
+PLACEHOLDER_RE = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_name(name: str) -> str:
+    """A file/dir name that cannot escape its folder (conversation ids and voices come from data)."""
+    cleaned = _SAFE_NAME.sub("_", name).strip("._") or "_"
+    return cleaned[:120]
+
+
+def config_hash(config: BaseModel | dict[str, Any]) -> str:
+    data = config.model_dump(mode="json") if isinstance(config, BaseModel) else config
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def data_version(manifest_sha256: str, config: BaseModel | dict[str, Any]) -> str:
+    """An export's data version: changes exactly when the manifest bytes or the recipe config change."""
+    return hashlib.sha256(f"{manifest_sha256}:{config_hash(config)}".encode()).hexdigest()
+
+
+class MissingInput(RuntimeError):
+    """The manifest or splits.json an export needs is not there; the message says what to run."""
+
+
+@dataclass
+class BuildResult:
+    recipe: str
+    out_dir: Path
+    manifest_hash: str
+    config: dict[str, Any]
+    counts: dict[str, Any]
+    skipped: dict[str, int]
+    flags: dict[str, int]
+
+    @property
+    def build_json(self) -> Path:
+        return self.out_dir / "build.json"
+
+    @property
+    def data_version(self) -> str:
+        return data_version(self.manifest_hash, self.config)
+
+
+@dataclass
+class ExportBuild:
+    """A staged export: collects counts, skipped rows and flags, then writes build.json and swaps in."""
+
+    recipe: str
+    layout: DataLayout
+    config: BaseModel
+    manifest_sha256: str
+    splits: SplitsFile | None
+    stage: Path
+    final: Path
+    counts: Counter = field(default_factory=Counter)
+    skipped_counts: Counter = field(default_factory=Counter)
+    flag_counts: Counter = field(default_factory=Counter)
+    extra: dict[str, Any] = field(default_factory=dict)
+    _skipped: JsonlWriter | None = None
+    _flagged: JsonlWriter | None = None
+
+    def skip(self, record_id: str | None, code: str, reason: str, *, part: str | None = None,
+             turn: int | None = None, line: int | None = None) -> None:
+        """Report a record (or one turn of it, with `turn`) left out of this export, and why."""
+        row: dict[str, Any] = {"id": record_id, "code": code, "reason": reason}
+        if part:
+            row["part"] = part
+        if turn is not None:
+            row["turn"] = turn
+        if line is not None:
+            row["line"] = line
+        assert self._skipped is not None
+        self._skipped.write(row)
+        self.skipped_counts[f"{part}:{code}" if part else code] += 1
+
+    def flag(self, record_id: str, flag: str, message: str) -> None:
+        """A record exported in a degraded way (synthetic stereo, derived word times ...)."""
+        assert self._flagged is not None
+        self._flagged.write({"id": record_id, "flag": flag, "message": message})
+        self.flag_counts[flag] += 1
+
+    def result(self) -> BuildResult:
+        return BuildResult(self.recipe, self.final, self.manifest_sha256, self.config.model_dump(mode="json"),
+                           dict(self.counts), dict(self.skipped_counts), dict(self.flag_counts))
+
+    def writers(self, names: list[str], pattern: str = "{split}.jsonl") -> SplitWriters:
+        """One streamed JSONL file per split (created even when empty, so consumers find every split)."""
+        return SplitWriters(self, names, pattern)
+
+    def path(self, *parts: str) -> Path:
+        p = self.stage.joinpath(*parts)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        return p
+
+
+@contextlib.contextmanager
+def export_build(recipe: str, data_root: str | Path, config: BaseModel,
+                 out_dir: str | Path | None = None, require_splits: bool = True) -> Iterator[ExportBuild]:
+    """Stage exports/<recipe>/: yields an ExportBuild; on success writes build.json and swaps the dir in."""
+    layout = DataLayout.at(data_root)
+    if not layout.manifest.exists():
+        raise MissingInput(f"{layout.manifest} does not exist: materialize validated_manifest (or run `vak validate`)")
+    splits = read_splits(layout.splits)
+    if splits is None and require_splits:
+        raise MissingInput(f"{layout.splits} does not exist: run `vak split {layout.root}` first")
+    sha = manifest_hash(layout.manifest)
+    final = Path(out_dir) if out_dir is not None else layout.export_dir(recipe)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".stage", dir=final.parent))
+    build = ExportBuild(recipe=recipe, layout=layout, config=config, manifest_sha256=sha, splits=splits,
+                        stage=stage, final=final)
+    try:
+        with JsonlWriter(stage / "skipped.jsonl") as skipped, JsonlWriter(stage / "flagged.jsonl") as flagged:
+            build._skipped, build._flagged = skipped, flagged
+            yield build
+        stale = splits is not None and splits.manifest_hash not in (None, sha)
+        atomic_write_json(stage / "build.json", {
+            "recipe": recipe,
+            "manifest_hash": sha,
+            "manifest": "vakforge.jsonl",
+            "splits_manifest_hash": splits.manifest_hash if splits else None,
+            "splits_stale": stale,
+            "split_seed": splits.seed if splits else None,
+            "config": config.model_dump(mode="json"),
+            "config_hash": config_hash(config),
+            "data_version": data_version(sha, config),
+            "counts": dict(sorted(build.counts.items())),
+            "skipped": dict(sorted(build.skipped_counts.items())),
+            "flags": dict(sorted(build.flag_counts.items())),
+            **build.extra,
+            "vak_pipeline_version": __version__,
+        })
+        _swap_in(stage, final)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+
+
+class SplitWriters:
+    """JsonlWriters keyed by split, closed together (use as a context manager)."""
+
+    def __init__(self, build: ExportBuild, names: list[str], pattern: str) -> None:
+        self._stack = contextlib.ExitStack()
+        self.writers = {n: JsonlWriter(build.path(pattern.format(split=n))) for n in names}
+        self.counts: Counter = Counter()
+
+    def __enter__(self) -> SplitWriters:
+        for w in self.writers.values():
+            self._stack.enter_context(w)
+        return self
+
+    def write(self, split: str, obj: Any) -> None:
+        self.writers[split].write(obj)
+        self.counts[split] += 1
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        return self._stack.__exit__(*exc)
+
+
+def write_json(path: Path, obj: Any) -> None:
+    """Compact JSON file (the export dir is staged and swapped in whole, so a plain write is atomic enough)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def _swap_in(stage: Path, final: Path) -> None:
+    old = None
+    if final.exists():
+        old = final.with_name(f".{final.name}.old-{os.getpid()}")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(final, old)
+    os.replace(stage, final)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def iter_records(manifest: Path) -> Iterator[tuple[int, VakRecord | None, str | None]]:
+    """(line, record, error): the manifest streamed and validated one line at a time."""
+    for jl in iter_jsonl(manifest, parse=False):
+        if jl.error is not None:
+            yield jl.line, None, jl.error
+            continue
+        try:
+            yield jl.line, VakRecord.model_validate_json(jl.raw), None
+        except ValidationError as exc:
+            yield jl.line, None, f"record does not match the schema ({exc.error_count()} errors)"
+
+
+def iter_eligible(build: ExportBuild, splits_wanted: list[str] | None = None) -> Iterator[tuple[VakRecord, str]]:
+    """(record, split) for every record an export may use; everything else is reported to skipped.jsonl.
+
+    Left out: unreadable lines, records without a split (or held out), consent "none" (never in a
+    published artifact) and rows produced with skip_redaction.
+    """
+    splits = build.splits
+    for line, record, error in iter_records(build.layout.manifest):
+        if record is None:
+            build.skip(None, "unreadable", f"manifest line {line}: {error}", line=line)
+            continue
+        if record.meta.consent == "none":
+            build.skip(record.id, "consent_none", "consent is 'none': excluded from every published artifact")
+            continue
+        if record.meta.skip_redaction:
+            build.skip(record.id, "skip_redaction", "produced with skip_redaction: never exported")
+            continue
+        split = splits.assignment.get(record.id) if splits is not None else (record.meta.split or "train")
+        if split is None:
+            if splits is not None and record.id in splits.held_out:
+                build.skip(record.id, "held_out", splits.held_out[record.id].split(". Fix:")[0])
+            else:
+                build.skip(record.id, "no_split", "not in splits.json: re-run `vak split` after the manifest changed")
+            continue
+        if splits_wanted is not None and split not in splits_wanted:
+            continue
+        build.counts[f"records_{split}"] += 1
+        yield record, split

@@ -1,0 +1,156 @@
+"""Full-duplex export in kyutai moshi-finetune's layout (notes/formats.md §4.1, notes/pii-lid.md §C1).
+
+exports/moshi_lora/
+  train.jsonl validation.jsonl test.jsonl   {"path": "train/<conv>.wav", "duration": s}, path relative to the index
+  <split>/<conv>.wav                        stereo 16-bit: channel 0 (left) = agent (Moshi), channel 1 = user
+  <split>/<conv>.json                       {"alignments": [[word, [start, end], "SPEAKER_MAIN"|"SPEAKER_OTHER"], ...]}
+  build.json skipped.jsonl flagged.jsonl
+
+Consumer constraints held here: alignments sorted by start (the trainer binary-searches them before
+sorting), zero/negative-length words dropped, agent words labelled SPEAKER_MAIN (the trainer's
+keep_main_only keeps only those; user words are stored as SPEAKER_OTHER unless `user_words=False`).
+The source channel map is applied, whatever order the recording had. Mono is refused unless
+`allow_synthetic_stereo` cuts the mixed signal into two streams by the diarized turns (flagged).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..schema import Alignment, VakRecord
+from .audio_io import AudioProblem, read_audio, role_channels, write_wav
+from .common import (
+    PLACEHOLDER_RE,
+    BuildResult,
+    ExportBuild,
+    SplitWriters,
+    export_build,
+    iter_eligible,
+    safe_name,
+    write_json,
+)
+
+RECIPE = "moshi_lora"
+MAIN, OTHER = "SPEAKER_MAIN", "SPEAKER_OTHER"
+
+
+class MoshiConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    user_words: bool = True  # store user words as SPEAKER_OTHER (the trainer ignores them with keep_main_only)
+    allow_synthetic_stereo: bool = False  # rebuild two streams from a mono mix by the turns' speaker intervals
+    placeholder_words: Literal["drop", "keep"] = "drop"  # redaction placeholders such as <PHONE_1>
+    splits: list[str] = ["train", "validation", "test"]
+
+
+def words_for(record: VakRecord, alignment: Alignment | None, config: MoshiConfig,
+              counts: dict[str, int]) -> list[list]:
+    """[[word, [start, end], label], ...] sorted by start; from word timings, else spread over turns."""
+    rows: list[tuple[float, float, str, str]] = []
+    if alignment is not None:
+        for w in alignment.words:
+            if w.speaker in ("agent", "user"):
+                rows.append((w.start, w.end, w.word, w.speaker))
+    else:
+        for t in record.turns:
+            if not t.is_spoken or t.speaker not in ("agent", "user") or not t.text:
+                continue
+            tokens = t.text.split()
+            step = (t.end - t.start) / len(tokens) if tokens else 0.0
+            for k, tok in enumerate(tokens):
+                rows.append((t.start + k * step, t.start + (k + 1) * step, tok, t.speaker))
+    out: list[list] = []
+    for start, end, word, speaker in sorted(rows, key=lambda r: (r[0], r[1])):
+        word = word.strip()
+        if not word:
+            continue
+        if end <= start:
+            counts["words_zero_length_dropped"] = counts.get("words_zero_length_dropped", 0) + 1
+            continue
+        if config.placeholder_words == "drop" and PLACEHOLDER_RE.search(word):
+            counts["words_placeholder_dropped"] = counts.get("words_placeholder_dropped", 0) + 1
+            continue
+        if speaker == "user" and not config.user_words:
+            continue
+        out.append([word, [round(start, 3), round(end, 3)], MAIN if speaker == "agent" else OTHER])
+    return out
+
+
+def synthetic_stereo(mono: np.ndarray, rate: int, record: VakRecord) -> np.ndarray:
+    """Two streams from one mix: each speaker's channel holds the mix during that speaker's turns, else silence."""
+    n = len(mono)
+    out = np.zeros((n, 2), dtype=np.int16)
+    for t in record.turns:
+        if not t.is_spoken or t.speaker not in ("agent", "user"):
+            continue
+        a, b = max(0, int(round(t.start * rate))), min(n, int(round(t.end * rate)))
+        if b > a:
+            out[a:b, 0 if t.speaker == "agent" else 1] = mono[a:b]
+    return out
+
+
+def stereo_agent_left(record: VakRecord, data: np.ndarray, rate: int, config: MoshiConfig) -> tuple[np.ndarray, bool]:
+    """[frames, 2] with the agent on channel 0 and the user on channel 1; True when synthesised from mono."""
+    channels = data.shape[1]
+    if channels == 1:
+        if not config.allow_synthetic_stereo:
+            raise AudioProblem("mono_refused", "mono recording: moshi-lora needs one stream per speaker; "
+                                               "set allow_synthetic_stereo to cut streams from the diarized turns")
+        return synthetic_stereo(data[:, 0], rate, record), True
+    roles = role_channels(record, channels)
+    return np.ascontiguousarray(data[:, [roles["agent"], roles["user"]]]), False
+
+
+def load_alignment(build: ExportBuild, conv_id: str) -> Alignment | None:
+    path = build.layout.alignment(conv_id)
+    if not path.exists():
+        return None
+    try:
+        return Alignment.model_validate_json(path.read_bytes())
+    except ValidationError as exc:
+        raise AudioProblem("alignment_invalid", f"alignments/{conv_id}.json does not match the Alignment "
+                                                f"schema ({exc.error_count()} errors)") from exc
+
+
+def export_moshi_lora(data_root: str | Path, config: MoshiConfig | None = None,
+                      out_dir: str | Path | None = None) -> BuildResult:
+    config = config or MoshiConfig()
+    with export_build(RECIPE, data_root, config, out_dir) as build:
+        with build.writers(config.splits) as indexes:
+            _export_records(build, config, indexes)
+    return build.result()
+
+
+def _export_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWriters) -> None:
+    for record, split in iter_eligible(build, config.splits):
+        try:
+            data, rate = read_audio(build.layout.root, record)
+            stereo, synthetic = stereo_agent_left(record, data, rate, config)
+            alignment = load_alignment(build, record.id)
+        except AudioProblem as exc:
+            build.skip(record.id, exc.code, str(exc))
+            continue
+        words = words_for(record, alignment, config, build.counts)
+        if not any(w[2] == MAIN for w in words):
+            build.skip(record.id, "no_agent_words", "no timed agent words: the text stream would be empty")
+            continue
+        stem = safe_name(record.id)
+        if (build.stage / split / f"{stem}.wav").exists():
+            build.skip(record.id, "id_collision", f"another conversation already exported as {split}/{stem}.wav")
+            continue
+        duration = write_wav(build.path(split, f"{stem}.wav"), stereo, rate)
+        write_json(build.path(split, f"{stem}.json"), {"alignments": words})
+        indexes.write(split, {"path": f"{split}/{stem}.wav", "duration": duration})
+        build.counts["conversations"] += 1
+        build.counts["hours"] = round(build.counts.get("hours", 0) + duration / 3600, 6)
+        build.counts["words_main"] += sum(1 for w in words if w[2] == MAIN)
+        build.counts["words_other"] += sum(1 for w in words if w[2] == OTHER)
+        if synthetic:
+            build.flag(record.id, "synthetic_stereo",
+                       "mono recording split into two streams by diarized turns (lower quality)")
+        if alignment is None:
+            build.flag(record.id, "derived_word_times",
+                       "no alignments file: word times spread uniformly over each turn")
