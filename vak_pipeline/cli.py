@@ -109,5 +109,35 @@ def _print_outputs(data: Path) -> None:
         typer.echo(f"  steward report {steward}")
 
 
+@app.command("import-text")
+def import_text(upload_dir: Path = typer.Argument(..., help="An upload folder (data/raw/<upload>)."),
+                out: Path = typer.Argument(..., help="Canonical JSONL to write.")) -> None:
+    """Import the upload's *.aidb.jsonl and *.messages.jsonl files as canonical records."""
+    from .sources.text import import_text_upload
+
+    count, issues = import_text_upload(upload_dir, out)
+    for i in issues:
+        typer.echo(i.render(), err=True)
+    errors = sum(1 for i in issues if i.severity.value == "ERROR")
+    typer.echo(f"wrote {count} records to {out}; {errors} errors, {len(issues) - errors} warnings")
+    raise typer.Exit(1 if errors else 0)
+
+
+@app.command("export-aidb")
+def export_aidb_cmd(manifest: Path = typer.Argument(..., help="Canonical manifest (vakforge.jsonl)."),
+                    out: Path = typer.Argument(..., help="aidb.conversation/1.0 JSONL to write."),
+                    parquet: Path | None = typer.Option(None, help="Also write the same layout as Parquet."),
+                    dataset: str = typer.Option("vakforge", help="dataset id for records not imported from aidb.")
+                    ) -> None:
+    """Export a canonical manifest as aidb.conversation/1.0 (JSONL, optionally Parquet)."""
+    from .sources.aidb_export import export_aidb
+
+    summary = export_aidb(manifest, out, parquet, dataset)
+    for i in summary.issues:
+        typer.echo(i.render(), err=True)
+    typer.echo(f"wrote {summary.written} records to {out}; refused {summary.refused}")
+    raise typer.Exit(1 if summary.refused else 0)
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()

@@ -1,0 +1,306 @@
+"""Chat-style SFT records (`*.messages.jsonl`, seeds/001) -> canonical records without audio.
+
+A line is `{"id", "domain", "messages": [{"role", "content", ...}], "metadata"}`. Roles map as:
+system -> the record's system_prompt (leading system messages only), user -> user turns, assistant ->
+agent turns, tool -> tool_result turns. An assistant message whose content is a JSON object with
+"action" (the agentic pack's `{"thought", "action", "action_input"}`) or which carries OpenAI
+`tool_calls` becomes tool_call turns; call ids are kept when given and generated (call_1, call_2 ...)
+when not. A tool message answers `tool_call_id` when present, else the oldest unanswered call.
+Text has no timing: every turn starts and ends at 0.0 and the list order is the conversation order.
+Provenance comes from upload.yaml; `metadata` is kept as meta.sft_metadata.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..locales import get_pack
+from ..rules.issue import Issue, Severity
+from ..schema.record import SCHEMA_VERSION, Language, Meta, Tool, ToolCall, ToolResult, Turn, VakRecord
+from ..storage import iter_jsonl
+from .aidb import conversation_id_for
+from .descriptor import RecordingSettings
+
+FORMAT = "messages"
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+class SftFunction(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str = Field(min_length=1)
+    arguments: str | dict[str, Any] = "{}"  # OpenAI sends a JSON string; some exporters an object
+    description: str | None = None
+    parameters: dict[str, Any] | None = None
+
+
+class SftToolCall(BaseModel):
+    """OpenAI `tool_calls[]` entry of an assistant message."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str | None = None
+    type: str = "function"
+    function: SftFunction
+
+
+class SftMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    role: Role
+    content: str | list[Any] | None = None
+    tool_calls: list[SftToolCall] | None = None
+    tool_call_id: str | None = None
+    name: str | None = None
+
+
+class SftTool(BaseModel):
+    """OpenAI `tools[]` entry ({"type": "function", "function": {...}}) of a record, if it has one."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = "function"
+    function: SftFunction
+
+
+class SftRecord(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str | None = None
+    domain: str | None = None
+    messages: list[SftMessage] = Field(min_length=1)
+    metadata: dict[str, Any] | None = None
+    tools: list[SftTool] | None = None
+
+
+@dataclass(frozen=True)
+class MessagesImportContext:
+    upload: str
+    file: str
+    settings: RecordingSettings
+
+
+def _text(content: str | list[Any] | None) -> str:
+    """Message content as text; OpenAI content parts contribute their text parts."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+
+
+def _json_action(text: str) -> dict[str, Any] | None:
+    """The agentic pack's action object, when the assistant content is one."""
+    s = text.strip()
+    if not s.startswith("{"):
+        return None
+    try:
+        obj = json.loads(s)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return obj if isinstance(obj, dict) and isinstance(obj.get("action"), str) and obj["action"] else None
+
+
+def _arguments(value: Any) -> dict[str, Any] | None:
+    """Tool arguments as an object: JSON strings are parsed; a non-object input is wrapped as {"input": ...}."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.strip() else {}
+        except (json.JSONDecodeError, RecursionError):
+            return None
+    if value is None:
+        return {}
+    return value if isinstance(value, dict) else {"input": value}
+
+
+def _result_content(text: str) -> Any:
+    """A tool observation: JSON objects/arrays are parsed, anything else stays the string it was."""
+    s = text.strip()
+    if s[:1] in ("{", "["):
+        try:
+            return json.loads(s)
+        except (json.JSONDecodeError, RecursionError):
+            pass
+    return text
+
+
+def messages_to_vak(rec: SftRecord, ctx: MessagesImportContext, line: int) -> tuple[VakRecord | None, list[Issue]]:
+    """Map one SFT record to a canonical record; issues name the message index as the turn."""
+    rid = rec.id or f"line{line}"
+    issues: list[Issue] = []
+
+    def bad(code: str, message: str, fix: str, index: int | None, field: str | None,
+            family: str = "turns", severity: Severity = Severity.ERROR) -> None:
+        issues.append(Issue(code=code, message=message, fix=fix, severity=severity, family=family,
+                            record_id=rid, turn_index=index, field=field, file=ctx.file, line=line))
+
+    settings = ctx.settings
+    pack = get_pack(settings.locale)
+    system: list[str] = []
+    turns: list[Turn] = []
+    thoughts: dict[str, str] = {}
+    pending: list[str] = []  # ids of calls not answered yet, oldest first
+    issued: set[str] = set()
+    counter = 0
+
+    def new_id(given: str | None) -> str:
+        nonlocal counter
+        if given:
+            return given
+        counter += 1
+        while f"call_{counter}" in issued:
+            counter += 1
+        return f"call_{counter}"
+
+    started = False
+    for k, m in enumerate(rec.messages):
+        text = _text(m.content)
+        if m.role == "system":
+            if started:
+                bad("messages_system_late", "a system message appears after the conversation started",
+                    "move it to the start: a canonical record has one system_prompt", k, "role")
+            elif text.strip():
+                system.append(text)
+            continue
+        started = True
+        if m.role == "user":
+            if not text.strip():
+                bad("messages_content_empty", "user message has no content", "drop the message or add its text",
+                    k, "content")
+                continue
+            turns.append(Turn(speaker="user", start=0.0, end=0.0, text=text,
+                              lang=pack.detect_lang(text, pack.default_lang)))
+        elif m.role == "assistant":
+            action = _json_action(text) if not m.tool_calls else None
+            calls: list[tuple[str | None, str, Any]] = []
+            if m.tool_calls:
+                calls = [(c.id, c.function.name, c.function.arguments) for c in m.tool_calls]
+                if text.strip():
+                    turns.append(Turn(speaker="agent", start=0.0, end=0.0, text=text,
+                                      lang=pack.detect_lang(text, pack.default_lang)))
+            elif action is not None:
+                calls = [(action.get("id") if isinstance(action.get("id"), str) else None, action["action"],
+                          action.get("action_input"))]
+            elif text.strip():
+                turns.append(Turn(speaker="agent", start=0.0, end=0.0, text=text,
+                                  lang=pack.detect_lang(text, pack.default_lang)))
+            else:
+                bad("messages_content_empty", "assistant message has no content and no tool calls",
+                    "drop the message or add its content", k, "content")
+            for given, name, raw_args in calls:
+                args = _arguments(raw_args)
+                if args is None:
+                    bad("messages_tool_arguments_invalid", f"arguments of the {name[:40]!r} call are not JSON",
+                        "write the arguments as a JSON object", k, "tool_calls.function.arguments", "tools")
+                    continue
+                cid = new_id(given)
+                if cid in issued:
+                    bad("messages_tool_call_id_duplicate", f"call id {cid[:40]!r} is used twice",
+                        "give every call its own id", k, "tool_calls.id", "tools")
+                    continue
+                issued.add(cid)
+                pending.append(cid)
+                if action is not None and isinstance(action.get("thought"), str):
+                    thoughts[cid] = action["thought"]
+                turns.append(Turn(speaker="agent", start=0.0, end=0.0,
+                                  tool_call=ToolCall(id=cid, name=name, arguments=args)))
+        else:  # tool
+            prev = rec.messages[k - 1].role if k else None
+            if prev not in ("assistant", "tool"):
+                bad("messages_tool_not_after_assistant", "a tool message does not follow an assistant message",
+                    "every tool message must follow the assistant call it answers", k, "role", "tools")
+                continue
+            if m.tool_call_id:
+                if m.tool_call_id not in pending:
+                    bad("messages_tool_result_unmatched", f"tool_call_id {m.tool_call_id[:40]!r} names no open call",
+                        "set tool_call_id to the id of the call this message answers", k, "tool_call_id", "tools")
+                    continue
+                cid = m.tool_call_id
+            elif pending:
+                cid = pending[0]
+            else:
+                bad("messages_tool_result_unmatched", "tool message answers no open call",
+                    "give the preceding assistant message a tool call (JSON action or tool_calls)", k, "role",
+                    "tools")
+                continue
+            pending.remove(cid)
+            turns.append(Turn(speaker="tool", start=0.0, end=0.0,
+                              tool_result=ToolResult(id=cid, content=_result_content(text))))
+    if not turns:
+        bad("messages_no_turns", "the record has no user, assistant or tool message", "drop the record", None,
+            "messages")
+    if any(i.severity == Severity.ERROR for i in issues):
+        return None, issues
+
+    tools = list(settings.tools)
+    names = {t.name for t in tools}
+    for t in rec.tools or []:
+        f = t.function
+        if f.name not in names:
+            tools.append(Tool(name=f.name, description=f.description or "",
+                              parameters=f.parameters or {"type": "object", "properties": {}}))
+            names.add(f.name)
+    conv_id = conversation_id_for(ctx.upload, ctx.file, rid)
+    meta: dict[str, Any] = {
+        "source": settings.source, "consent": settings.consent, "consent_ref": settings.consent_ref,
+        "license": settings.license, "origin": {"format": FORMAT, "upload": ctx.upload, "file": ctx.file,
+                                                "line": line},
+        "sft": {"id": rec.id, "domain": rec.domain} | ({"thoughts": thoughts} if thoughts else {}),
+    }
+    if rec.metadata is not None:
+        meta["sft_metadata"] = rec.metadata
+    if settings.speakers:
+        meta["speakers"] = dict(settings.speakers)
+    if settings.allow_unconsented:
+        meta["allow_unconsented"] = True
+    langs = list(dict.fromkeys(t.lang for t in turns if t.lang))
+    primary = langs[0] if langs else pack.default_lang
+    try:
+        record = VakRecord(id=conv_id, schema_version=SCHEMA_VERSION, locale=settings.locale,
+                           language=Language(primary=primary, mix=langs or [primary]),
+                           domain=settings.domain or rec.domain, scenario=settings.scenario,
+                           system_prompt="\n\n".join(system) or settings.system_prompt, tools=tools, turns=turns,
+                           meta=Meta.model_validate(meta))
+    except ValidationError as err:
+        for e in err.errors():
+            field = ".".join(str(p) for p in e["loc"])
+            bad("messages_canonical_invalid", f"'{field}': {e['msg']}", "fix the source value it came from", None,
+                field, "structure")
+        return None, issues
+    return record, issues
+
+
+def iter_messages_file(path: Path, ctx: MessagesImportContext) -> Iterator[tuple[VakRecord, int] | Issue]:
+    """Stream one *.messages.jsonl file: (record, line) per good line, Issues for the rest."""
+    seen: dict[str, int] = {}
+    for jl in iter_jsonl(path):
+        if jl.error:
+            yield Issue(code=f"messages_{jl.code}", message=jl.error, fix="fix the line so it holds one JSON object",
+                        file=ctx.file, line=jl.line or None)
+            continue
+        try:
+            rec = SftRecord.model_validate(jl.value)
+        except ValidationError as err:
+            rid = jl.value.get("id") if isinstance(jl.value.get("id"), str) else None
+            for e in err.errors():
+                loc = e["loc"]
+                turn = loc[1] if len(loc) > 1 and loc[0] == "messages" and isinstance(loc[1], int) else None
+                field = ".".join(str(p) for p in loc)
+                code = "messages_required_missing" if e["type"] == "missing" else "messages_field_invalid"
+                yield Issue(code=code, message=f"'{field}': {e['msg']}",
+                            fix="follow the dataset format: messages[] of {role, content}; roles system, user, "
+                                "assistant, tool", record_id=rid, turn_index=turn, field=field, file=ctx.file,
+                            line=jl.line)
+            continue
+        if rec.id and rec.id in seen:
+            yield Issue(code="messages_id_duplicate", message=f"id already used on line {seen[rec.id]}",
+                        fix="give every record its own id", record_id=rec.id, field="id", file=ctx.file,
+                        line=jl.line)
+            continue
+        if rec.id:
+            seen[rec.id] = jl.line
+        record, issues = messages_to_vak(rec, ctx, jl.line)
+        yield from issues
+        if record is not None:
+            yield record, jl.line
