@@ -1,0 +1,126 @@
+"""Audio side of redaction: where a redacted text span was said, masking it, and rewriting word timings.
+
+A text span maps to the words (alignments/<conv_id>.json) whose characters it covers; without word
+timings it falls back to the turn's start/end, proportional by characters (marked timing="proportional").
+The span is replaced on the speaker's channel by a 1 kHz tone at -20 dBFS or by silence, padded.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..schema import Alignment, AudioMask, Turn, Word
+from ..storage import atomic_open
+
+_EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
+
+
+@dataclass(frozen=True)
+class AudioSettings:
+    method: str = "tone"  # "tone" | "silence"
+    padding_s: float = 0.15
+    tone_hz: float = 1000.0
+    tone_dbfs: float = -20.0
+
+
+def word_char_spans(text: str, words: list[Word]) -> list[tuple[int, int] | None]:
+    """Character range of each word in `text`, found left to right (None for a word the text lacks)."""
+    low = text.lower()
+    pos = 0
+    out: list[tuple[int, int] | None] = []
+    for w in words:
+        token = _EDGE_PUNCT.sub("", w.word.strip()).lower()
+        if not token:
+            out.append(None)
+            continue
+        i = low.find(token, pos)
+        if i < 0:
+            out.append(None)
+            continue
+        out.append((i, i + len(token)))
+        pos = i + len(token)
+    return out
+
+
+def locate_span(turn: Turn, text: str, start: int, end: int,
+                words: list[Word] | None) -> tuple[float, float, str]:
+    """(start_s, end_s, timing) of text[start:end] in the recording; timing is "words" or "proportional"."""
+    if words:
+        spans = word_char_spans(text, words)
+        hit = [w for w, sp in zip(words, spans, strict=True) if sp is not None and sp[0] < end and start < sp[1]]
+        if hit:
+            return min(w.start for w in hit), max(w.end for w in hit), "words"
+    n = max(len(text), 1)
+    dur = max(turn.end - turn.start, 0.0)
+    return turn.start + dur * start / n, turn.start + dur * end / n, "proportional"
+
+
+def make_mask(start_s: float, end_s: float, channel: int | None, timing: str, settings: AudioSettings,
+              duration_s: float | None) -> AudioMask:
+    lo = max(0.0, start_s - settings.padding_s)
+    hi = end_s + settings.padding_s
+    if duration_s is not None:
+        hi = min(hi, duration_s)
+    return AudioMask(start_s=round(lo, 4), end_s=round(max(hi, lo), 4), method=settings.method,  # type: ignore[arg-type]
+                     channel=channel, timing=timing)
+
+
+def mask_wav(path: Path, masks: list[AudioMask], settings: AudioSettings) -> int:
+    """Replace each masked interval (on its channel, or all channels when channel is None) in place,
+    atomically; returns the number of samples changed per channel summed."""
+    import numpy as np
+    import soundfile as sf
+
+    if not masks:
+        return 0
+    info = sf.info(str(path))
+    data, sr = sf.read(str(path), dtype="float32", always_2d=True)
+    amp = 10 ** (settings.tone_dbfs / 20.0)
+    changed = 0
+    for m in masks:
+        a = max(0, int(math.floor(m.start_s * sr)))
+        b = min(data.shape[0], int(math.ceil(m.end_s * sr)))
+        if b <= a:
+            continue
+        chans = range(data.shape[1]) if m.channel is None else [m.channel]
+        if m.method == "tone":
+            t = np.arange(a, b, dtype=np.float64) / sr
+            fill = (amp * np.sin(2 * np.pi * settings.tone_hz * t)).astype(np.float32)
+        else:
+            fill = np.zeros(b - a, dtype=np.float32)
+        for c in chans:
+            if 0 <= c < data.shape[1]:
+                data[a:b, c] = fill
+                changed += b - a
+    with atomic_open(Path(path), "wb", encoding=None) as fh:
+        sf.write(fh, data, sr, subtype=info.subtype, format=info.format)
+    return changed
+
+
+def redact_alignment(alignment: Alignment, texts: dict[int, str],
+                     spans: dict[int, list[tuple[int, int, str]]]) -> Alignment:
+    """Words covered by a redacted span (original-text ranges per turn) become one placeholder word."""
+    by_turn: dict[int, list[int]] = {}
+    for i, w in enumerate(alignment.words):
+        if w.turn is not None:
+            by_turn.setdefault(w.turn, []).append(i)
+    replace: dict[int, Word | None] = {}
+    for turn, idxs in by_turn.items():
+        if turn not in spans or turn not in texts:
+            continue
+        words = [alignment.words[i] for i in idxs]
+        cspans = word_char_spans(texts[turn], words)
+        for s, e, placeholder in spans[turn]:
+            hit = [i for i, sp in zip(idxs, cspans, strict=True) if sp is not None and sp[0] < e and s < sp[1]]
+            if not hit:
+                continue
+            first = alignment.words[hit[0]]
+            last = alignment.words[hit[-1]]
+            replace[hit[0]] = first.model_copy(update={"word": placeholder, "end": max(first.end, last.end)})
+            for i in hit[1:]:
+                replace[i] = None
+    words = [replace.get(i, w) for i, w in enumerate(alignment.words) if replace.get(i, w) is not None]
+    return Alignment(conversation_id=alignment.conversation_id, words=words)  # type: ignore[arg-type]

@@ -1,0 +1,97 @@
+"""PII recognizers, one module per kind of value, and `find_pii`: the per-pack scan that resolves overlaps.
+
+`find_pii` is what the redaction stage and the validator's `pack.scan_pii` both run, so a value the
+redactor replaced is exactly a value the validator would have flagged. Placeholders (<PHONE_1>) are
+never detected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from ...locales.base import LocalePack
+from .addresses import find_addresses, find_uk_postcodes
+from .base import PLACEHOLDER_RE, Match
+from .cards import find_cards
+from .email import find_emails, find_upi
+from .iban import find_ibans
+from .names import find_cued_names, find_given_names, find_ner_names
+from .national_ids import find_cn_resident_id, find_in_aadhaar, find_in_pan, find_uk_nhs, find_uk_nino, find_us_ssn
+from .network import find_ips
+from .phone import find_phones
+from .spoken_digits import digit_view
+
+__all__ = ["PLACEHOLDER_PREFIX", "Match", "find_pii", "resolve_overlaps"]
+
+Finder = Callable[[str, LocalePack], Iterable[Match]]
+
+# pii type -> (finder, needs a digit in the text)
+_FINDERS: dict[str, tuple[Finder, bool]] = {
+    "phone": (lambda t, p: find_phones(t, p.phone_regions), True),
+    "email": (lambda t, p: find_emails(t), False),
+    "payment_card": (lambda t, p: find_cards(t), True),
+    "iban": (lambda t, p: find_ibans(t), True),
+    "ip_address": (lambda t, p: find_ips(t), True),
+    "person_name": (lambda t, p: find_cued_names(t), False),
+    "address": (lambda t, p: find_addresses(t), False),
+    "us_ssn": (lambda t, p: find_us_ssn(t), True),
+    "uk_nino": (lambda t, p: find_uk_nino(t), True),
+    "uk_nhs": (lambda t, p: find_uk_nhs(t), True),
+    "uk_postcode": (lambda t, p: find_uk_postcodes(t), True),
+    "in_aadhaar": (lambda t, p: find_in_aadhaar(t), True),
+    "in_pan": (lambda t, p: find_in_pan(t), True),
+    "in_upi": (lambda t, p: find_upi(t), False),
+    "cn_resident_id": (lambda t, p: find_cn_resident_id(t), True),
+}
+_PLACEHOLDER_NAMES = {
+    "phone": "PHONE", "email": "EMAIL", "payment_card": "CARD", "iban": "IBAN", "ip_address": "IP",
+    "person_name": "PERSON", "address": "ADDRESS", "us_ssn": "SSN", "uk_nino": "NINO", "uk_nhs": "NHS",
+    "uk_postcode": "POSTCODE", "in_aadhaar": "AADHAAR", "in_pan": "PAN", "in_upi": "UPI", "cn_resident_id": "CN_ID",
+}
+PLACEHOLDER_PREFIX = _PLACEHOLDER_NAMES
+_DIGIT = re.compile(r"\d")
+
+
+def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
+    """Keep the longest, then most certain, of any overlapping matches (a span that contains another
+    redacts both: an email that contains a name); result sorted by start."""
+    chosen: list[Match] = []
+    for m in sorted(matches, key=lambda m: (-(m.end - m.start), -m.score, m.start)):
+        if m.end <= m.start:
+            continue
+        if all(m.end <= c.start or c.end <= m.start for c in chosen):
+            chosen.append(m)
+    return sorted(chosen, key=lambda m: m.start)
+
+
+def _run(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool) -> Iterator[Match]:
+    has_digit = _DIGIT.search(text) is not None
+    for ptype in pack.pii_types:
+        entry = _FINDERS.get(ptype)
+        if entry is None or (entry[1] and not has_digit):
+            continue
+        yield from entry[0](text, pack)
+    if "person_name" in pack.pii_types:
+        yield from find_given_names(text, names)
+        if ner:
+            yield from find_ner_names(text)
+
+
+def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool = False) -> list[Match]:
+    """Every PII value in `text` the pack recognises, non-overlapping, in order; placeholders excluded."""
+    if not text:
+        return []
+    view = digit_view(text)
+    if view is None:
+        found = list(_run(pack, text, names, ner))
+    else:
+        found = []
+        for m in _run(pack, view.text, names, ner):
+            s, e = view.to_original(m.start, m.end)
+            found.append(Match(m.type, s, e, m.score, m.recognizer, m.norm))
+    if "<" in text and found:
+        ph = [(p.start(), p.end()) for p in PLACEHOLDER_RE.finditer(text)]
+        if ph:
+            found = [m for m in found if all(m.end <= a or b <= m.start for a, b in ph)]
+    return resolve_overlaps(found)

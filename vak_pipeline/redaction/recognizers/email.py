@@ -1,0 +1,52 @@
+"""Email addresses, written ("a.b@example.com") and spoken by ASR ("a dot b at example dot com").
+
+Also UPI ids (name@bank handle, no dot in the handle), which share the shape but not the domain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .base import Match
+
+_EMAIL_RE = re.compile(
+    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9\-])")
+_TLDS = "com|in|co|org|net|io|uk|edu|gov|info|me|ai|us|cn|biz|app|dev"
+_SEP = r"(?:\s+(?:dot|underscore|dash|hyphen)\s+|[._\-])"
+_SPOKEN_RE = re.compile(
+    rf"\b([a-z0-9]+(?:{_SEP}[a-z0-9]+){{0,3}})\s+(?:at\s+the\s+rate(?:\s+of)?|at)\s+"
+    rf"([a-z0-9]+(?:(?:\s+dot\s+|\.)[a-z0-9]+)*(?:\s+dot\s+|\.)(?:{_TLDS}))\b",
+    re.IGNORECASE,
+)
+_SPOKEN_PREFILTER = re.compile(r"\bdot\s+(?:" + _TLDS + r")\b", re.IGNORECASE)
+_WORD_SEP = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
+_SEP_SUB = re.compile(r"\s+(dot|underscore|dash|hyphen)\s+", re.IGNORECASE)
+_UPI_RE = re.compile(r"(?<![A-Za-z0-9._\-])[A-Za-z0-9][A-Za-z0-9._\-]{1,255}@[A-Za-z][A-Za-z0-9]{1,63}"
+                     r"(?![A-Za-z0-9@]|\.[A-Za-z])")
+_NOT_WORD_LEFT = {"is", "my", "me", "the", "a", "an", "to", "at", "and", "email", "mail", "id", "hai", "address"}
+
+
+def _spoken_norm(s: str) -> str:
+    return _SEP_SUB.sub(lambda m: _WORD_SEP[m.group(1).lower()], s).replace(" ", "").lower()
+
+
+def find_emails(text: str) -> Iterator[Match]:
+    if "@" in text:
+        for m in _EMAIL_RE.finditer(text):
+            yield Match("email", m.start(), m.end(), 0.95, "email", m.group().lower())
+    if _SPOKEN_PREFILTER.search(text):
+        for m in _SPOKEN_RE.finditer(text):
+            local = m.group(1)
+            if local.lower() in _NOT_WORD_LEFT:
+                continue
+            norm = _spoken_norm(local) + "@" + _spoken_norm(m.group(2))
+            yield Match("email", m.start(), m.end(), 0.85, "spoken_email", norm)
+
+
+def find_upi(text: str) -> Iterator[Match]:
+    if "@" not in text:
+        return
+    for m in _UPI_RE.finditer(text):
+        yield Match("in_upi", m.start(), m.end(), 0.85, "upi", m.group().lower())

@@ -1,0 +1,167 @@
+"""Person names: self-introduction cues ("my name is", "mera naam ... hai", "我叫"), names the upload
+descriptor lists, and an optional NER engine (off by default; used only if one is installed)."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Iterator
+
+from .base import Match
+
+log = logging.getLogger(__name__)
+
+# Words that end (or cannot be) a name after a cue; lowercase ASR text makes capitalisation unreliable.
+STOP = frozenset("""
+a an the and or but so to of for on in at by with from here there this that it is am are was were be been
+my your our his her their me you we they he she i im i'm its it's not no yes ok okay please thanks thank sir madam
+maam ma'am calling call speaking trying looking going having getting just also actually really very sorry
+fine good great happy sure well um uh hmm hi hello hey namaste ji haan nahi hai hain hoon hu hun aur se ka ki ke
+mera meri mere naam bol raha rahi rahe main mein kya kal aaj number phone email address customer id account
+order regarding about calling because since will would can could should may might do does did have has had
+your's from there calling again still back now today tomorrow new old one two three four five six seven eight
+nine ten zero oh here's what when where who why how which agent support team service care company bank
+""".split())
+_TOK = r"[A-Za-z][A-Za-z'\-]*"
+_DEVA_TOK = r"[\u0900-\u097F]+"
+_L = r"(?<![\w\u0900-\u097F])"
+_R = r"(?![\w\u0900-\u097F])"
+
+# (cue regex, require capitalised tokens, required follower regex or None)
+_CUES: tuple[tuple[re.Pattern[str], bool, re.Pattern[str] | None], ...] = (
+    (re.compile(r"\bmy\s+name(?:\s+is|'s)\s+", re.IGNORECASE), False, None),
+    (re.compile(r"\bname\s+is\s+", re.IGNORECASE), True, None),
+    (re.compile(r"\bmera\s+naam\s+", re.IGNORECASE), False, re.compile(r"\s+(?:hai|he|h)\b", re.IGNORECASE)),
+    (re.compile(r"\bthis\s+is\s+", re.IGNORECASE), False,
+     re.compile(r"\s+(?:from|here|speaking|calling)\b", re.IGNORECASE)),
+    (re.compile(r"\b(?:i\s+am|i'm)\s+", re.IGNORECASE), True, None),
+    (re.compile(r"\bspeaking\s+(?:with|to)\s+", re.IGNORECASE), False, None),
+    (re.compile(r"\b(?:mr|mrs|ms|miss|dr|shri|smt|shrimati)\.?\s+", re.IGNORECASE), True, None),
+    (re.compile(r"\b(?:main|se)\s+", re.IGNORECASE), False, re.compile(r"\s+bol\s+rah[aie]\b", re.IGNORECASE)),
+)
+_TOKEN_RE = re.compile(rf"\s*({_TOK})")
+_DEVA_NAME_RE = re.compile(
+    rf"(?:मेरा\s+नाम\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?)\s+है|मैं\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?)\s+बोल\s+रह)")
+_DEVA_STOP = frozenset("है हूँ हूं मैं मेरा मेरी आप का की के से और नाम".split())
+_ZH_NAME_RE = re.compile(r"(?:我叫|我的名字是|我的名字叫|我名叫|我是)([\u4e00-\u9fff]{2,3}?)"
+                         r"(?=[，。,.！!？?\s]|$|我|的|手机|电话|号码|住|在|今|想|要|身份)")
+_ZH_STOP_CHARS = set("我你他她的是了在有个来去想要这那不没")
+_ANY_NAME_PREFILTER = re.compile(
+    r"name|naam|this\s+is|i\s+am|i'm|speaking|mr|mrs|ms|miss|dr|shri|smt|bol\s+rah|नाम|बोल|我叫|名字|我是",
+    re.IGNORECASE)
+
+
+def _take_name(text: str, pos: int, capitalised: bool) -> tuple[int, int] | None:
+    start = end = None
+    n = 0
+    while n < 3:
+        m = _TOKEN_RE.match(text, pos)
+        if not m:
+            break
+        tok = m.group(1)
+        if tok.lower() in STOP or (capitalised and not tok[0].isupper()) or len(tok) < 2:
+            break
+        if start is None:
+            start = m.start(1)
+        end = m.end(1)
+        pos = m.end()
+        n += 1
+    return (start, end) if start is not None and end is not None else None
+
+
+def name_norm(s: str) -> str:
+    return " ".join(s.lower().split())
+
+
+def find_cued_names(text: str) -> Iterator[Match]:
+    if not _ANY_NAME_PREFILTER.search(text):
+        return
+    for cue, capitalised, follower in _CUES:
+        for m in cue.finditer(text):
+            span = _take_name(text, m.end(), capitalised)
+            if span is None:
+                continue
+            s, e = span
+            if follower is not None and not follower.match(text, e):
+                continue
+            yield Match("person_name", s, e, 0.85, "name_cue", name_norm(text[s:e]))
+    for m in _DEVA_NAME_RE.finditer(text):
+        g = 1 if m.group(1) else 2
+        val = m.group(g)
+        if any(w in _DEVA_STOP for w in val.split()):
+            continue
+        yield Match("person_name", m.start(g), m.end(g), 0.85, "name_cue", name_norm(val))
+    for m in _ZH_NAME_RE.finditer(text):
+        val = m.group(1)
+        if any(c in _ZH_STOP_CHARS for c in val):
+            continue
+        yield Match("person_name", m.start(1), m.end(1), 0.8, "name_cue", val)
+
+
+# Parts of names that are also ordinary words: matched only when capitalised as in the descriptor.
+_AMBIGUOUS = STOP | frozenset("will grace rose may mark bill sunny joy hope faith april june summer rich dawn "
+                              "victor rocky lucky happy prince king bob pat sam".split())
+
+
+@functools.lru_cache(maxsize=256)
+def _names_regexes(names: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """One case-insensitive and one case-sensitive alternation over full names and their parts."""
+    loose: set[str] = set()
+    strict: set[str] = set()
+    for name in names:
+        name = " ".join(name.split())
+        if not name:
+            continue
+        parts = [name] + (name.split(" ") if " " in name else [])
+        for p in parts:
+            if len(p) < 2 or (len(p) < 3 and p.isascii()):
+                continue
+            (strict if p.lower() in _AMBIGUOUS else loose).add(p)
+
+    def build(items: set[str], flags: int) -> re.Pattern[str] | None:
+        if not items:
+            return None
+        alts = []
+        for p in sorted(items, key=len, reverse=True):
+            body = r"\s+".join(re.escape(w) for w in p.split(" "))
+            han = any("\u4e00" <= c <= "\u9fff" for c in p)
+            alts.append(body if han else f"{_L}{body}{_R}")
+        return re.compile("|".join(alts), flags)
+
+    return build(loose, re.IGNORECASE), build(strict, 0)
+
+
+def find_given_names(text: str, names: tuple[str, ...]) -> Iterator[Match]:
+    if not names:
+        return
+    for rx in _names_regexes(names):
+        if rx is None:
+            continue
+        for m in rx.finditer(text):
+            yield Match("person_name", m.start(), m.end(), 0.9, "descriptor_names", name_norm(m.group()))
+
+
+@functools.lru_cache(maxsize=1)
+def _ner_model():  # pragma: no cover - depends on an optional installed model
+    try:
+        import spacy  # lazy: heavy and optional
+    except ImportError:
+        return None
+    for model in ("en_core_web_trf", "en_core_web_lg", "en_core_web_md", "en_core_web_sm", "xx_ent_wiki_sm"):
+        try:
+            return spacy.load(model, disable=["parser", "lemmatizer", "tagger"])
+        except (OSError, ImportError):
+            continue
+    log.warning("ner=True but no spaCy NER model is installed; person names rely on cues and descriptor names")
+    return None
+
+
+def find_ner_names(text: str) -> Iterator[Match]:
+    """Optional NER (flag `ner`): PERSON/PER entities from an installed spaCy model; nothing if none is."""
+    nlp = _ner_model()
+    if nlp is None:
+        return
+    for ent in nlp(text).ents:  # pragma: no cover - needs a model
+        if ent.label_ in ("PERSON", "PER"):
+            yield Match("person_name", ent.start_char, ent.end_char, 0.6, "ner", name_norm(ent.text))

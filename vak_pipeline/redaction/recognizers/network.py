@@ -1,0 +1,32 @@
+"""IP addresses (v4 and v6), validated by the standard library's ipaddress parser."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+
+from .base import Match
+
+_V4_RE = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
+_V6_RE = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{0,4}|(?:\d{1,3}\.){3}\d{1,3})(?![\w:])")
+_VERSION_CUE = re.compile(r"(?:\bv|version\s*|ver\.?\s*)$", re.IGNORECASE)
+
+
+def find_ips(text: str) -> Iterator[Match]:
+    if "." in text:
+        for m in _V4_RE.finditer(text):
+            if _VERSION_CUE.search(text, max(0, m.start() - 9), m.start()):
+                continue
+            try:
+                ip = ipaddress.IPv4Address(m.group())
+            except ValueError:
+                continue
+            yield Match("ip_address", m.start(), m.end(), 0.9, "ipaddress", str(ip))
+    if text.count(":") >= 2:
+        for m in _V6_RE.finditer(text):
+            try:
+                ip6 = ipaddress.IPv6Address(m.group())
+            except ValueError:
+                continue
+            yield Match("ip_address", m.start(), m.end(), 0.9, "ipaddress", ip6.compressed)

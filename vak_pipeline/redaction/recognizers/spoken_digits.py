@@ -1,0 +1,119 @@
+"""Digits said as words in ASR text ("nine eight seven ...", "double five", "oh", Hindi and Chinese numerals).
+
+Number recognizers (phone, card, Aadhaar ...) only understand digits, so a text is rewritten into a
+*digit view* where each spoken run of six or more digits becomes the digit string, with a per-character
+map back to the original text. A match found in the view is mapped back to the words that said it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_WORDS: dict[str, str] = {
+    # English (ASR spells "0" as zero/oh/o)
+    "zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+    "six": "6", "seven": "7", "eight": "8", "nine": "9",
+    # Romanized Hindi
+    "shunya": "0", "sunya": "0", "ek": "1", "do": "2", "teen": "3", "char": "4", "chaar": "4", "paanch": "5",
+    "panch": "5", "chhe": "6", "chhah": "6", "chheh": "6", "che": "6", "saat": "7", "aath": "8", "nau": "9",
+    # Devanagari Hindi
+    "शून्य": "0", "एक": "1", "दो": "2", "तीन": "3", "चार": "4", "पांच": "5", "पाँच": "5", "छह": "6", "छः": "6",
+    "छे": "6", "सात": "7", "आठ": "8", "नौ": "9",
+}
+_REPEAT = {"double": 2, "triple": 3, "डबल": 2, "ट्रिपल": 3}
+_ZH = {"零": "0", "〇": "0", "幺": "1", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
+       "八": "8", "九": "9"}
+
+_L = r"(?<![\w\u0900-\u097F])"  # word boundaries that also respect Devanagari vowel signs
+_R = r"(?![\w\u0900-\u097F])"
+_WORD_ALT = "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True))
+_REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
+_TOKEN = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{_WORD_ALT}|\d+){_R}"
+_RUN_RE = re.compile(rf"(?:{_L}plus\s+)?{_TOKEN}(?:[\s,\-]+{_TOKEN})*", re.IGNORECASE)
+_TOKEN_RE = re.compile(rf"(?:({_REP_ALT})\s+)?({_WORD_ALT}|\d+)", re.IGNORECASE)
+_ZH_RUN_RE = re.compile(r"[零〇幺一二三四五六七八九0-9]{6,}")
+_PREFILTER = re.compile(rf"{_L}(?:{_WORD_ALT}){_R}|[零〇幺一二三四五六七八九]", re.IGNORECASE)
+MIN_DIGITS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class DigitView:
+    """`text` with spoken digit runs turned into digits; starts/ends map each view char to the original."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        return self.starts[start], self.ends[end - 1]
+
+
+def _convert_run(text: str, m: re.Match[str]) -> list[tuple[str, int, int]] | None:
+    """(char, orig_start, orig_end) per output char, or None when the run has no words or too few digits."""
+    out: list[tuple[str, int, int]] = []
+    pos, end = m.start(), m.end()
+    has_word = False
+    seg = text[pos:end]
+    if seg[:4].lower() == "plus":
+        nxt = _TOKEN_RE.search(text, pos + 4, end)
+        if nxt is None:
+            return None
+        out.append(("+", pos, nxt.start()))
+        pos = nxt.start()
+    for t in _TOKEN_RE.finditer(text, pos, end):
+        rep, word = t.group(1), t.group(2)
+        if word.isdigit():
+            digits = word if word.isascii() else "".join(str(int(c)) for c in word)
+        else:
+            digits = _WORDS[word.lower()]
+            has_word = True
+        times = _REPEAT[rep.lower()] if rep else 1
+        if rep:
+            has_word = True
+        for ch in digits * times if len(digits) == 1 else digits:
+            out.append((ch, t.start(), t.end()))
+        if rep and len(digits) > 1:  # "double 55" is rare; keep the digits once more per repeat
+            for _ in range(times - 1):
+                out.extend((ch, t.start(), t.end()) for ch in digits)
+    if not has_word or sum(c.isdigit() for c, _, _ in out) < MIN_DIGITS:
+        return None
+    return out
+
+
+def digit_view(text: str) -> DigitView | None:
+    """The digit view of `text`, or None when nothing is spoken as digits (the common, cheap case)."""
+    if not _PREFILTER.search(text):
+        return None
+    runs: list[tuple[int, int, list[tuple[str, int, int]]]] = []
+    for m in _RUN_RE.finditer(text):
+        conv = _convert_run(text, m)
+        if conv:
+            runs.append((m.start(), m.end(), conv))
+    for m in _ZH_RUN_RE.finditer(text):
+        s = m.group()
+        if any(c in _ZH for c in s) and not any(a < m.end() and m.start() < b for a, b, _ in runs):
+            runs.append((m.start(), m.end(), [(_ZH.get(c, c), m.start() + i, m.start() + i + 1)
+                                              for i, c in enumerate(s)]))
+    if not runs:
+        return None
+    runs.sort()
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for a, b, conv in runs:
+        for i in range(pos, a):
+            chars.append(text[i])
+            starts.append(i)
+            ends.append(i + 1)
+        for ch, s, e in conv:
+            chars.append(ch)
+            starts.append(s)
+            ends.append(e)
+        pos = b
+    for i in range(pos, len(text)):
+        chars.append(text[i])
+        starts.append(i)
+        ends.append(i + 1)
+    return DigitView("".join(chars), tuple(starts), tuple(ends))
