@@ -91,3 +91,33 @@ def write_wav(path: Path, data: np.ndarray, rate: int) -> float:
     path.parent.mkdir(parents=True, exist_ok=True)
     sf.write(str(path), data, rate, subtype="PCM_16", format="WAV")
     return len(data) / rate
+
+
+class ConversationAudio:
+    """A decoded recording with each speaker's channel, cutting 24 kHz mono int16 turn clips."""
+
+    def __init__(self, data: np.ndarray, rate: int, channels: dict[str, int], mono: bool) -> None:
+        self.data, self.rate, self.channels, self.mono = data, rate, channels, mono
+
+    @classmethod
+    def open(cls, root: Path, record: VakRecord) -> ConversationAudio:
+        data, rate = read_audio(root, record)
+        if data.shape[1] == 1:
+            return cls(data, rate, {"agent": 0, "user": 0}, True)
+        return cls(data, rate, role_channels(record, data.shape[1]), False)
+
+    def clip(self, role: str, start: float, end: float, target_rate: int = TARGET_RATE) -> np.ndarray:
+        return resample_int16(span(self.data[:, self.channels[role]], self.rate, start, end), self.rate, target_rate)
+
+
+def overlapping_turns(record: VakRecord) -> set[int]:
+    """Indices of spoken turns that start before the previous spoken turn ends (or are marked overlap)."""
+    out: set[int] = set()
+    prev_end: float | None = None
+    for i, t in enumerate(record.turns):
+        if not t.is_spoken or t.speaker not in ("agent", "user"):
+            continue
+        if t.overlap or (prev_end is not None and t.start < prev_end - 1e-6):
+            out.add(i)
+        prev_end = t.end if prev_end is None else max(prev_end, t.end)
+    return out

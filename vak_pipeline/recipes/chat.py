@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..schema import Tool, ToolCall, ToolResult, VakRecord
+from ..schema import Tool, ToolCall, ToolResult, Turn, VakRecord
 
 LeadingPolicy = Literal["drop", "placeholder"]
 
@@ -44,11 +45,6 @@ def openai_tools(tools: list[Tool]) -> list[dict[str, Any]]:
 
 
 @dataclass
-class ChatStats:
-    counts: Counter = field(default_factory=Counter)
-
-
-@dataclass
 class Event:
     kind: Literal["user", "assistant", "tool_call", "tool_result"]
     text: str | None = None
@@ -57,9 +53,31 @@ class Event:
     result: ToolResult | None = None
 
 
+Spoken = Callable[[int, Turn], "tuple[str | None, list[str]] | None"]
+
+
+def _as_text(_: int, t: Turn) -> tuple[str | None, list[str]]:
+    return t.text, []
+
+
+def record_events(record: VakRecord, user: Spoken = _as_text, assistant: Spoken = _as_text) -> list[Event]:
+    """The turns as events; `user`/`assistant` map a spoken turn to (content, audio paths), or None to leave it out."""
+    events: list[Event] = []
+    for i, t in enumerate(record.turns):
+        if t.tool_call is not None:
+            events.append(Event("tool_call", call=t.tool_call))
+        elif t.tool_result is not None:
+            events.append(Event("tool_result", result=t.tool_result))
+        elif t.speaker in ("user", "agent"):
+            got = (user if t.speaker == "user" else assistant)(i, t)
+            if got is not None:
+                events.append(Event("user" if t.speaker == "user" else "assistant", text=got[0], audios=got[1]))
+    return events
+
+
 def assemble(record: VakRecord, events: list[Event], stats: Counter, *, leading: LeadingPolicy = "drop",
              placeholder_text: str = "(call connected)", user_joiner: str = " ") -> list[dict[str, Any]]:
-    """Messages (with an internal "_audios" list on user messages; see `pop_audios`)."""
+    """Messages (with internal "_audios" lists on user/assistant messages; see `pop_audios`)."""
     msgs: list[dict[str, Any]] = []
     for ev in events:
         last = msgs[-1] if msgs else None
@@ -72,16 +90,18 @@ def assemble(record: VakRecord, events: list[Event], stats: Counter, *, leading:
                 msgs.append({"role": "user", "content": ev.text or "", "_audios": list(ev.audios)})
         elif ev.kind == "assistant":
             if last is not None and last["role"] == "assistant" and "tool_calls" not in last:
-                last["content"] = (last["content"] + " " + ev.text).strip()
+                last["content"] = (last["content"] + " " + (ev.text or "")).strip()
+                last["_audios"].extend(ev.audios)
                 stats["merged_consecutive_assistant"] += 1
             else:
-                msgs.append({"role": "assistant", "content": ev.text or ""})
+                msgs.append({"role": "assistant", "content": ev.text or "", "_audios": list(ev.audios)})
         elif ev.kind == "tool_call":
             assert ev.call is not None
             if last is not None and last["role"] == "assistant":
                 last.setdefault("tool_calls", []).append(openai_tool_call(ev.call))
             else:
-                msgs.append({"role": "assistant", "content": "", "tool_calls": [openai_tool_call(ev.call)]})
+                msgs.append({"role": "assistant", "content": "", "tool_calls": [openai_tool_call(ev.call)],
+                             "_audios": []})
         else:
             assert ev.result is not None
             msgs.append({"role": "tool", "tool_call_id": ev.result.id, "content": tool_content(ev.result.content)})
@@ -128,12 +148,17 @@ def _trim_end(msgs: list[dict[str, Any]], stats: Counter) -> None:
         stats["trailing_messages_trimmed"] += 1
 
 
-def pop_audios(msgs: list[dict[str, Any]]) -> list[str]:
-    """Remove the internal "_audios" lists and return the audio paths in message order."""
-    audios: list[str] = []
+def pop_audios(msgs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Remove the internal "_audios" lists: (user audio paths in order, one list per assistant message)."""
+    user: list[str] = []
+    assistant: list[list[str]] = []
     for m in msgs:
-        audios.extend(m.pop("_audios", []))
-    return audios
+        audios = m.pop("_audios", [])
+        if m["role"] == "user":
+            user.extend(audios)
+        elif m["role"] == "assistant":
+            assistant.append(audios)
+    return user, assistant
 
 
 def check_chat_example(example: dict[str, Any], tool_names: set[str] | None = None) -> list[str]:

@@ -1,0 +1,180 @@
+"""Cascaded STT -> LLM -> TTS export: three training sets from one manifest.
+
+exports/cascaded/
+  stt/<split>.jsonl        NeMo ASR manifest, one line per turn clip (both speakers):
+                           {"audio_filepath": "audio/<split>/<conv>/<turn>_<role>.wav", "duration", "text", "lang"}
+                           (paths relative to the manifest's directory)
+  stt/audio/...            24 kHz mono 16-bit clips from each speaker's own channel
+  llm/<split>.jsonl        OpenAI chat fine-tuning lines: {"messages": [...], "tools": [{"type": "function",
+                           "function": {name, description, parameters}}], "parallel_tool_calls": bool}
+                           (tools/parallel_tool_calls only when the record has tools); text-only records included
+  tts/<voice>/metadata.csv LJSpeech/Piper style, `|`-separated, no header: `id|text`
+  tts/<voice>/wavs/<id>.wav  agent clips; voice = meta.speakers.agent or "agent"; only `tts_splits` (default train)
+  build.json skipped.jsonl flagged.jsonl
+
+Every LLM example passes `check_chat_example` (the SFT dataset rules adapted to system and tool
+roles) or goes to skipped.jsonl with its reasons. Turns whose text holds a redaction placeholder
+(<PHONE_1>) are left out of STT and TTS by default: the audio there is a tone, not those words.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+from typing import IO, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ..schema import Turn, VakRecord
+from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
+from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
+from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, export_build, iter_eligible, safe_name
+
+RECIPE = "cascaded"
+Part = Literal["stt", "llm", "tts"]
+
+
+class CascadedConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    parts: list[Part] = ["stt", "llm", "tts"]
+    splits: list[str] = ["train", "validation", "test"]
+    tts_splits: list[str] = ["train"]  # a voice in test stays out of TTS training
+    placeholder_turns: Literal["drop", "keep"] = "drop"  # STT/TTS turns whose text holds <TYPE_n>
+    drop_overlapping_mono: bool = True  # a clip cut from a mono mix during overlap holds two voices
+    leading_assistant: LeadingPolicy = "drop"
+    placeholder_text: str = "(call connected)"
+    min_clip_s: float = 0.05
+
+
+class _TtsSets:
+    """metadata.csv writers per agent voice, opened on first use."""
+
+    def __init__(self, build: ExportBuild) -> None:
+        self.build = build
+        self._files: dict[str, IO[str]] = {}
+        self._stack = contextlib.ExitStack()
+
+    def add(self, voice: str, clip_id: str, text: str) -> None:
+        fh = self._files.get(voice)
+        if fh is None:
+            fh = self._stack.enter_context(open(self.build.path("tts", voice, "metadata.csv"), "w", encoding="utf-8",
+                                                newline="\n"))
+            self._files[voice] = fh
+            self.build.counts["tts_voices"] += 1
+        fh.write(f"{clip_id}|{text}\n")
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+def export_cascaded(data_root: str | Path, config: CascadedConfig | None = None,
+                    out_dir: str | Path | None = None) -> BuildResult:
+    config = config or CascadedConfig()
+    parts = set(config.parts)
+    with export_build(RECIPE, data_root, config, out_dir) as build:
+        tts = _TtsSets(build)
+        with contextlib.ExitStack() as stack:
+            stt_w = stack.enter_context(build.writers(config.splits, "stt/{split}.jsonl")) if "stt" in parts else None
+            llm_w = stack.enter_context(build.writers(config.splits, "llm/{split}.jsonl")) if "llm" in parts else None
+            stack.callback(tts.close)
+            for record, split in iter_eligible(build, config.splits):
+                if llm_w is not None:
+                    _llm(build, config, record, split, llm_w)
+                if parts & {"stt", "tts"}:
+                    _speech(build, config, record, split, stt_w, tts if "tts" in parts else None)
+    return build.result()
+
+
+def llm_example(record: VakRecord, config: CascadedConfig, stats) -> dict:
+    """One OpenAI chat fine-tuning line for a record (not yet checked)."""
+    msgs = assemble(record, record_events(record), stats, leading=config.leading_assistant,
+                    placeholder_text=config.placeholder_text)
+    pop_audios(msgs)
+    example: dict = {"messages": msgs}
+    if record.tools:
+        example["tools"] = openai_tools(record.tools)
+        example["parallel_tool_calls"] = any(len(m.get("tool_calls", [])) > 1 for m in msgs)
+    return example
+
+
+def _llm(build: ExportBuild, config: CascadedConfig, record: VakRecord, split: str, out: SplitWriters) -> None:
+    example = llm_example(record, config, build.counts)
+    reasons = check_chat_example(example)
+    if reasons:
+        build.skip(record.id, "chat_rules", "; ".join(reasons[:5]), part="llm")
+        return
+    out.write(split, example)
+    build.counts["llm_examples"] += 1
+    build.counts["llm_tool_calls"] += sum(len(m.get("tool_calls", [])) for m in example["messages"])
+
+
+def _speech_turn_problem(config: CascadedConfig, t: Turn, i: int, over: set[int], mono: bool) -> str | None:
+    if not t.text or not t.text.strip():
+        return "turn has no text"
+    if config.placeholder_turns == "drop" and PLACEHOLDER_RE.search(t.text):
+        return "placeholder"
+    if mono and config.drop_overlapping_mono and i in over:
+        return "overlap_mono"
+    return None
+
+
+def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split: str,
+            stt: SplitWriters | None, tts: _TtsSets | None) -> None:
+    want_tts = tts is not None and split in config.tts_splits
+    if stt is None and not want_tts:
+        return
+    try:
+        audio = ConversationAudio.open(build.layout.root, record)
+    except AudioProblem as exc:
+        for part in ([p for p, on in (("stt", stt is not None), ("tts", want_tts)) if on]):
+            build.skip(record.id, exc.code, str(exc), part=part)
+        return
+    over = overlapping_turns(record)
+    voice = safe_name((record.meta.speakers or {}).get("agent") or "agent")
+    conv = safe_name(record.id)
+    for i, t in enumerate(record.turns):
+        if not t.is_spoken or t.speaker not in ("agent", "user"):
+            continue
+        problem = _speech_turn_problem(config, t, i, over, audio.mono)
+        if problem is not None:
+            if problem != "turn has no text":
+                build.counts[f"speech_turns_dropped_{problem}"] += 1
+            continue
+        clip = audio.clip(t.speaker, t.start, t.end)
+        duration = len(clip) / TARGET_RATE
+        if duration < config.min_clip_s:
+            build.skip(record.id, "clip_too_short", f"turn {i} gives a clip shorter than {config.min_clip_s} s",
+                       part="speech", turn=i)
+            continue
+        text = " ".join(t.text.split())  # one line: newlines and runs of spaces become single spaces
+        stt_file = None
+        if stt is not None:
+            rel = f"audio/{split}/{conv}/{i:04d}_{t.speaker}.wav"
+            stt_file = build.path("stt", rel)
+            write_wav(stt_file, clip, TARGET_RATE)
+            stt.write(split, {"audio_filepath": rel, "duration": round(duration, 6), "text": text,
+                              "lang": t.lang or record.language.primary})
+            build.counts["stt_clips"] += 1
+            build.counts["stt_hours"] = round(build.counts.get("stt_hours", 0) + duration / 3600, 6)
+        if want_tts and t.speaker == "agent":
+            if "|" in text:
+                build.skip(record.id, "pipe_in_text", "text holds '|', the metadata.csv separator", part="tts", turn=i)
+                continue
+            clip_id = f"{conv}_{i:04d}"
+            wav = build.path("tts", voice, "wavs", f"{clip_id}.wav")
+            if stt_file is not None:
+                _link_or_copy(stt_file, wav)
+            else:
+                write_wav(wav, clip, TARGET_RATE)
+            tts.add(voice, clip_id, text)
+            build.counts["tts_clips"] += 1
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    """The same clip in STT and TTS: a hard link when the filesystem allows, else a copy."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)

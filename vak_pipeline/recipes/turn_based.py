@@ -1,0 +1,145 @@
+"""Turn-based speech-to-speech export in the `messages` + `audios` layout (LLaMA-Factory / ms-swift).
+
+exports/turn_based/
+  train.jsonl validation.jsonl test.jsonl
+      {"messages": [{"role": "system", ...}, {"role": "user", "content": "<audio>"}, {"role": "assistant",
+       "content": "...", "tool_calls": [{"id", "type": "function", "function": {"name", "arguments": "<JSON>"}}]},
+       {"role": "tool", "tool_call_id": ..., "content": "..."}, ...],
+       "audios": ["audio/train/<conv>/0001_user.wav", ...],      # one per <audio> tag, same order
+       "tools": "<JSON string of the OpenAI tool list>"}           # ms-swift style; only when the record has tools
+  <split>.targets.jsonl   line-aligned sidecar: {"id", "assistant_audios": [[clip, ...] per assistant message]}
+                          (the agent's own speech, for speech-output training; kept out of the main file so
+                          trainers that reject unknown keys still load it)
+  audio/<split>/<conv>/<turn>_<role>.wav   24 kHz mono 16-bit, cut from the speaker's own channel
+  build.json skipped.jsonl flagged.jsonl
+
+Audio paths are relative to the JSONL's directory (LLaMA-Factory `media_dir` / ms-swift run from there),
+or absolute with `absolute_paths`. Overlapping turns are dropped or merged (`overlap_policy`) and
+counted; see chat.py for how messages are assembled and trimmed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ..schema import Turn, VakRecord
+from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
+from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
+from .common import BuildResult, ExportBuild, SplitWriters, export_build, iter_eligible, safe_name
+
+RECIPE = "turn_based"
+AUDIO_TAG = "<audio>"
+
+
+class TurnBasedConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    overlap_policy: Literal["drop", "merge"] = "drop"
+    assistant_audio: bool = True  # also cut the agent's clips (targets sidecar)
+    leading_assistant: LeadingPolicy = "drop"  # a call opened by the agent: drop its greeting or add a placeholder
+    placeholder_text: str = "(call connected)"
+    min_clip_s: float = 0.05
+    absolute_paths: bool = False
+    splits: list[str] = ["train", "validation", "test"]
+
+
+class _Clips:
+    """Cuts one clip per kept spoken turn; remembers the first problem so the record can be skipped whole."""
+
+    def __init__(self, build: ExportBuild, record: VakRecord, split: str, audio: ConversationAudio,
+                 config: TurnBasedConfig, keep: set[int]) -> None:
+        self.build, self.record, self.split, self.audio = build, record, split, audio
+        self.config, self.keep = config, keep
+        self.problem: tuple[int, str] | None = None
+        self.written: dict[str, Path] = {}  # path as referenced -> file in the stage
+
+    def discard_unused(self, used: set[str]) -> int:
+        """Delete clips of turns that did not make it into the example (trimmed, dropped); count the rest."""
+        for ref, file in self.written.items():
+            if ref not in used:
+                file.unlink(missing_ok=True)
+        return sum(1 for ref in self.written if ref in used)
+
+    def cut(self, i: int, t: Turn) -> str | None:
+        rel = f"audio/{self.split}/{safe_name(self.record.id)}/{i:04d}_{t.speaker}.wav"
+        clip = self.audio.clip(t.speaker, t.start, t.end)
+        if len(clip) < self.config.min_clip_s * TARGET_RATE:
+            self.problem = self.problem or (i, f"turn {i} ({t.speaker}) gives a clip shorter than "
+                                               f"{self.config.min_clip_s} s; check its start/end against the audio")
+            return None
+        file = self.build.path(rel)
+        write_wav(file, clip, TARGET_RATE)
+        ref = str(self.build.final / rel) if self.config.absolute_paths else rel
+        self.written[ref] = file
+        return ref
+
+    def user(self, i: int, t: Turn) -> tuple[str, list[str]] | None:
+        if i not in self.keep:
+            return None
+        path = self.cut(i, t)
+        return (AUDIO_TAG, [path]) if path else None
+
+    def assistant(self, i: int, t: Turn) -> tuple[str | None, list[str]] | None:
+        if i not in self.keep:
+            return None
+        if not self.config.assistant_audio:
+            return t.text, []
+        path = self.cut(i, t)
+        return t.text, [path] if path else []
+
+
+def kept_turns(record: VakRecord, config: TurnBasedConfig, build: ExportBuild) -> set[int]:
+    """Spoken turns that stay after the overlap policy (merge keeps them: adjacent same-role turns join)."""
+    spoken = {i for i, t in enumerate(record.turns) if t.is_spoken and t.speaker in ("agent", "user")}
+    over = overlapping_turns(record)
+    if over:
+        build.counts[f"overlap_{'dropped' if config.overlap_policy == 'drop' else 'merged'}"] += len(over)
+    return spoken - over if config.overlap_policy == "drop" else spoken
+
+
+def export_turn_based(data_root: str | Path, config: TurnBasedConfig | None = None,
+                      out_dir: str | Path | None = None) -> BuildResult:
+    config = config or TurnBasedConfig()
+    with export_build(RECIPE, data_root, config, out_dir) as build:
+        with build.writers(config.splits) as main, build.writers(config.splits, "{split}.targets.jsonl") as targets:
+            _export_records(build, config, main, targets)
+    return build.result()
+
+
+def _export_records(build: ExportBuild, config: TurnBasedConfig, main: SplitWriters, targets: SplitWriters) -> None:
+    for record, split in iter_eligible(build, config.splits):
+        try:
+            audio = ConversationAudio.open(build.layout.root, record)
+        except AudioProblem as exc:
+            build.skip(record.id, exc.code, str(exc))
+            continue
+        clips = _Clips(build, record, split, audio, config, kept_turns(record, config, build))
+        events = record_events(record, user=clips.user, assistant=clips.assistant)
+        if clips.problem is not None:
+            clips.discard_unused(set())
+            build.skip(record.id, "clip_too_short", clips.problem[1], turn=clips.problem[0])
+            continue
+        msgs = assemble(record, events, build.counts, leading=config.leading_assistant,
+                        placeholder_text=config.placeholder_text, user_joiner="")
+        audios, assistant_audios = pop_audios(msgs)
+        example: dict = {"messages": msgs, "audios": audios}
+        if record.tools:
+            example["tools"] = json.dumps(openai_tools(record.tools), ensure_ascii=False)
+        reasons = check_chat_example({"messages": msgs, "tools": openai_tools(record.tools)} if record.tools
+                                     else {"messages": msgs})
+        tags = sum(m["content"].count(AUDIO_TAG) for m in msgs if isinstance(m.get("content"), str))
+        if tags != len(audios):
+            reasons.append(f"{tags} {AUDIO_TAG} tags but {len(audios)} audios")
+        if reasons:
+            clips.discard_unused(set())
+            build.skip(record.id, "chat_rules", "; ".join(reasons[:5]))
+            continue
+        build.counts["clips"] += clips.discard_unused(set(audios) | {a for group in assistant_audios for a in group})
+        main.write(split, example)
+        targets.write(split, {"id": record.id, "assistant_audios": assistant_audios})
+        build.counts["conversations"] += 1
+        if audio.mono:
+            build.flag(record.id, "mono_clips", "clips cut from a mono mix: overlapping speech is audible")
