@@ -1,0 +1,143 @@
+"""Uploads in: raw_uploads (inventory) -> normalized_audio (24 kHz wavs), their checks, sensor and schedule.
+
+Thin: each asset calls the library (sources.inventory, audio.stage, audio.expectations) and reports metadata.
+"""
+
+import json
+import time
+
+import dagster as dg
+
+from vak_pipeline.storage import atomic_write_json
+
+from .jobs import ingest_job, publish_job
+from .partitions import uploads_partitions
+from .resources import DataResource
+
+FAILED_ROWS_CAP = 50
+
+
+@dg.asset(partitions_def=uploads_partitions, group_name="uploads", kinds={"files"},
+          description="Inventory of data/raw/<upload>: every file with size, sha256, mtime and kind. "
+                      "Raw files are only read.")
+def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
+    from vak_pipeline.sources.inventory import inventory
+
+    layout = data.layout
+    upload = context.partition_key
+    upload_dir = layout.upload_dir(upload)
+    if not upload_dir.is_dir():
+        raise dg.Failure(f"upload folder {upload_dir} does not exist",
+                         metadata={"fix": "remove the partition or restore the folder under data/raw/"})
+    inv = inventory(upload_dir)
+    atomic_write_json(layout.inventory(upload), inv.model_dump(mode="json"))
+    counts = inv.counts()
+    return dg.MaterializeResult(
+        metadata={"files": len(inv.files), "total_bytes": inv.total_bytes, "fingerprint": inv.fingerprint,
+                  "files_by_kind": dg.MetadataValue.json(counts), "inventory": dg.MetadataValue.path(
+                      str(layout.inventory(upload))), "dagster/row_count": len(inv.files)},
+        data_version=dg.DataVersion(inv.fingerprint))
+
+
+class NormalizeConfig(dg.Config):
+    workers: int = 1
+    quality: str = "HQ"
+
+
+@dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[raw_uploads], kinds={"audio"},
+          description="Every recording of the upload as audio/<conv_id>.wav (24 kHz, 16-bit PCM, channels kept) "
+                      "and work/<upload>/audio.jsonl; unusable files listed in work/<upload>/report.json.")
+def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
+                     data: DataResource) -> dg.MaterializeResult:
+    from vak_pipeline.audio.stage import normalize_upload
+
+    res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality)
+    errors = [i for i in res.issues if i.severity.value == "ERROR"]
+    table = [dg.TableRecord({"file": i.file or "", "line": i.line or 0, "code": i.code, "reason": i.message,
+                             "fix": i.fix}) for i in errors[:FAILED_ROWS_CAP]]
+    schema = dg.TableSchema(columns=[dg.TableColumn(c, "int" if c == "line" else "string")
+                                     for c in ("file", "line", "code", "reason", "fix")])
+    context.log.info(f"{context.partition_key}: {res.recordings} recordings ({res.decoded} decoded, "
+                     f"{res.skipped} unchanged), {res.failed} failed")
+    return dg.MaterializeResult(metadata={
+        "dagster/row_count": res.recordings, "decoded": res.decoded, "unchanged": res.skipped,
+        "failed": res.failed, "issues": len(res.issues),
+        "failed_files": dg.MetadataValue.table(records=table, schema=schema),
+        "failed_files_shown": f"{len(table)} of {len(errors)}",
+        "report": dg.MetadataValue.path(res.report), "audio_index": dg.MetadataValue.path(res.audio_index)})
+
+
+def _audio_check_specs() -> list[dg.AssetCheckSpec]:
+    from vak_pipeline.audio.expectations import AUDIO_CHECKS
+
+    return [dg.AssetCheckSpec(name, asset=normalized_audio, partitions_def=uploads_partitions, blocking=False,
+                              description=f"Great Expectations: {name} within bounds (WARN)")
+            for name in AUDIO_CHECKS]
+
+
+class AudioBoundsConfig(dg.Config):
+    min_duration_s: float = 1.0
+    max_duration_s: float = 4 * 3600.0
+    max_silence_ratio: float = 0.9
+    max_clipping_ratio: float = 0.001
+
+
+@dg.multi_asset_check(specs=_audio_check_specs(), name="normalized_audio_gx")
+def normalized_audio_gx(context: dg.AssetCheckExecutionContext, config: AudioBoundsConfig, data: DataResource):
+    """The audio GX suite over the upload's inspection table; one WARN result per rule with failing recordings."""
+    from vak_pipeline.audio.expectations import AudioBounds, check_audio
+    from vak_pipeline.audio.stage import read_audio_index
+
+    upload = context.partition_key
+    rows = read_audio_index(data.layout, upload)
+    schema = dg.TableSchema(columns=[dg.TableColumn("conv_id", "string"), dg.TableColumn("file", "string"),
+                                     dg.TableColumn("failed", "string")])
+    for chk in check_audio(rows, AudioBounds(**config.model_dump())):
+        yield dg.AssetCheckResult(
+            check_name=chk.name, asset_key=normalized_audio.key, passed=chk.passed,
+            severity=dg.AssetCheckSeverity.WARN,
+            metadata={"checked": chk.checked, "failing": len(chk.failing),
+                      "failing_recordings": dg.MetadataValue.table(
+                          records=[dg.TableRecord(r) for r in chk.failing[:FAILED_ROWS_CAP]], schema=schema),
+                      "report": dg.MetadataValue.path(str(data.layout.upload_report(upload)))})
+
+
+@dg.sensor(job=ingest_job, minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.STOPPED,
+           description="Registers new upload folders under data/raw as partitions and requests ingest runs for "
+                       "new or changed uploads (fingerprint of name:size:mtime, no file contents read).")
+def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg.SensorResult | dg.SkipReason:
+    from vak_pipeline.sources.inventory import fingerprint
+
+    layout = data.layout
+    started = time.monotonic()
+    seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
+    current: dict[str, str] = {}
+    for upload in layout.uploads():
+        try:
+            current[upload] = fingerprint(layout.upload_dir(upload))
+        except OSError as exc:  # a folder being moved away mid-scan: try again next tick
+            context.log.warning(f"could not scan upload {upload}: {type(exc).__name__}")
+            if upload in seen:
+                current[upload] = seen[upload]
+    existing = set(context.instance.get_dynamic_partitions(uploads_partitions.name))
+    new_partitions = [u for u in current if u not in existing]
+    changed = [u for u, fp in current.items() if seen.get(u) != fp]
+    context.log.info(f"scanned {len(current)} uploads in {time.monotonic() - started:.2f}s; "
+                     f"{len(new_partitions)} new partitions, {len(changed)} new or changed")
+    cursor = json.dumps(current, sort_keys=True)
+    if not new_partitions and not changed:
+        return dg.SensorResult(skip_reason=dg.SkipReason("no new or changed uploads"), cursor=cursor)
+    return dg.SensorResult(
+        run_requests=[dg.RunRequest(partition_key=u, run_key=f"{u}:{current[u]}", tags={"vak/upload": u})
+                      for u in changed],
+        dynamic_partitions_requests=[uploads_partitions.build_add_request(new_partitions)] if new_partitions else [],
+        cursor=cursor)
+
+
+@dg.schedule(cron_schedule="0 2 * * *", job=publish_job, name="nightly_reingest",
+             default_status=dg.DefaultScheduleStatus.STOPPED,
+             description="Nightly: re-validate the manifest, re-split and rebuild every export.")
+def nightly_reingest(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
+    when = context.scheduled_execution_time
+    stamp = when.strftime("%Y-%m-%d") if when else "manual"
+    return dg.RunRequest(run_key=f"publish:{stamp}", tags={"vak/trigger": "nightly"})

@@ -1,0 +1,15 @@
+"""Jobs by asset group, so they pick up assets other modules define without importing them.
+
+Group "uploads": every per-upload (partitioned) asset, raw_uploads -> ... -> redacted_manifest.
+Group "dataset": every unpartitioned asset, validated_manifest -> splits -> exports, steward report.
+"""
+
+import dagster as dg
+
+ingest_job = dg.define_asset_job(
+    "ingest_job", selection=dg.AssetSelection.groups("uploads"),  # partitioned by uploads (inferred)
+    description="One upload from raw files to its redacted manifest (sensor-triggered per upload).")
+
+publish_job = dg.define_asset_job(
+    "publish_job", selection=dg.AssetSelection.groups("dataset"),
+    description="Validate the manifest, split it, and build every export.")
