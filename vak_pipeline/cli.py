@@ -139,5 +139,44 @@ def export_aidb_cmd(manifest: Path = typer.Argument(..., help="Canonical manifes
     raise typer.Exit(1 if summary.refused else 0)
 
 
+@app.command("inspect")
+def inspect_audio(
+    path: Path = typer.Argument(..., help="A recording (wav, flac, mp3, ogg, m4a) or a directory of them."),
+    fmt: str = typer.Option("table", "--format", help="table (for people) or json (one report per line)."),
+) -> None:
+    """Measure recordings: rate, channels, duration, levels, silence, clipping, speech per channel."""
+    from .audio.inspect import inspect_path
+
+    if fmt not in ("table", "json"):
+        raise typer.BadParameter("--format must be table or json")
+    if not path.exists():
+        typer.echo(f"error: {path} does not exist", err=True)
+        raise typer.Exit(2)
+    reports, errors = inspect_path(path)
+    if fmt == "json":
+        import json
+
+        for rep in reports:
+            typer.echo(rep.model_dump_json())
+        for name, code, message, fix in errors:
+            typer.echo(json.dumps({"file": name, "code": code, "message": message, "fix": fix}, ensure_ascii=False))
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table("file", "rate", "ch", "duration", "rms dBFS", "peak dBFS", "silence", "clipping", "speech",
+                      "notes")
+        for r in reports:
+            table.add_row(r.file, str(r.sample_rate), str(r.channels), f"{r.duration_s:.2f}s",
+                          " / ".join(f"{v:.1f}" for v in r.rms_dbfs), " / ".join(f"{v:.1f}" for v in r.peak_dbfs),
+                          f"{r.silence_ratio:.0%}", f"{r.clipping_ratio:.2%}",
+                          " / ".join(f"{v:.0%}" for v in r.speech_ratio), "; ".join(r.notes))
+        console = Console()
+        console.print(table)
+        for name, code, message, fix in errors:
+            console.print(f"[red]{name}[/red]: {code}: {message} -> fix: {fix}", markup=True, highlight=False)
+    raise typer.Exit(1 if errors else 0)
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()

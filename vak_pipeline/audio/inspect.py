@@ -141,3 +141,23 @@ def inspect_file(path: Path, block_s: float = 5.0, name: str | None = None) -> I
         for block in src.blocks(max(1, int(block_s * info.sample_rate))):
             ins.feed(block)
     return ins.report(name or path.name, source_format=info.format)
+
+
+def inspect_path(path: Path, block_s: float = 5.0) -> tuple[list[InspectReport], list[tuple[str, str, str, str]]]:
+    """Inspect a recording, or every recording under a directory: (reports, [(file, code, reason, fix)])."""
+    from ..sources.inventory import AUDIO_SUFFIXES
+    from .decode import AudioError
+
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in AUDIO_SUFFIXES)
+        names = [p.relative_to(path).as_posix() for p in files]
+    else:
+        files, names = [path], [path.name]
+    reports, errors = [], []
+    for f, name in zip(files, names, strict=True):
+        try:
+            reports.append(inspect_file(f, block_s=block_s, name=name))
+        except AudioError as exc:
+            errors.append((name, exc.code, exc.message, exc.fix))
+    return reports, errors
