@@ -60,6 +60,24 @@ def open_instance() -> Iterator[dg.DagsterInstance]:
             yield inst
 
 
+@contextlib.contextmanager
+def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[None]:
+    """One `vak run` per data directory at a time: a second one waits, so files are never interleaved."""
+    import fcntl
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / ".vak-run.lock", "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            echo(f"another vak run holds {data_dir}; waiting for it to finish ...")
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: dict[str, Any] | None = None,
                  instance: dg.DagsterInstance | None = None,
                  echo: Callable[[str], None] = print) -> PipelineReport:
@@ -73,6 +91,7 @@ def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: d
     defs = load_defs()
     report = PipelineReport(data_dir)
     with contextlib.ExitStack() as stack:
+        stack.enter_context(data_lock(data_dir, echo))
         inst = instance or stack.enter_context(open_instance())
         existing = set(inst.get_dynamic_partitions("uploads"))
         new = [n for n in names if n not in existing]

@@ -33,7 +33,7 @@ def check_schema_version(obj: dict[str, Any], out: RecordIssues) -> bool:
                 f'add "schema_version": "{max(SUPPORTED_SCHEMA_VERSIONS)}"', family="structure",
                 field="schema_version")
         return False
-    if version not in SUPPORTED_SCHEMA_VERSIONS:
+    if not isinstance(version, str) or version not in SUPPORTED_SCHEMA_VERSIONS:
         out.add("schema_version_unknown",
                 f"schema_version {str(version)[:20]!r} is not one this validator knows "
                 f"({', '.join(sorted(SUPPORTED_SCHEMA_VERSIONS))})",
