@@ -144,3 +144,19 @@ def test_csv_without_file_column(tmp_path):
     up = make_upload(tmp_path, csv_text="name,condition\na.wav,phone\n")
     desc, issues = load_descriptor(up)
     assert desc is not None and [i.code for i in issues] == ["descriptor_csv_no_file_column"]
+
+
+def test_the_documented_example_loads(tmp_path):
+    import re
+
+    doc = (Path(__file__).parents[1] / "docs" / "upload.md").read_text(encoding="utf-8")
+    yaml_text = re.search(r"```yaml\n(.*?)```", doc, re.S).group(1)
+    csv_text = re.search(r"```csv\n(.*?)```", doc, re.S).group(1)
+    up = make_upload(tmp_path, yaml_text=yaml_text, csv_text=csv_text,
+                     files=("call_0001.wav", "call_0002.flac", "conference_6ch.wav"))
+    desc, issues = load_descriptor(up)
+    assert issues == []
+    assert desc.conv_id_for("call_0001.wav") == "acme-0001"
+    assert desc.settings_for("call_0002.flac").channel_map == {"0": "agent", "1": "user"}
+    assert desc.settings_for("conference_6ch.wav").keep_channels == [2, 5]
+    assert desc.settings_for("conference_6ch.wav").speakers == {"agent": "priya", "user": "cust-19"}
