@@ -21,4 +21,11 @@ def default_resources(data_root: str | None = None) -> dict[str, object]:
     """Resources bound in definitions.py; `vak run --data DIR` passes its own root."""
     import os
 
-    return {"data": DataResource(root=data_root or os.environ.get("VAK_DATA", "data"))}
+    from .speech import DiarizerResource, WhisperResource  # speech resources (lazy: defs/speech imports us)
+
+    # HF_TOKEN / VAK_DIARIZER_PIPELINE are bound as EnvVar only when set, so runs without them still launch
+    diarizer = DiarizerResource(
+        pipeline=dg.EnvVar("VAK_DIARIZER_PIPELINE") if os.environ.get("VAK_DIARIZER_PIPELINE") else "",
+        hf_token=dg.EnvVar("HF_TOKEN") if os.environ.get("HF_TOKEN") else None)
+    return {"data": DataResource(root=data_root or os.environ.get("VAK_DATA", "data")),
+            "whisper": WhisperResource(), "diarizer": diarizer}

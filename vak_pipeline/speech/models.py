@@ -1,0 +1,66 @@
+"""What the speech stage produces before turns exist: timed words and segments per speaker.
+
+A line of work/<upload>/transcripts.jsonl is one `ConversationTranscript`; `tagged_turns` reads it back
+and builds the canonical record. Keeping this intermediate lets tagging (turn gaps, LID) be re-run
+without re-running ASR, which is the slow part.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..schema.record import Diarization, Speaker
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WordTiming(_Model):
+    word: str
+    start: float = Field(ge=0)
+    end: float = Field(ge=0)
+    probability: float | None = None
+
+
+class Segment(_Model):
+    """One ASR segment of one channel; `speaker` is set once attribution (channels or diarization) ran."""
+
+    start: float = Field(ge=0)
+    end: float = Field(ge=0)
+    text: str
+    words: list[WordTiming] = Field(default_factory=list)
+    channel: int | None = None
+    speaker: Speaker | None = None
+    avg_logprob: float | None = None
+    no_speech_prob: float | None = None
+    language: str | None = None
+
+
+class SpeakerSegment(_Model):
+    """A span of a diarization output: who (diarizer label) spoke when."""
+
+    label: str
+    start: float = Field(ge=0)
+    end: float = Field(ge=0)
+
+
+class ConversationTranscript(_Model):
+    """ASR result of one recording: a line of work/<upload>/transcripts.jsonl."""
+
+    conv_id: str
+    upload: str
+    source_file: str
+    audio_path: str = Field(description="Normalized audio, relative to the data root.")
+    source_sha256: str
+    cache_key: str = Field(description="Hash of audio sha + ASR/diarization settings; unchanged key = skip.")
+    engine: str = Field(description="ASR engine, e.g. faster-whisper-tiny.en.")
+    attribution: Literal["channels", "diarization"]
+    diarization: Diarization
+    speaker_labels: dict[str, Speaker] = Field(
+        default_factory=dict, description="Diarizer label -> role (mono only), by the documented agent rule.")
+    segments: list[Segment]
+    duration_s: float
+    asr_seconds: float = Field(default=0.0, description="Wall time spent in ASR for this recording.")

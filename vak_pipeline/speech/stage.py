@@ -1,0 +1,352 @@
+"""The speech stages of one upload: `transcribe_upload` (ASR + speakers) and `tag_upload` (turns, LID, join).
+
+transcribe_upload: work/<upload>/audio.jsonl -> work/<upload>/transcripts.jsonl. Incremental: a
+conversation whose audio sha, normalization settings, channel map, agent hint, ASR settings and
+diarizer are unchanged keeps its previous transcript line (ASR is the slow part of the pipeline).
+
+tag_upload: transcripts + audio rows + tool events -> canonical records in work/<upload>/conversations.jsonl
+and alignments/<conv_id>.json; text sources (`sources.text.iter_text_records`) and `*.vakforge.jsonl`
+imports join here. Issues of both stages go to work/<upload>/speech_report.json.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from ..audio.models import NormalizedAudio
+from ..layout import DataLayout
+from ..locales.lid import tag_languages
+from ..rules.issue import Issue, Severity
+from ..schema.record import Diarization, VakRecord
+from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
+from .asr import AsrSettings, Transcriber, read_channels
+from .diarize import AgentHintError, Diarizer, attribute_words
+from .models import ConversationTranscript, Segment
+from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, load_events
+
+TRANSCRIBE_VERSION = "1"  # bump when the transcript for the same inputs would change
+VAKFORGE_SUFFIX = ".vakforge.jsonl"
+REPORT_NAME = "speech_report.json"
+
+
+def speech_report_path(layout: DataLayout, upload: str) -> Path:
+    return layout.work(upload) / REPORT_NAME
+
+
+class TranscribeResult(BaseModel):
+    upload: str
+    conversations: int = 0  # lines in transcripts.jsonl
+    transcribed: int = 0  # ASR run in this call
+    skipped: int = 0  # unchanged, previous transcript kept
+    failed: int = 0
+    needs_diarization: int = 0
+    audio_seconds: float = 0.0  # audio transcribed in this call
+    asr_seconds: float = 0.0  # wall time spent in ASR (+ diarization) in this call
+    engine: str = ""
+    issues: list[Issue] = Field(default_factory=list)
+    transcripts: str = ""
+
+    @property
+    def rtf(self) -> float | None:
+        """Real-time factor of this call (ASR seconds per audio second)."""
+        return round(self.asr_seconds / self.audio_seconds, 4) if self.audio_seconds else None
+
+
+class TagResult(BaseModel):
+    upload: str
+    records: int = 0
+    from_audio: int = 0
+    from_text: int = 0
+    from_vakforge: int = 0
+    turns: int = 0
+    tool_turns: int = 0
+    overlaps: int = 0
+    langs: dict[str, int] = Field(default_factory=dict)
+    issues: list[Issue] = Field(default_factory=list)
+    conversations: str = ""
+
+
+def _issue(upload: str, code: str, message: str, fix: str, *, record_id: str | None = None,
+           file: str | None = None, line: int | None = None, field: str | None = None,
+           severity: Severity = Severity.ERROR, family: str = "audio") -> Issue:
+    return Issue(code=code, message=message, fix=fix, severity=severity, family=family, record_id=record_id,
+                 file=f"{upload}/{file}" if file else None, line=line, field=field)
+
+
+def read_audio_rows(layout: DataLayout, upload: str, issues: list[Issue]) -> list[NormalizedAudio]:
+    path = layout.audio_index(upload)
+    rows: list[NormalizedAudio] = []
+    if not path.is_file():
+        return rows
+    for jl in iter_jsonl(path):
+        if jl.error:
+            if jl.code != "empty_file":
+                issues.append(_issue(upload, f"audio_index_{jl.code}", jl.error, "re-run normalized_audio",
+                                     file="audio.jsonl", line=jl.line))
+            continue
+        try:
+            rows.append(NormalizedAudio.model_validate(jl.value))
+        except ValidationError as err:
+            issues.append(_issue(upload, "audio_index_invalid", f"row does not match NormalizedAudio "
+                                 f"({err.error_count()} errors)", "re-run normalized_audio",
+                                 file="audio.jsonl", line=jl.line))
+    return rows
+
+
+def cache_key(row: NormalizedAudio, asr: AsrSettings, diarizer: Diarizer | None) -> str:
+    payload: dict[str, Any] = {
+        "v": TRANSCRIBE_VERSION, "sha": row.source_sha256, "norm": row.settings_hash, "channels": row.channels,
+        "channel_map": row.settings.channel_map, "asr": asr.fingerprint(),
+    }
+    if row.channels == 1:
+        payload["diarizer"] = diarizer.fingerprint() if diarizer else None
+        payload["hint"] = row.settings.agent_speaker_hint
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def _previous(path: Path) -> dict[str, tuple[str, bytes]]:
+    """conv_id -> (cache_key, raw line) of an earlier transcripts.jsonl (unreadable lines are just redone)."""
+    out: dict[str, tuple[str, bytes]] = {}
+    if not path.is_file():
+        return out
+    for jl in iter_jsonl(path):
+        if jl.value and "conv_id" in jl.value and "cache_key" in jl.value:
+            out[jl.value["conv_id"]] = (jl.value["cache_key"], jl.raw)
+    return out
+
+
+def transcribe_recording(row: NormalizedAudio, audio_file: Path, transcriber: Transcriber,
+                         diarizer: Diarizer | None) -> tuple[list[Segment], Diarization, str, dict[str, str]]:
+    """(speaker-attributed segments, diarization meta, attribution kind, label->role) of one recording."""
+    data, sr = read_channels(audio_file)
+    if row.channels == 2 or data.shape[1] == 2:
+        cmap = row.settings.channel_map or {}
+        segments: list[Segment] = []
+        for ch in range(data.shape[1]):
+            role = cmap.get(str(ch))
+            for seg in transcriber.transcribe_channel(data[:, ch], sr, channel=ch):
+                segments.append(seg.model_copy(update={"speaker": role}))
+        return segments, Diarization(engine="channels", confidence=1.0), "channels", {}
+    assert diarizer is not None
+    mono = data[:, 0]
+    segs = transcriber.transcribe_channel(mono, sr, channel=0)
+    diar = diarizer.diarize(mono, sr)
+    attributed, roles, confidence, rule = attribute_words(segs, diar, row.settings.agent_speaker_hint)
+    meta = Diarization(engine=diarizer.engine, confidence=confidence, agent_rule=rule,
+                       num_speakers=len(diar.labels))
+    return attributed, meta, "diarization", roles
+
+
+def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings | None = None,
+                      diarizer: Diarizer | None = None, transcriber: Transcriber | None = None) -> TranscribeResult:
+    """ASR (and speaker attribution) of every recording of an upload; see module doc."""
+    asr_settings = asr_settings or (transcriber.settings if transcriber else AsrSettings())
+    transcriber = transcriber or Transcriber(asr_settings)
+    out_path = layout.transcripts(upload)
+    result = TranscribeResult(upload=upload, engine=asr_settings.engine(), transcripts=str(out_path))
+    issues: list[Issue] = []
+    rows = read_audio_rows(layout, upload, issues)
+    previous = _previous(out_path)
+    with JsonlWriter(out_path) as w:
+        for row in rows:
+            key = cache_key(row, asr_settings, diarizer)
+            prev = previous.get(row.conv_id)
+            if prev and prev[0] == key:
+                w.write(prev[1].decode("utf-8") + "\n")
+                result.skipped += 1
+                continue
+            where = dict(record_id=row.conv_id, file=row.source_file)
+            if row.channels == 2:
+                roles = sorted((row.settings.channel_map or {}).values())
+                if roles != ["agent", "user"]:
+                    issues.append(_issue(upload, "channel_map_missing",
+                                         "stereo recording without a channel map naming one agent and one user "
+                                         "channel", 'set channel_map, e.g. {"0": "agent", "1": "user"}, in '
+                                         "upload.yaml or recordings.csv", field="channel_map", **where))
+                    result.failed += 1
+                    continue
+            elif row.channels == 1 and diarizer is None:
+                issues.append(_issue(upload, "needs_diarization",
+                                     "mono recording: speakers must be diarized, and no diarization pipeline is "
+                                     "configured", "configure the diarizer resource (pipeline: a pyannote pipeline "
+                                     "id with HF_TOKEN, or a local pipeline directory), or deliver the call as "
+                                     "stereo with a channel_map", family="speakers",
+                                     **where))
+                result.needs_diarization += 1
+                continue
+            elif row.channels not in (1, 2):
+                issues.append(_issue(upload, "unsupported_channels", f"{row.channels} channels after normalization",
+                                     "set keep_channels to the two channels to keep", **where))
+                result.failed += 1
+                continue
+            t0 = time.perf_counter()
+            try:
+                segments, diar, kind, roles = transcribe_recording(row, layout.root / row.path, transcriber,
+                                                                   diarizer)
+            except AgentHintError as exc:
+                issues.append(_issue(upload, "agent_hint_unknown_label", str(exc),
+                                     "set agent_speaker_hint to one of the labels, or to 'first' or 'most'",
+                                     field="agent_speaker_hint", family="speakers", **where))
+                result.failed += 1
+                continue
+            except (OSError, RuntimeError, ValueError) as exc:
+                issues.append(_issue(upload, "transcription_failed", f"{type(exc).__name__}: {exc}"[:300],
+                                     "check the normalized audio file and the ASR/diarizer settings", **where))
+                result.failed += 1
+                continue
+            elapsed = time.perf_counter() - t0
+            result.asr_seconds += elapsed
+            result.audio_seconds += row.duration_s
+            result.transcribed += 1
+            w.write(ConversationTranscript(
+                conv_id=row.conv_id, upload=upload, source_file=row.source_file, audio_path=row.path,
+                source_sha256=row.source_sha256, cache_key=key, engine=transcriber.engine, attribution=kind,
+                diarization=diar, speaker_labels=roles, segments=segments, duration_s=row.duration_s,
+                asr_seconds=round(elapsed, 3)).model_dump(mode="json", exclude_none=True))
+        result.conversations = w.count
+    result.asr_seconds = round(result.asr_seconds, 3)
+    result.audio_seconds = round(result.audio_seconds, 3)
+    result.issues = issues
+    _write_report(layout, upload, "transcripts", {
+        "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
+        "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
+        "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf}, issues)
+    return result
+
+
+def _write_report(layout: DataLayout, upload: str, stage: str, counts: dict[str, Any], issues: list[Issue]) -> None:
+    """Each stage owns its section of speech_report.json; the other stage's section is kept."""
+    path = speech_report_path(layout, upload)
+    report: dict[str, Any] = {"upload": upload}
+    if path.is_file():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(old, dict):
+                report.update(old)
+        except (OSError, json.JSONDecodeError):
+            pass
+    report[stage] = {"counts": counts, "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]}
+    atomic_write_json(path, report)
+
+
+def _needs_tagging(rec: VakRecord) -> bool:
+    return any(t.is_spoken and t.text and not t.lang for t in rec.turns)
+
+
+def vakforge_files(upload_dir: Path) -> list[tuple[str, Path]]:
+    out = []
+    for p in sorted(Path(upload_dir).rglob(f"*{VAKFORGE_SUFFIX}")):
+        rel = p.relative_to(upload_dir).as_posix()
+        if p.is_file() and not any(part.startswith(".") for part in rel.split("/")):
+            out.append((rel, p))
+    return out
+
+
+def iter_vakforge_imports(layout: DataLayout, upload: str):
+    """Records of `*.vakforge.jsonl` files of the upload (VakRecord or line-numbered Issue), streamed."""
+    for rel, path in vakforge_files(layout.upload_dir(upload)):
+        for jl in iter_jsonl(path):
+            if jl.error:
+                yield _issue(upload, f"vakforge_{jl.code}", jl.error, "fix or remove the line", file=rel,
+                             line=jl.line or None, family="structure")
+                continue
+            try:
+                yield VakRecord.model_validate(jl.value)
+            except ValidationError as err:
+                e = err.errors()[0]
+                fld = ".".join(map(str, e["loc"]))
+                rid = jl.value.get("id") if isinstance(jl.value.get("id"), str) else None
+                yield _issue(upload, "vakforge_invalid", f"{err.error_count()} schema error(s); first at {fld}: "
+                             f"{e['msg']}", "fix the record to match the vakforge.jsonl schema", file=rel,
+                             line=jl.line, field=fld, record_id=rid, family="structure")
+
+
+def _text_records(layout: DataLayout, upload: str):
+    try:
+        from ..sources.text import iter_text_records
+    except ImportError:  # text sources not installed in this build
+        return
+    yield from iter_text_records(layout, upload)
+
+
+def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S) -> TagResult:
+    """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc."""
+    out_path = layout.conversations(upload)
+    result = TagResult(upload=upload, conversations=str(out_path))
+    issues: list[Issue] = []
+    audio = {r.conv_id: r for r in read_audio_rows(layout, upload, issues)}
+    seen: set[str] = set()
+    langs: Counter[str] = Counter()
+    upload_dir = layout.upload_dir(upload)
+
+    def emit(w: JsonlWriter, rec: VakRecord, origin: str, file: str | None = None) -> bool:
+        if rec.id in seen:
+            issues.append(_issue(upload, "duplicate_id", f"conversation id {rec.id!r} appears twice in the upload",
+                                 "give every conversation a unique id (conv_id in recordings.csv)",
+                                 record_id=rec.id, file=file, family="manifest"))
+            return False
+        seen.add(rec.id)
+        w.write(dumps_line(rec.dump()))
+        result.turns += len(rec.turns)
+        result.tool_turns += sum(1 for t in rec.turns if not t.is_spoken)
+        result.overlaps += sum(1 for t in rec.turns if t.overlap)
+        langs.update(t.lang for t in rec.turns if t.is_spoken and t.lang)
+        return True
+
+    with JsonlWriter(out_path) as w:
+        tpath = layout.transcripts(upload)
+        if tpath.is_file():
+            for jl in iter_jsonl(tpath):
+                if jl.error:
+                    if jl.code != "empty_file":
+                        issues.append(_issue(upload, f"transcripts_{jl.code}", jl.error, "re-run transcripts",
+                                             file="transcripts.jsonl", line=jl.line))
+                    continue
+                try:
+                    tr = ConversationTranscript.model_validate(jl.value)
+                except ValidationError:
+                    issues.append(_issue(upload, "transcripts_invalid", "line does not match ConversationTranscript",
+                                         "re-run transcripts", file="transcripts.jsonl", line=jl.line))
+                    continue
+                row = audio.get(tr.conv_id)
+                if row is None:
+                    issues.append(_issue(upload, "transcript_without_audio", "transcript of a recording that is no "
+                                         "longer in audio.jsonl", "re-run normalized_audio and transcripts",
+                                         record_id=tr.conv_id, file=tr.source_file, severity=Severity.WARN))
+                    continue
+                ev_path = events_path_for(upload_dir, row.source_file)
+                events, ev_issues = load_events(ev_path, f"{upload}/{ev_path.relative_to(upload_dir).as_posix()}",
+                                                row.conv_id)
+                issues.extend(ev_issues)
+                rec, alignment, rec_issues = build_record(row, tr, events, max_gap_s)
+                issues.extend(rec_issues)
+                if emit(w, rec, "audio", row.source_file):
+                    atomic_write_json(layout.alignment(rec.id), alignment.model_dump(mode="json", exclude_none=True))
+                    result.from_audio += 1
+        for item in _text_records(layout, upload):
+            if isinstance(item, Issue):
+                issues.append(item)
+                continue
+            if emit(w, tag_languages(item) if _needs_tagging(item) else item, "text"):
+                result.from_text += 1
+        for item in iter_vakforge_imports(layout, upload):
+            if isinstance(item, Issue):
+                issues.append(item)
+                continue
+            if emit(w, tag_languages(item) if _needs_tagging(item) else item, "vakforge"):
+                result.from_vakforge += 1
+        result.records = w.count
+    result.langs = dict(sorted(langs.items()))
+    result.issues = issues
+    _write_report(layout, upload, "tagged_turns", {
+        "records": result.records, "from_audio": result.from_audio, "from_text": result.from_text,
+        "from_vakforge": result.from_vakforge, "turns": result.turns, "tool_turns": result.tool_turns,
+        "overlaps": result.overlaps, "langs": result.langs}, issues)
+    return result
