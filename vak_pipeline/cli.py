@@ -60,6 +60,8 @@ def run(
     data: Path = typer.Option(Path("data"), "--data", help="Dataset directory: uploads under DATA/raw/<upload>/."),
     upload: list[str] = typer.Option(None, "--upload", help="Only these uploads (repeatable); default: all."),
     config: Path | None = typer.Option(None, "--config", help="YAML run config (resources/ops), e.g. whisper model."),
+    executor: str = typer.Option("in_process", help="in_process | multiprocess | dask | k8s (see README: scale)."),
+    parallel_uploads: int = typer.Option(1, help="Upload partitions run at once (with a non-in_process executor)."),
 ) -> None:
     """Materialize the whole asset graph with Dagster for DATA and print what it produced and where."""
     import yaml
@@ -70,7 +72,8 @@ def run(
         typer.echo(f"error: {data}/raw does not exist; put each delivery in {data}/raw/<upload>/", err=True)
         raise typer.Exit(2)
     run_config = yaml.safe_load(config.read_text()) if config else None
-    report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo)
+    report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo, executor=executor,
+                          parallel_uploads=parallel_uploads)
     for r in report.runs:
         status = "ok" if r.success else "FAILED"
         extra = ""

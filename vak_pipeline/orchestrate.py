@@ -50,14 +50,30 @@ def merge_config(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def open_instance() -> Iterator[dg.DagsterInstance]:
+def open_instance(persistent: bool = False) -> Iterator[dg.DagsterInstance]:
+    """The DAGSTER_HOME instance when configured; else a throwaway one (on disk when steps run elsewhere)."""
     home = os.environ.get("DAGSTER_HOME")
     if home and Path(home, "dagster.yaml").is_file():
         with dg.DagsterInstance.get() as inst:
             yield inst
+    elif persistent:
+        with dg.DagsterInstance.local_temp() as inst:
+            yield inst
     else:
         with dg.DagsterInstance.ephemeral() as inst:
             yield inst
+
+
+def _ingest_job() -> dg.JobDefinition:
+    from .definitions import defs as load_defs
+
+    return load_defs().resolve_job_def(INGEST_JOB)
+
+
+def _publish_job() -> dg.JobDefinition:
+    from .definitions import defs as load_defs
+
+    return load_defs().resolve_job_def(PUBLISH_JOB)
 
 
 @contextlib.contextmanager
@@ -79,37 +95,54 @@ def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[N
 
 
 def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: dict[str, Any] | None = None,
-                 instance: dg.DagsterInstance | None = None,
-                 echo: Callable[[str], None] = print) -> PipelineReport:
-    """Run ingest for every upload (or the named ones), then publish. Never raises for a failed step."""
-    from .definitions import defs as load_defs
+                 instance: dg.DagsterInstance | None = None, echo: Callable[[str], None] = print,
+                 executor: str = "in_process", parallel_uploads: int = 1) -> PipelineReport:
+    """Run ingest for every upload (or the named ones), then publish. Never raises for a failed step.
 
+    executor "in_process" runs every step here; any other (multiprocess, dask, k8s) goes through
+    `execute_job` on a reconstructable job, so steps run where that executor puts them, and up to
+    `parallel_uploads` upload partitions run at once.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    os.environ["VAK_EXECUTOR"] = executor  # read when the definitions load, here and in step workers
     data_dir = Path(data_dir)
     layout = DataLayout.at(data_dir)
     names = uploads or layout.uploads()
-    rc = merge_config({"resources": {"data": {"config": {"root": str(data_dir)}}}}, run_config or {})
-    defs = load_defs()
+    rc = merge_config({"resources": {"data": {"config": {"root": str(data_dir.resolve())}}}}, run_config or {})
     report = PipelineReport(data_dir)
     with contextlib.ExitStack() as stack:
         stack.enter_context(data_lock(data_dir, echo))
-        inst = instance or stack.enter_context(open_instance())
+        inst = instance or stack.enter_context(open_instance(persistent=executor != "in_process"))
         existing = set(inst.get_dynamic_partitions("uploads"))
         new = [n for n in names if n not in existing]
         if new:
             inst.add_dynamic_partitions("uploads", new)
-        ingest = defs.resolve_job_def(INGEST_JOB)
-        for name in names:
+
+        def ingest(name: str) -> StageRun:
             echo(f"ingest {name} ...")
-            res = ingest.execute_in_process(partition_key=name, instance=inst, run_config=rc, raise_on_error=False)
-            report.runs.append(_summarize(INGEST_JOB, name, res))
+            return _execute(_ingest_job, INGEST_JOB, name, inst, rc, executor)
+
+        with ThreadPoolExecutor(max_workers=max(1, parallel_uploads)) as pool:
+            report.runs.extend(pool.map(ingest, names))
         echo("publish (validate, split, export, report) ...")
-        res = defs.resolve_job_def(PUBLISH_JOB).execute_in_process(instance=inst, run_config=rc,
-                                                                   raise_on_error=False)
-        report.runs.append(_summarize(PUBLISH_JOB, None, res))
+        report.runs.append(_execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor))
     return report
 
 
-def _summarize(job: str, partition: str | None, res: dg.ExecuteInProcessResult) -> StageRun:
+def _execute(factory: Callable[[], dg.JobDefinition], name: str, partition: str | None,
+             inst: dg.DagsterInstance, rc: dict[str, Any], executor: str) -> StageRun:
+    tags = {"dagster/partition": partition} if partition else None
+    if executor == "in_process":
+        res = factory().execute_in_process(partition_key=partition, instance=inst, run_config=rc,
+                                           raise_on_error=False)
+    else:
+        with dg.execute_job(dg.reconstructable(factory), instance=inst, run_config=rc, tags=tags) as res:
+            return _summarize(name, partition, res)
+    return _summarize(name, partition, res)
+
+
+def _summarize(job: str, partition: str | None, res: Any) -> StageRun:
     failed_steps = [e.step_key for e in res.all_events if e.event_type_value == "STEP_FAILURE" and e.step_key]
     failed_checks = [e.check_name for e in res.get_asset_check_evaluations()
                      if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
