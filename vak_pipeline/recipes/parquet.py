@@ -1,0 +1,308 @@
+"""The manifest as Parquet for the Hugging Face Hub, and a generic streamed Parquet writer.
+
+exports/parquet/
+  data/<split>-00000-of-0000N.parquet   one row per conversation, same field layout as vakforge.jsonl
+  README.md                             dataset card: HF YAML header (configs/data_files per split, license)
+  build.json skipped.jsonl flagged.jsonl
+
+Field layout: nested structs and lists as in the JSONL (audio, language, tools, turns[...], meta), plus
+a `split` column and, with `embed_audio`, an `audio_bytes` binary column holding the WAV file. Arrow
+needs one fixed schema, so values that are arbitrary JSON are stored as JSON strings (decode with
+json.loads): tools[].parameters, turns[].tool_call.arguments, turns[].tool_result.content,
+turns[].entities[].normalized, audio.channel_map, meta.speakers, meta.transcription, meta.diarization,
+and meta.extra (any meta keys beyond the named ones, e.g. an importer's provenance).
+
+`write_parquet(rows, path, schema)` streams dicts into row-group batches through one ParquetWriter and
+appears under its final name only when complete; the text-source importers reuse it (aidb Parquet).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from ..schema import Meta, VakRecord
+from ..storage import atomic_open, atomic_write_text, resolve_inside
+from .common import BuildResult, ExportBuild, export_build, iter_eligible
+
+RECIPE = "parquet"
+_META_FIELDS = set(Meta.model_fields)
+_JSON_META = {"transcription", "diarization", "speakers"}
+HF_LICENSES = {"apache-2.0", "mit", "cc0-1.0", "cc-by-4.0", "cc-by-sa-4.0", "cc-by-nc-4.0", "cc-by-nc-sa-4.0",
+               "cc-by-nd-4.0", "cc-by-nc-nd-4.0", "odc-by", "odbl", "pddl", "openrail", "bsd-3-clause", "unknown"}
+
+
+def _pa():
+    import pyarrow as pa  # lazy: keeps `vak` and code-location start fast
+
+    return pa
+
+
+def manifest_schema(embed_audio: bool = False):
+    """The Arrow schema of a manifest row (see the module docstring for the JSON-string columns)."""
+    pa = _pa()
+    s, f64, b = pa.string(), pa.float64(), pa.bool_()
+    entity = pa.struct([("type", s), ("text", s), ("start_char", pa.int64()), ("end_char", pa.int64()),
+                        ("normalized", s)])
+    turn = pa.struct([
+        ("speaker", s), ("start", f64), ("end", f64), ("text", s), ("lang", s), ("overlap", b),
+        ("entities", pa.list_(entity)),
+        ("tool_call", pa.struct([("id", s), ("name", s), ("arguments", s)])),
+        ("tool_result", pa.struct([("id", s), ("content", s)])),
+    ])
+    fields = [
+        ("id", s), ("schema_version", s),
+        ("audio", pa.struct([("path", s), ("sample_rate", pa.int32()), ("channels", pa.int32()),
+                             ("channel_map", s), ("duration_s", f64), ("condition", s)])),
+        ("locale", s), ("language", pa.struct([("primary", s), ("mix", pa.list_(s))])),
+        ("domain", s), ("scenario", s), ("system_prompt", s),
+        ("tools", pa.list_(pa.struct([("name", s), ("description", s), ("parameters", s)]))),
+        ("turns", pa.list_(turn)),
+        ("meta", pa.struct([
+            ("source", s), ("consent", s), ("consent_ref", s), ("voice_consent_ref", s), ("license", s),
+            ("pii_redacted", b), ("redaction_log", s), ("transcription", s), ("diarization", s), ("split", s),
+            ("created", s), ("speakers", s), ("allow_unconsented", b), ("skip_redaction", b), ("extra", s)])),
+        ("split", s),
+    ]
+    if embed_audio:
+        fields.append(("audio_bytes", pa.binary()))
+    return pa.schema(fields)
+
+
+def _js(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def record_row(record: VakRecord, split: str | None, audio_bytes: bytes | None = None,
+               embed_audio: bool = False) -> dict[str, Any]:
+    """A manifest record as a row of `manifest_schema`."""
+    d = record.model_dump(mode="json")
+    if d["audio"] is not None:
+        d["audio"]["channel_map"] = _js(d["audio"]["channel_map"])
+    for t in d["tools"]:
+        t["parameters"] = _js(t["parameters"])
+    for t in d["turns"]:
+        for e in t["entities"] or []:
+            e["normalized"] = _js(e["normalized"])
+        if t["tool_call"] is not None:
+            t["tool_call"]["arguments"] = _js(t["tool_call"]["arguments"])
+        if t["tool_result"] is not None:
+            t["tool_result"]["content"] = _js(t["tool_result"]["content"])
+    meta = d["meta"]
+    extra = {k: meta.pop(k) for k in list(meta) if k not in _META_FIELDS}
+    for k in _JSON_META:
+        meta[k] = _js(meta.get(k))
+    meta["extra"] = _js(extra) if extra else None
+    d["split"] = split
+    if embed_audio:
+        d["audio_bytes"] = audio_bytes
+    return d
+
+
+class ParquetStreamWriter:
+    """Rows (dicts) -> one Parquet file, written in row-group batches, atomically (temp file + rename)."""
+
+    def __init__(self, path: str | Path, schema, batch_size: int = 1000, compression: str = "zstd") -> None:
+        self.path, self.schema, self.batch_size, self.compression = Path(path), schema, batch_size, compression
+        self.rows = 0
+        self._buf: list[dict[str, Any]] = []
+        self._stack = contextlib.ExitStack()
+        self._writer = None
+
+    def __enter__(self) -> ParquetStreamWriter:
+        import pyarrow.parquet as pq
+
+        fh: IO[bytes] = self._stack.enter_context(atomic_open(self.path, "wb", encoding=None))
+        self._writer = pq.ParquetWriter(fh, self.schema, compression=self.compression)
+        return self
+
+    def write(self, row: dict[str, Any]) -> None:
+        self._buf.append(row)
+        if len(self._buf) >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._buf:
+            self._writer.write_batch(_pa().RecordBatch.from_pylist(self._buf, schema=self.schema))
+            self.rows += len(self._buf)
+            self._buf = []
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        try:
+            if exc[0] is None:
+                self.flush()
+            self._writer.close()
+        except BaseException as err:  # the temp file is deleted, never renamed into place
+            self._stack.__exit__(type(err), err, err.__traceback__)
+            raise
+        return self._stack.__exit__(*exc)  # renames on success, deletes when the caller failed
+
+
+def write_parquet(rows: Iterable[dict[str, Any]], path: str | Path, schema, batch_size: int = 1000) -> int:
+    """Stream `rows` into a Parquet file at `path` (atomic); returns the number of rows written."""
+    with ParquetStreamWriter(path, schema, batch_size) as w:
+        for row in rows:
+            w.write(row)
+    return w.rows
+
+
+class _Shards:
+    """<split>-NNNNN-of-MMMMM.parquet files of at most `rows_per_file` rows; renamed to -of- names at close."""
+
+    def __init__(self, directory: Path, split: str, schema, rows_per_file: int, batch_size: int) -> None:
+        self.directory, self.split, self.schema = directory, split, schema
+        self.rows_per_file, self.batch_size = rows_per_file, batch_size
+        self.files: list[Path] = []
+        self.rows = 0
+        self._current: ParquetStreamWriter | None = None
+
+    def _open(self) -> ParquetStreamWriter:
+        path = self.directory / f".{self.split}-{len(self.files):05d}.parquet"
+        self.files.append(path)
+        w = ParquetStreamWriter(path, self.schema, self.batch_size)
+        return w.__enter__()
+
+    def write(self, row: dict[str, Any]) -> None:
+        if self._current is None or self._current.rows + len(self._current._buf) >= self.rows_per_file:
+            self._close_current()
+            self._current = self._open()
+        self._current.write(row)
+        self.rows += 1
+
+    def _close_current(self) -> None:
+        if self._current is not None:
+            self._current.__exit__(None, None, None)
+            self._current = None
+
+    def close(self) -> list[Path]:
+        """Final shard paths; none for an empty split (`datasets` refuses a split whose files hold no rows)."""
+        self._close_current()
+        n = len(self.files)
+        final = []
+        for i, p in enumerate(self.files):
+            dst = self.directory / f"{self.split}-{i:05d}-of-{n:05d}.parquet"
+            os.replace(p, dst)
+            final.append(dst)
+        return final
+
+
+class ParquetConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    embed_audio: bool = False
+    rows_per_file: int = 100_000
+    batch_size: int = 1000  # rows per row group (32 when audio is embedded)
+    splits: list[str] = ["train", "validation", "test"]
+    dataset_name: str = "vakforge"
+
+
+def export_parquet(data_root: str | Path, config: ParquetConfig | None = None,
+                   out_dir: str | Path | None = None) -> BuildResult:
+    config = config or ParquetConfig()
+    schema = manifest_schema(config.embed_audio)
+    batch = min(config.batch_size, 32) if config.embed_audio else config.batch_size
+    tallies: dict[str, Counter] = {k: Counter() for k in ("split", "locale", "source", "consent", "license")}
+    languages: Counter = Counter()
+    with export_build(RECIPE, data_root, config, out_dir) as build:
+        data_dir = build.stage / "data"
+        data_dir.mkdir()
+        shards = {s: _Shards(data_dir, s, schema, config.rows_per_file, batch) for s in config.splits}
+        try:
+            for record, split in iter_eligible(build, config.splits):
+                audio_bytes = None
+                if config.embed_audio:
+                    audio_bytes = _audio_bytes(build, record)
+                shards[split].write(record_row(record, split, audio_bytes, config.embed_audio))
+                for key, value in (("split", split), ("locale", record.locale), ("source", record.meta.source),
+                                   ("consent", record.meta.consent), ("license", record.meta.license or "(none)")):
+                    tallies[key][value] += 1
+                languages.update(set(record.language.mix or [record.language.primary]))
+                build.counts["rows"] += 1
+        finally:
+            files = {s: sh.close() for s, sh in shards.items()}
+        build.counts.update({f"rows_{s}": sh.rows for s, sh in shards.items()})
+        build.extra["files"] = {s: [f"data/{p.name}" for p in fs] for s, fs in files.items()}
+        build.extra["empty_splits"] = [s for s, fs in files.items() if not fs]
+        build.extra["json_string_columns"] = JSON_STRING_COLUMNS
+        atomic_write_text(build.path("README.md"),
+                          dataset_card(config, tallies, languages, build.manifest_sha256))
+    return build.result()
+
+
+JSON_STRING_COLUMNS = ["audio.channel_map", "tools[].parameters", "turns[].entities[].normalized",
+                       "turns[].tool_call.arguments", "turns[].tool_result.content", "meta.speakers",
+                       "meta.transcription", "meta.diarization", "meta.extra"]
+
+
+def _audio_bytes(build: ExportBuild, record: VakRecord) -> bytes | None:
+    if record.audio is None:
+        build.flag(record.id, "no_audio_bytes", "record has no audio: audio_bytes is null")
+        return None
+    path = resolve_inside(build.layout.root, record.audio.path)
+    if path is None or not path.is_file():
+        build.flag(record.id, "no_audio_bytes", f"audio file {record.audio.path} is missing: audio_bytes is null")
+        return None
+    return path.read_bytes()
+
+
+def _hf_license(licenses: Counter) -> list[str]:
+    names = [k for k in licenses if k != "(none)"]
+    if len(names) == 1 and names[0].lower() in HF_LICENSES:
+        return [f"license: {names[0].lower()}"]
+    if len(names) == 1:
+        return ["license: other", f"license_name: {_yaml_str(names[0])}"]
+    return ["license: other"] if names else ["license: unknown"]
+
+
+def _yaml_str(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)  # a JSON string is a valid YAML scalar
+
+
+def _table(title: str, counts: Counter) -> str:
+    rows = "\n".join(f"| {k} | {v} |" for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"### By {title}\n\n| {title} | conversations |\n|---|---|\n{rows or '| (none) | 0 |'}\n"
+
+
+def dataset_card(config: ParquetConfig, tallies: dict[str, Counter], languages: Counter, sha: str) -> str:
+    """README.md with the Hub's YAML header (configs/data_files per non-empty split, license) and count tables."""
+    present = [s for s in config.splits if tallies["split"][s]]
+    header = ["---", *_hf_license(tallies["license"])]
+    langs = sorted({lang.split("-")[0] for lang in languages})
+    if langs:
+        header += ["language:"] + [f"- {_yaml_str(x)}" for x in langs]
+    header += ["pretty_name: " + _yaml_str(config.dataset_name), "tags:", "- audio", "- conversational",
+               "- voice-agent", "configs:", "- config_name: default", "  data_files:"]
+    for s in present:
+        header += [f"  - split: {s}", f"    path: data/{s}-*"]
+    header.append("---")
+    total = sum(tallies["split"].values())
+    body = [
+        f"# {config.dataset_name}", "",
+        f"{total} conversations exported from `vakforge.jsonl` (sha256 `{sha}`), split speaker-disjoint "
+        "(no agent voice or known customer in two splits; see `splits.json`).", "",
+        "## Loading", "",
+        "```python",
+        "import datasets, json",
+        f"ds = datasets.load_dataset(\"parquet\", data_files={{{', '.join(repr(s) + ': ' + repr(f'data/{s}-*.parquet') for s in present)}}})",  # noqa: E501
+        "args = json.loads(ds['train'][0]['turns'][0]['tool_call']['arguments'] or 'null')",
+        "```", "",
+        "## Fields", "",
+        "Same layout as `vakforge.jsonl` (one row per conversation; `turns` is a list of structs) plus `split`"
+        + (" and `audio_bytes` (the 24 kHz WAV file)" if config.embed_audio else "") + ". "
+        "Values that are arbitrary JSON are stored as **JSON strings** because Parquet needs one fixed schema: "
+        + ", ".join(f"`{c}`" for c in JSON_STRING_COLUMNS) + ".", "",
+        "Rows with consent `none` or produced with `skip_redaction` are never exported."
+        + (f" Empty splits (no files): {', '.join(s for s in config.splits if s not in present)}."
+           if len(present) < len(config.splits) else ""), "",
+        "## Counts", "",
+        _table("split", tallies["split"]), _table("locale", tallies["locale"]), _table("source", tallies["source"]),
+        _table("consent", tallies["consent"]), _table("license", tallies["license"]),
+        _table("language", languages),
+    ]
+    return "\n".join(header) + "\n\n" + "\n".join(body)
