@@ -34,7 +34,7 @@ _FINDERS: dict[str, tuple[Finder, bool]] = {
     "iban": (lambda t, p: find_ibans(t), True),
     "ip_address": (lambda t, p: find_ips(t), True),
     "person_name": (lambda t, p: find_cued_names(t), False),
-    "address": (lambda t, p: find_addresses(t), False),
+    "address": (lambda t, p: find_addresses(t), True),
     "us_ssn": (lambda t, p: find_us_ssn(t), True),
     "uk_nino": (lambda t, p: find_uk_nino(t), True),
     "uk_nhs": (lambda t, p: find_uk_nhs(t), True),

@@ -35,10 +35,13 @@ _ZH_RE = re.compile(
     r"(?:(?<=住在)|(?<=住址是)|(?<=地址是)|(?<=地址：)|(?<=地址:)|(?<=送到)|(?<=寄到)|(?<=家在)|(?<=住址：))"
     r"[\u4e00-\u9fff]{1,20}?(?:路|街|大道|巷|弄|胡同|道)[0-9一二三四五六七八九十百]+号"
     r"(?:[0-9一二三四五六七八九十]+(?:号楼|栋|单元|室|楼|层|号))*")
-_UK_POSTCODE_RE = re.compile(rf"\b{UK_POSTCODE}\b")
+_UK_POSTCODE_RE = re.compile(rf"(?<![A-Za-z0-9]){UK_POSTCODE}(?![A-Za-z0-9])")
 _UK_POSTCODE_CUE_RE = re.compile(rf"\bpost\s?code\s+(?:is\s+)?({UK_POSTCODE})\b", re.IGNORECASE)
-_PREFILTER = re.compile(rf"{_SUFFIX}|flat|house|apt|plot|door|unit|h\.?\s?no|live|address|pata|पता|रहत|deliver|ship|"
-                        r"staying|住|地址|送到|寄到|家在", re.IGNORECASE)
+_STREET_GATE = re.compile(rf"\b{_SUFFIX}", re.IGNORECASE)
+_UNIT_GATE = re.compile(r"\b(?:flat|house|apt|apartment|plot|door|unit|h\.?\s?no)\b", re.IGNORECASE)
+_CUE_GATE = re.compile(r"\b(?:live|address|pata|deliver|ship|staying)\b|पता|रहत", re.IGNORECASE)
+_ZH_GATE = re.compile(r"住|地址|送到|寄到|家在")
+_ANY_DIGIT = re.compile(r"\d")
 
 
 def addr_norm(s: str) -> str:
@@ -46,15 +49,21 @@ def addr_norm(s: str) -> str:
 
 
 def find_addresses(text: str) -> Iterator[Match]:
-    if not _PREFILTER.search(text):
+    if not _ANY_DIGIT.search(text):  # every address form here carries a house, flat or postal number
         return
-    for rx, rec in ((_STREET_RE, "street"), (_UNIT_RE, "unit")):
-        for m in rx.finditer(text):
-            yield Match("address", m.start(), m.end(), 0.85, rec, addr_norm(m.group()))
-    for m in _CUE_POSTAL_RE.finditer(text):
-        yield Match("address", m.start(1), m.end(1), 0.8, "cue_postal", addr_norm(m.group(1)))
-    for m in _ZH_RE.finditer(text):
-        yield Match("address", m.start(), m.end(), 0.85, "zh_address", m.group())
+    street = _STREET_GATE.search(text) is not None
+    if street:
+        for m in _STREET_RE.finditer(text):
+            yield Match("address", m.start(), m.end(), 0.85, "street", addr_norm(m.group()))
+    if _UNIT_GATE.search(text):
+        for m in _UNIT_RE.finditer(text):
+            yield Match("address", m.start(), m.end(), 0.85, "unit", addr_norm(m.group()))
+    if _CUE_GATE.search(text):
+        for m in _CUE_POSTAL_RE.finditer(text):
+            yield Match("address", m.start(1), m.end(1), 0.8, "cue_postal", addr_norm(m.group(1)))
+    if _ZH_GATE.search(text):
+        for m in _ZH_RE.finditer(text):
+            yield Match("address", m.start(), m.end(), 0.85, "zh_address", m.group())
 
 
 def find_uk_postcodes(text: str) -> Iterator[Match]:

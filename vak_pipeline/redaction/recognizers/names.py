@@ -48,7 +48,7 @@ _ZH_NAME_RE = re.compile(r"(?:我叫|我的名字是|我的名字叫|我名叫|�
                          r"(?=[，。,.！!？?\s]|$|我|的|手机|电话|号码|住|在|今|想|要|身份)")
 _ZH_STOP_CHARS = set("我你他她的是了在有个来去想要这那不没")
 _ANY_NAME_PREFILTER = re.compile(
-    r"name|naam|this\s+is|i\s+am|i'm|speaking|mr|mrs|ms|miss|dr|shri|smt|bol\s+rah|नाम|बोल|我叫|名字|我是",
+    r"\b(?:name|naam|this\s+is|i\s+am|i'm|speaking|mr|mrs|ms|miss|dr|shri|smt|shrimati|bol\s+rah)|नाम|बोल|我叫|名字|我是",
     re.IGNORECASE)
 
 

@@ -17,7 +17,8 @@ _SSN_BARE_RE = re.compile(r"(?<!\d)\d{9}(?!\d)")
 _SSN_CUE = re.compile(r"\b(?:ssn|social\s+security|social)\b", re.IGNORECASE)
 
 _NINO_RE = re.compile(
-    r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b", re.IGNORECASE)
+    r"(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)"
+    r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])", re.IGNORECASE)
 _NINO_CUE = re.compile(r"\b(?:national\s+insurance|ni\s+number|nino|insurance\s+number)\b", re.IGNORECASE)
 
 _NHS_RE = re.compile(r"(?<![\d+])(\d{3})([ -]?)(\d{3})\2(\d{4})(?!\d)")
@@ -26,7 +27,7 @@ _NHS_CUE = re.compile(r"\bnhs\b", re.IGNORECASE)
 _AADHAAR_RE = re.compile(r"(?<![\d+])[2-9]\d{3}([ -]?)\d{4}\1\d{4}(?!\d)")
 _AADHAAR_CUE = re.compile(r"(?:\baadh?aa?r\b|\buid\b|आधार)", re.IGNORECASE)
 
-_PAN_RE = re.compile(r"\b[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z]\b", re.IGNORECASE)
+_PAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z](?![A-Za-z0-9])", re.IGNORECASE)
 _PAN_CUE = re.compile(r"\bpan\b", re.IGNORECASE)
 
 _CN_ID_RE = re.compile(

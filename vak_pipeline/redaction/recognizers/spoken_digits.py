@@ -83,7 +83,8 @@ def _convert_run(text: str, m: re.Match[str]) -> list[tuple[str, int, int]] | No
 
 def digit_view(text: str) -> DigitView | None:
     """The digit view of `text`, or None when nothing is spoken as digits (the common, cheap case)."""
-    if not _PREFILTER.search(text):
+    words = len(_PREFILTER.findall(text))
+    if not words or words + sum(c.isdigit() for c in text) < MIN_DIGITS:
         return None
     runs: list[tuple[int, int, list[tuple[str, int, int]]]] = []
     for m in _RUN_RE.finditer(text):

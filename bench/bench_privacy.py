@@ -1,0 +1,169 @@
+"""PII recognition: precision/recall per type on bench/data/pii_labelled.jsonl and throughput, ours vs Presidio.
+
+Presidio (presidio-analyzer, extra `bench`) runs with pattern recognizers only — the same types, the
+pack's phone regions, threshold 0.4 — and a blank spaCy pipeline (no NER model is installed; ours uses
+none by default either), so the comparison is pattern engine against pattern engine.
+
+    /tmp/venv/bin/python bench/bench_privacy.py [--quick]
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data" / "pii_labelled.jsonl"
+STRUCTURED = {"phone", "email", "payment_card", "iban", "ip_address", "us_ssn", "uk_nino", "uk_nhs", "uk_postcode",
+              "in_aadhaar", "in_pan", "in_upi", "cn_resident_id"}
+PRESIDIO_TYPES = {"PHONE_NUMBER": "phone", "EMAIL_ADDRESS": "email", "CREDIT_CARD": "payment_card",
+                  "IBAN_CODE": "iban", "IP_ADDRESS": "ip_address", "US_SSN": "us_ssn", "UK_NINO": "uk_nino",
+                  "UK_NHS": "uk_nhs", "UK_POSTCODE": "uk_postcode", "IN_AADHAAR": "in_aadhaar", "IN_PAN": "in_pan"}
+
+
+def load() -> list[dict]:
+    with open(DATA, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def score(rows: list[dict], preds: list[list[tuple[str, int, int]]]) -> dict[str, dict[str, int]]:
+    """tp/fp/fn per type; a prediction is right when its type matches and it overlaps a gold span."""
+    c: dict[str, dict[str, int]] = defaultdict(lambda: {"tp": 0, "fp": 0, "fn": 0})
+    for row, pred in zip(rows, preds, strict=True):
+        gold = [(s["type"], s["start"], s["end"]) for s in row["spans"]]
+        used = set()
+        for t, s, e in pred:
+            hit = next((i for i, (gt, gs, ge) in enumerate(gold)
+                        if i not in used and gt == t and s < ge and gs < e), None)
+            if hit is None:
+                c[t]["fp"] += 1
+            else:
+                used.add(hit)
+                c[t]["tp"] += 1
+        for i, (gt, _, _) in enumerate(gold):
+            if i not in used:
+                c[gt]["fn"] += 1
+    return c
+
+
+def pr(c: dict[str, int]) -> tuple[float, float]:
+    p = c["tp"] / (c["tp"] + c["fp"]) if c["tp"] + c["fp"] else 1.0
+    r = c["tp"] / (c["tp"] + c["fn"]) if c["tp"] + c["fn"] else 1.0
+    return p, r
+
+
+def total(c: dict[str, dict[str, int]], types: set[str] | None) -> dict[str, int]:
+    out = {"tp": 0, "fp": 0, "fn": 0}
+    for t, v in c.items():
+        if types is None or t in types:
+            for k in out:
+                out[k] += v[k]
+    return out
+
+
+def ours(rows: list[dict]) -> list[list[tuple[str, int, int]]]:
+    from vak_pipeline.locales import get_pack
+    from vak_pipeline.redaction.recognizers import find_pii
+
+    return [[(m.type, m.start, m.end) for m in find_pii(get_pack(r["locale"]), r["text"])] for r in rows]
+
+
+def presidio_engines():
+    os.environ.setdefault("TLDEXTRACT_CACHE", str(Path("/tmp/tldextract-cache")))
+    logging.getLogger("tldextract").setLevel(logging.CRITICAL)
+    logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
+    import spacy
+    from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+    from presidio_analyzer import predefined_recognizers as pr_
+    from presidio_analyzer.nlp_engine import SpacyNlpEngine
+
+    from vak_pipeline.locales import PACKS
+
+    class BlankSpacy(SpacyNlpEngine):
+        """Tokenizer only: no NER model is available offline."""
+
+        def load(self) -> None:
+            self.nlp = {"en": spacy.blank("en")}
+
+    nlp = BlankSpacy(models=[{"lang_code": "en", "model_name": "blank"}])
+    nlp.load()
+    engines = {}
+    for loc, pack in PACKS.items():
+        reg = RecognizerRegistry(supported_languages=["en"])
+        recs = [pr_.PhoneRecognizer(supported_regions=list(pack.phone_regions)), pr_.EmailRecognizer(),
+                pr_.CreditCardRecognizer(), pr_.IbanRecognizer(), pr_.IpRecognizer()]
+        if "us_ssn" in pack.pii_types:
+            recs.append(pr_.UsSsnRecognizer())
+        if "uk_nhs" in pack.pii_types:
+            recs += [pr_.NhsRecognizer(), pr_.UkNinoRecognizer(), pr_.UkPostcodeRecognizer()]
+        if "in_aadhaar" in pack.pii_types:
+            recs += [pr_.InAadhaarRecognizer(), pr_.InPanRecognizer()]
+        for r in recs:
+            reg.add_recognizer(r)
+        engines[loc] = AnalyzerEngine(registry=reg, nlp_engine=nlp, supported_languages=["en"],
+                                      default_score_threshold=0.4)
+    return engines
+
+
+def presidio(rows: list[dict], engines) -> list[list[tuple[str, int, int]]]:
+    out = []
+    for r in rows:
+        res = engines[r["locale"]].analyze(text=r["text"], language="en")
+        out.append([(PRESIDIO_TYPES[x.entity_type], x.start, x.end) for x in res if x.entity_type in PRESIDIO_TYPES])
+    return out
+
+
+def _throughput(fn, rows, reps: int) -> float:
+    fn(rows[:20])  # warm caches
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        fn(rows)
+    return reps * len(rows) / (time.perf_counter() - t0)
+
+
+def run(quick: bool) -> list[dict]:
+    rows = load()
+    engines = presidio_engines()
+    ours_c = score(rows, ours(rows))
+    pres_c = score(rows, presidio(rows, engines))
+    out: list[dict] = []
+    for t in sorted(set(ours_c) | set(pres_c)):
+        if t not in {s["type"] for r in rows for s in r["spans"]} and ours_c[t]["fp"] == 0:
+            continue
+        op, orc = pr(ours_c[t])
+        pp, prc = pr(pres_c[t])
+        n = ours_c[t]["tp"] + ours_c[t]["fn"]
+        out.append({"bench": "privacy", "metric": f"precision/{t}", "value": round(op, 4), "reference": round(pp, 4),
+                    "ratio": round(op / pp, 3) if pp else None, "unit": f"fraction (gold={n})"})
+        out.append({"bench": "privacy", "metric": f"recall/{t}", "value": round(orc, 4), "reference": round(prc, 4),
+                    "ratio": round(orc / prc, 3) if prc else None, "unit": f"fraction (gold={n})"})
+    for label, types in (("structured", STRUCTURED), ("all", None)):
+        op, orc = pr(total(ours_c, types))
+        pp, prc = pr(total(pres_c, types))
+        out.append({"bench": "privacy", "metric": f"precision/{label}", "value": round(op, 4),
+                    "reference": round(pp, 4), "ratio": round(op / pp, 3) if pp else None, "unit": "fraction"})
+        out.append({"bench": "privacy", "metric": f"recall/{label}", "value": round(orc, 4), "reference": round(prc, 4),
+                    "ratio": round(orc / prc, 3) if prc else None, "unit": "fraction"})
+    reps = 1 if quick else 5
+    ours_tp = _throughput(ours, rows, reps)
+    pres_tp = _throughput(lambda rs: presidio(rs, engines), rows, reps)
+    out.append({"bench": "privacy", "metric": "throughput", "value": round(ours_tp, 1), "reference": round(pres_tp, 1),
+                "ratio": round(ours_tp / pres_tp, 2), "unit": f"utterances/s ({len(rows)} utterances x {reps})"})
+    # most real turns carry no PII: the same comparison on the labelled set's distractor-only utterances
+    clean = [r for r in rows if not r["spans"]]
+    if clean:
+        ours_c_tp = _throughput(ours, clean, reps * 3)
+        pres_c_tp = _throughput(lambda rs: presidio(rs, engines), clean, reps * 3)
+        out.append({"bench": "privacy", "metric": "throughput/no_pii_turns", "value": round(ours_c_tp, 1),
+                    "reference": round(pres_c_tp, 1), "ratio": round(ours_c_tp / pres_c_tp, 2),
+                    "unit": f"utterances/s ({len(clean)} distractor-only utterances x {reps * 3})"})
+    return out
+
+
+if __name__ == "__main__":
+    for row in run("--quick" in sys.argv):
+        print(json.dumps(row, ensure_ascii=False))

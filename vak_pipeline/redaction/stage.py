@@ -1,0 +1,240 @@
+"""The redaction stage of an upload: work/<upload>/conversations.jsonl -> work/<upload>/redacted.jsonl.
+
+Per record: text and tool JSON redacted, redactions/<conv_id>.json written, the normalized audio copy
+(data/audio/<conv>.wav, never data/raw) masked, word alignments rewritten, meta.pii_redacted and
+meta.redaction_log set. Synthetic rows pass through untouched. Records whose input, audio file and
+settings are unchanged since the last run are copied from the previous output instead of redone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..layout import DataLayout
+from ..locales import UnknownLocale, get_pack
+from ..rules.issue import Issue
+from ..schema import Alignment, VakRecord
+from ..sources.descriptor import load_descriptor
+from ..storage import JsonlWriter, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
+from .audio import AudioSettings, mask_wav
+from .redact import redact_record_full
+
+log = logging.getLogger(__name__)
+STATE_NAME = "redaction_state.json"
+STAGE_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class RedactionSettings:
+    skip_redaction: bool = False
+    audio_method: str = "tone"  # "tone" | "silence"
+    padding_s: float = 0.15
+    ner: bool = False
+    tone_hz: float = 1000.0
+    tone_dbfs: float = -20.0
+
+    @property
+    def audio(self) -> AudioSettings:
+        return AudioSettings(self.audio_method, self.padding_s, self.tone_hz, self.tone_dbfs)
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(json.dumps([STAGE_VERSION, asdict(self)], sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass
+class RedactionResult:
+    records: int = 0
+    redacted: int = 0
+    unchanged: int = 0
+    synthetic: int = 0
+    skipped_redaction: int = 0
+    failed: int = 0
+    audio_masked: int = 0
+    spans: int = 0
+    counts_by_type: dict[str, int] = field(default_factory=dict)
+    schema_misfits: int = 0
+    issues: list[Issue] = field(default_factory=list)
+
+
+def descriptor_names(layout: DataLayout, upload: str) -> tuple[str, ...]:
+    """Every person name the upload descriptor lists (defaults and per-file rows): redacted everywhere."""
+    desc, _ = load_descriptor(layout.upload_dir(upload))
+    if desc is None:
+        return ()
+    names = set(desc.defaults.names)
+    for row in desc.overrides.values():
+        val = row.overrides.get("names")
+        if isinstance(val, list):
+            names.update(str(n) for n in val)
+    return tuple(sorted(n for n in names if n and n.strip()))
+
+
+def _issue(upload: str, code: str, message: str, fix: str, line: int | None = None,
+           record_id: str | None = None) -> Issue:
+    return Issue(code=code, message=message, fix=fix, family="privacy", file=f"work/{upload}/conversations.jsonl",
+                 line=line, record_id=record_id)
+
+
+def _file_stamp(path: Path | None) -> list[int] | None:
+    if path is None or not path.exists():
+        return None
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _load_state(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _read_at(path: Path, offset: int, length: int) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            raw = fh.read(length)
+        return raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None) -> RedactionResult:
+    """Redact every record of one upload; see the module docstring. Bad lines become Issues."""
+    settings = settings or RedactionSettings()
+    src = layout.conversations(upload)
+    out_path = layout.redacted(upload)
+    state_path = layout.work(upload) / STATE_NAME
+    result = RedactionResult()
+    if not src.exists():
+        result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
+                                    "materialize tagged_turns for this upload first"))
+        return result
+    names = descriptor_names(layout, upload)
+    fp = settings.fingerprint()
+    old_state = _load_state(state_path)
+    old_records: dict[str, Any] = old_state.get("records", {}) if old_state.get("settings") == fp else {}
+    new_records: dict[str, Any] = {}
+    names_key = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
+
+    written = 0  # bytes written so far: the offset of the next line, kept in the state file
+    prev_out = out_path.with_name(out_path.name + ".prev")
+    if old_records and out_path.exists():
+        out_path.replace(prev_out)  # the last output, read back for unchanged records
+    with JsonlWriter(out_path) as out:
+        for jl in iter_jsonl(src, parse=False):
+            if jl.error:
+                if jl.code != "empty_file":
+                    result.issues.append(_issue(upload, f"redaction_{jl.code}", jl.error,
+                                                "fix or remove this line in the tagged_turns output", jl.line))
+                continue
+            result.records += 1
+            try:
+                rec = VakRecord.model_validate_json(jl.raw)
+            except ValidationError as exc:
+                result.failed += 1
+                result.issues.append(_issue(upload, "redaction_record_invalid",
+                                            f"record does not match the canonical schema ({exc.error_count()} errors); "
+                                            "not redacted, left out of redacted.jsonl",
+                                            "fix the record in the text/speech stage output", jl.line))
+                continue
+            if rec.meta.source == "synthetic":
+                result.synthetic += 1
+                out.write(jl.raw.decode("utf-8") + "\n")
+                continue
+            if settings.skip_redaction:
+                result.skipped_redaction += 1
+                meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False,
+                                                   "redaction_log": None})
+                out.write(rec.model_copy(update={"meta": meta}).dump())
+                continue
+            audio_path = None
+            if rec.audio is not None:
+                audio_path = resolve_inside(layout.root, rec.audio.path)
+            align_path = layout.alignment(rec.id)
+            in_hash = hashlib.sha256(jl.raw + names_key.encode()).hexdigest()
+            prev = old_records.get(rec.id)
+            log_path = layout.root / layout.redaction_rel(rec.id)
+            if (prev and prev.get("in") == in_hash and prev.get("audio") == _file_stamp(audio_path)
+                    and prev.get("align") == _file_stamp(align_path) and log_path.exists()):
+                line = _read_at(prev_out, prev["offset"], prev["length"]) if prev_out.exists() else None
+                if line is not None and line.endswith("\n"):
+                    prev = dict(prev, offset=written)
+                    out.write(line)
+                    written += len(line.encode("utf-8"))
+                    new_records[rec.id] = prev
+                    result.unchanged += 1
+                    for t, n in prev.get("counts", {}).items():
+                        result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
+                    continue
+            done = _redact_one(layout, upload, rec, names, settings, audio_path, align_path, jl.line, result)
+            if done is None:
+                continue
+            line, counts = done
+            out.write(line)
+            size = len(line.encode("utf-8"))
+            new_records[rec.id] = {"in": in_hash, "audio": _file_stamp(audio_path), "align": _file_stamp(align_path),
+                                   "offset": written, "length": size, "counts": counts}
+            written += size
+    prev_out.unlink(missing_ok=True)
+    atomic_write_json(state_path, {"settings": fp, "records": new_records})
+    if result.skipped_redaction:
+        log.warning("REDACTION SKIPPED for upload %s: %d real/public record(s) left unredacted and marked "
+                    "meta.skip_redaction=true, pii_redacted=false; they will be rejected by validation and never "
+                    "reach exports", upload, result.skipped_redaction)
+    return result
+
+
+def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...], settings: RedactionSettings,
+                audio_path: Path | None, align_path: Path, line: int,
+                result: RedactionResult) -> tuple[str, dict[str, int]] | None:
+    try:
+        pack = get_pack(rec.locale)
+    except UnknownLocale:
+        result.failed += 1
+        result.issues.append(_issue(upload, "redaction_unknown_locale",
+                                    "record names an unregistered locale pack; not redacted, left out of "
+                                    "redacted.jsonl",
+                                    "set a registered locale", line, rec.id))
+        return None
+    alignment = None
+    if align_path.exists():
+        try:
+            alignment = Alignment.model_validate_json(align_path.read_bytes())
+        except (ValidationError, OSError):
+            result.issues.append(_issue(upload, "redaction_alignment_invalid",
+                                        f"alignments/{rec.id}.json is unreadable; audio spans use turn timing",
+                                        "re-run transcripts for this conversation", line, rec.id))
+    outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner)
+    redacted_ok = True
+    if outcome.masks:
+        if audio_path is None or not audio_path.exists() or not rec.audio or not rec.audio.path.startswith("audio/"):
+            redacted_ok = False
+            result.issues.append(_issue(upload, "redaction_audio_missing",
+                                        "the record's audio is not a normalized copy under audio/ (or is missing); "
+                                        "its PII was not masked, so pii_redacted stays false",
+                                        "materialize normalized_audio so audio/<conv>.wav exists", line, rec.id))
+        else:
+            mask_wav(audio_path, outcome.masks, settings.audio)
+            result.audio_masked += 1
+    if outcome.alignment is not None and outcome.log.spans:
+        atomic_write_text(align_path, outcome.alignment.model_dump_json(indent=1) + "\n")
+    rel = layout.redaction_rel(rec.id)
+    atomic_write_json(layout.root / rel, outcome.log.model_dump(mode="json", exclude_none=True))
+    meta = outcome.record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
+                                                  "skip_redaction": None})
+    result.redacted += 1
+    result.spans += len(outcome.log.spans)
+    result.schema_misfits += sum(1 for s in outcome.log.spans if getattr(s, "schema_fit", True) is False)
+    for t, n in outcome.counts.items():
+        result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
+    line_out = json.dumps(outcome.record.model_copy(update={"meta": meta}).dump(), ensure_ascii=False,
+                          separators=(",", ":")) + "\n"
+    return line_out, dict(outcome.counts)
