@@ -1,0 +1,55 @@
+"""Dagster layer of the outputs: splits + blocking leak check, exports with lineage, steward report."""
+
+from __future__ import annotations
+
+import json
+
+import dagster as dg
+
+from vak_pipeline.defs import outputs
+from vak_pipeline.defs.resources import DataResource
+from vak_pipeline.manifest_hash import manifest_hash
+from vak_pipeline.splits import SplitsFile, write_splits
+from vak_pipeline_tests.builders import make_record, write_manifest
+
+ASSETS = [outputs.splits, outputs.splits_complete_and_leak_free, outputs.cascaded, outputs.parquet_export,
+          outputs.steward_report]
+
+
+def run(tmp_path, selection=ASSETS, **run_config):
+    return dg.materialize(selection, resources={"data": DataResource(root=str(tmp_path))},
+                          run_config=dg.RunConfig(ops=run_config), raise_on_error=False)
+
+
+def test_publish_chain_materializes_with_lineage_and_data_versions(tmp_path):
+    write_manifest(tmp_path / "vakforge.jsonl", [make_record(f"c{i}", {"user": f"u{i}"}) for i in range(12)])
+    sha = manifest_hash(tmp_path / "vakforge.jsonl")
+    result = run(tmp_path, cascaded=outputs.CascadedExportConfig(parts=["llm"]))
+    assert result.success
+    (check,) = result.get_asset_check_evaluations()
+    assert check.passed and check.check_name == "splits_complete_and_leak_free"
+    mats = {m.asset_key.to_user_string(): m for m in result.get_asset_materialization_events()}
+    for key in ("splits", "cascaded", "parquet_export", "steward_report"):
+        meta = mats[key].materialization.metadata
+        assert meta["manifest_hash"].value == sha, key
+    assert json.loads((tmp_path / "exports/cascaded/build.json").read_text())["manifest_hash"] == sha
+    steward = mats["steward_report"].materialization.metadata
+    assert steward["report_url"].value.startswith("file://") and "12 conversations" in steward["summary"].value
+    tags = mats["cascaded"].materialization.tags
+    first_version = tags["dagster/data_version"]
+
+    # same data, other config -> a new data version; same data and config -> the same one
+    again = run(tmp_path, [outputs.cascaded], cascaded=outputs.CascadedExportConfig(parts=["llm"]))
+    assert again.get_asset_materialization_events()[0].materialization.tags["dagster/data_version"] == first_version
+    other = run(tmp_path, [outputs.cascaded], cascaded=outputs.CascadedExportConfig(parts=["llm", "stt"]))
+    assert other.get_asset_materialization_events()[0].materialization.tags["dagster/data_version"] != first_version
+
+
+def test_a_leaking_split_fails_the_blocking_check_with_error_severity(tmp_path):
+    write_manifest(tmp_path / "vakforge.jsonl", [make_record("a", {"agent": "v"}), make_record("b", {"agent": "v"})])
+    leak = SplitsFile(seed=1, ratios={"train": 0.5, "test": 0.5}, assignment={"a": "train", "b": "test"})
+    write_splits(tmp_path / "splits.json", leak)
+    ev = outputs.splits_complete_and_leak_free(data=DataResource(root=str(tmp_path)))
+    assert not ev.passed and ev.severity == dg.AssetCheckSeverity.ERROR
+    assert ev.metadata["issues_by_code"].value == {"split_leak": 1}
+    assert all(spec.blocking for spec in outputs.splits_complete_and_leak_free.check_specs)
