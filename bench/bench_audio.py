@@ -115,9 +115,30 @@ def run(quick: bool) -> list[dict]:
                         round(peaks["long"] / peaks["short"], 2),
                         f"source {long_bytes / 2**30:.2f} GiB; long file took {long_wall:.0f} s "
                         f"({long_s / long_wall:.0f}x real time) incl. interpreter start"))
+        rows.append(_sensor_scan_row(tmp, 2000 if quick else 20000))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return rows
+
+
+def _sensor_scan_row(tmp: Path, n_files: int) -> dict:
+    """The sensor's per-upload fingerprint (stat only) vs the inventory (sha256 of every byte), same folder."""
+    from vak_pipeline.sources.inventory import fingerprint, inventory
+
+    up = tmp / "scan" / "many"
+    up.mkdir(parents=True)
+    blob = b"\0" * 16384
+    for i in range(n_files):
+        (up / f"f{i:06d}.wav").write_bytes(blob)
+    t0 = time.perf_counter()
+    fingerprint(up)
+    fp_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    inventory(up)
+    inv_s = time.perf_counter() - t0
+    return row("audio", f"upload_sensor fingerprint of one upload with {n_files} files", round(fp_s * 1000, 1), "ms",
+               round(inv_s * 1000, 1), round(fp_s / inv_s, 3),
+               "reference: full inventory (sha256) of the same folder; a sensor tick must stay well under 60 s")
 
 
 if __name__ == "__main__":  # pragma: no cover

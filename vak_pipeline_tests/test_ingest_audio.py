@@ -77,6 +77,12 @@ def test_more_than_two_channels_need_keep_channels(tmp_path):
     assert err.value.code == "audio_keep_channels_invalid"
 
 
+def test_keep_channels_is_ignored_for_stereo_and_mono(tmp_path):
+    src = write_wav(tmp_path / "st.wav", rate=24000, channels=2)
+    rep = normalize_recording(src, tmp_path / "c.wav", keep_channels=[2, 5])  # an upload-wide default
+    assert rep.channels == 2 and rep.source_channels is None
+
+
 @pytest.mark.parametrize("fmt", ["flac", "ogg", "mp3"])
 def test_other_soundfile_formats(tmp_path, fmt):
     src = write_wav(tmp_path / f"in.{fmt}", seconds=1.0, rate=48000)

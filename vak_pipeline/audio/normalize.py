@@ -26,8 +26,12 @@ _WAV_LIMIT = 0xFFFFFFFF - 1024  # larger outputs need RF64 (still read as WAV by
 
 
 def select_channels(channels: int, keep_channels: list[int] | None) -> list[int] | None:
-    """Which source channels to keep (None = all). Mono and stereo stay as they are; more needs a choice."""
-    if keep_channels:
+    """Which source channels to keep (None = all). Mono and stereo stay as they are; more needs a choice.
+
+    `keep_channels` is only for files with more than two channels (an upload-wide default must not turn
+    its stereo files into something else), so it is ignored for mono and stereo.
+    """
+    if keep_channels and channels > 2:
         bad = [c for c in keep_channels if not 0 <= c < channels]
         if bad or len(keep_channels) > 2 or len(set(keep_channels)) != len(keep_channels):
             raise AudioError("audio_keep_channels_invalid",

@@ -187,7 +187,8 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
             rows.append(NormalizedAudio(
                 conv_id=conv, upload=upload, source_file=name, source_sha256=sha, settings_hash=shash,
                 path=layout.audio_rel(conv), sample_rate=rep.sample_rate, channels=rep.channels,
-                duration_s=rep.duration_s, kept_channels=settings.keep_channels, settings=settings, inspect=rep))
+                duration_s=rep.duration_s, kept_channels=settings.keep_channels if rep.source_channels else None,
+                settings=settings, inspect=rep))
 
     rows.sort(key=lambda r: r.source_file)
     for r in rows:
