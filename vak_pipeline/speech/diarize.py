@@ -105,8 +105,10 @@ class Diarizer:
         kwargs = {"num_speakers": self.num_speakers} if self.num_speakers else {}
         out = pipe({"waveform": wav, "sample_rate": sample_rate}, **kwargs)
         annotation = getattr(out, "speaker_diarization", out)  # DiarizeOutput (4.x) or Annotation (legacy)
-        segs = [SpeakerSegment(label=str(label), start=round(float(turn.start), 3), end=round(float(turn.end), 3))
-                for turn, _track, label in annotation.itertracks(yield_label=True)]
+        total = len(audio) / sample_rate  # pyannote's last window may run past the end: clip to the audio
+        segs = [SpeakerSegment(label=str(label), start=round(min(float(turn.start), total), 3),
+                               end=round(min(float(turn.end), total), 3))
+                for turn, _track, label in annotation.itertracks(yield_label=True) if float(turn.start) < total]
         segs.sort(key=lambda s: (s.start, s.end))
         return DiarizationResult(segments=segs, labels=sorted({s.label for s in segs}))
 
