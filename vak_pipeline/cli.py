@@ -181,5 +181,81 @@ def inspect_audio(
     raise typer.Exit(1 if errors else 0)
 
 
+@app.command()
+def split(
+    data: Path = typer.Argument(..., help="Dataset directory holding vakforge.jsonl; writes DATA/splits.json."),
+    seed: int = typer.Option(1234, help="Seed ordering new groups of conversations (recorded in splits.json)."),
+    ratios: str = typer.Option("train=0.8,validation=0.1,test=0.1", help="name=share,... (normalised)."),
+    roles: str = typer.Option("agent,user", help="meta.speakers roles that tie conversations together."),
+) -> None:
+    """Speaker-disjoint splits; conversations already in splits.json never move. Exit 1 on a leak or gap."""
+    from .splits import SplitConfig, split_manifest
+
+    try:
+        shares = {k.strip(): float(v) for k, v in (p.split("=", 1) for p in ratios.split(",") if p.strip())}
+        config = SplitConfig(seed=seed, ratios=shares, roles=[r.strip() for r in roles.split(",") if r.strip()])
+    except ValueError as exc:
+        raise typer.BadParameter(f"--ratios/--roles: {exc}") from exc
+    if not (data / "vakforge.jsonl").is_file():
+        typer.echo(f"error: {data / 'vakforge.jsonl'} does not exist", err=True)
+        raise typer.Exit(2)
+    result, issues = split_manifest(data / "vakforge.jsonl", data / "splits.json", config)
+    for w in result.warnings:
+        typer.echo(f"warning: {w}", err=True)
+    for issue in issues:
+        typer.echo(issue.render())
+    typer.echo(f"wrote {data / 'splits.json'}: {result.counts}")
+    raise typer.Exit(1 if any(i.severity.value == "ERROR" for i in issues) else 0)
+
+
+@app.command("export")
+def export_cmd(
+    recipe: str = typer.Argument(..., help="moshi_lora | turn_based | cascaded | parquet | steward"),
+    data: Path = typer.Argument(..., help="Dataset directory holding vakforge.jsonl and splits.json."),
+    option: list[str] = typer.Option([], "--option", "-o", help="Recipe setting key=value (JSON values allowed), "
+                                                                "e.g. -o overlap_policy=merge -o parts='[\"llm\"]'."),
+    allow_synthetic_stereo: bool = typer.Option(False, help="moshi_lora: rebuild two streams from mono."),
+    embed_audio: bool = typer.Option(False, help="parquet: embed WAV bytes in an audio_bytes column."),
+) -> None:
+    """Build exports/<recipe>/ (build.json names the manifest hash; skipped.jsonl says what was left out)."""
+    import json
+
+    from pydantic import ValidationError
+
+    from .recipes import RECIPES
+    from .recipes.common import MissingInput
+
+    if recipe == "steward":
+        from .report.steward import build_steward_report
+
+        report = build_steward_report(data)
+        typer.echo(f"wrote {report.html} and {report.markdown}")
+        return
+    if recipe not in RECIPES:
+        raise typer.BadParameter(f"unknown recipe {recipe!r}; choose from {', '.join([*RECIPES, 'steward'])}")
+    config_cls, export = RECIPES[recipe]
+    settings: dict = {}
+    for item in option:
+        key, _, raw = item.partition("=")
+        try:
+            settings[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            settings[key.strip()] = raw
+    if allow_synthetic_stereo:
+        settings["allow_synthetic_stereo"] = True
+    if embed_audio:
+        settings["embed_audio"] = True
+    try:
+        config = config_cls(**settings)
+        result = export(data, config)
+    except ValidationError as exc:
+        raise typer.BadParameter(f"settings for {recipe}: {exc}") from exc
+    except MissingInput as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(f"wrote {result.out_dir} (manifest {result.manifest_hash[:12]}): counts {result.counts}; "
+               f"skipped {result.skipped or 0}; flags {result.flags or 0}")
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()
