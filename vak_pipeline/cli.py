@@ -62,6 +62,7 @@ def run(
     config: Path | None = typer.Option(None, "--config", help="YAML run config (resources/ops), e.g. whisper model."),
     executor: str = typer.Option("in_process", help="in_process | multiprocess | dask | k8s (see README: scale)."),
     parallel_uploads: int = typer.Option(1, help="Upload partitions run at once (with a non-in_process executor)."),
+    log_level: str = typer.Option("WARNING", help="Dagster console log level (DEBUG, INFO, WARNING)."),
 ) -> None:
     """Materialize the whole asset graph with Dagster for DATA and print what it produced and where."""
     import yaml
@@ -73,7 +74,7 @@ def run(
         raise typer.Exit(2)
     run_config = yaml.safe_load(config.read_text()) if config else None
     report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo, executor=executor,
-                          parallel_uploads=parallel_uploads)
+                          parallel_uploads=parallel_uploads, log_level=log_level.upper())
     for r in report.runs:
         status = "ok" if r.success else "FAILED"
         extra = ""

@@ -96,7 +96,8 @@ def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[N
 
 def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: dict[str, Any] | None = None,
                  instance: dg.DagsterInstance | None = None, echo: Callable[[str], None] = print,
-                 executor: str = "in_process", parallel_uploads: int = 1) -> PipelineReport:
+                 executor: str = "in_process", parallel_uploads: int = 1,
+                 log_level: str = "WARNING") -> PipelineReport:
     """Run ingest for every upload (or the named ones), then publish. Never raises for a failed step.
 
     executor "in_process" runs every step here; any other (multiprocess, dask, k8s) goes through
@@ -109,7 +110,9 @@ def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: d
     data_dir = Path(data_dir)
     layout = DataLayout.at(data_dir)
     names = uploads or layout.uploads()
-    rc = merge_config({"resources": {"data": {"config": {"root": str(data_dir.resolve())}}}}, run_config or {})
+    base = {"resources": {"data": {"config": {"root": str(data_dir.resolve())}}},
+            "loggers": {"console": {"config": {"log_level": log_level}}}}
+    rc = merge_config(base, run_config or {})
     report = PipelineReport(data_dir)
     with contextlib.ExitStack() as stack:
         stack.enter_context(data_lock(data_dir, echo))
