@@ -22,7 +22,7 @@ from ..locales import UnknownLocale, get_pack
 from ..rules.issue import Issue
 from ..schema import Alignment, VakRecord
 from ..sources.descriptor import load_descriptor
-from ..storage import JsonlWriter, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
+from ..storage import JsonlWriter, atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside
 from .audio import AudioSettings, mask_wav
 from .redact import redact_record_full
 
@@ -147,13 +147,17 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                 continue
             if rec.meta.source == "synthetic":
                 result.synthetic += 1
-                out.write(jl.raw.decode("utf-8") + "\n")
+                line = jl.raw.decode("utf-8") + "\n"
+                out.write(line)
+                written += len(line.encode("utf-8"))
                 continue
             if settings.skip_redaction:
                 result.skipped_redaction += 1
                 meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False,
                                                    "redaction_log": None})
-                out.write(rec.model_copy(update={"meta": meta}).dump())
+                line = dumps_line(rec.model_copy(update={"meta": meta}).dump())
+                out.write(line)
+                written += len(line.encode("utf-8"))
                 continue
             audio_path = None
             if rec.audio is not None:
