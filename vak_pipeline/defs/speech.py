@@ -111,6 +111,15 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
 
+def _observed(value) -> dg.MetadataValue:
+    """GX's observed value of an aggregate expectation (e.g. the overlap rate) as metadata."""
+    if isinstance(value, bool) or value is None:
+        return dg.MetadataValue.null() if value is None else dg.MetadataValue.bool(value)
+    if isinstance(value, int | float):
+        return dg.MetadataValue.float(float(value))
+    return dg.MetadataValue.text(str(value))
+
+
 def _turn_check_specs() -> list[dg.AssetCheckSpec]:
     from vak_pipeline.speech.expectations import TURN_CHECKS
 
@@ -140,8 +149,7 @@ def tagged_turns_gx(context: dg.AssetCheckExecutionContext, config: TurnBoundsCo
         yield dg.AssetCheckResult(
             check_name=chk.name, asset_key=tagged_turns.key, passed=chk.passed, severity=dg.AssetCheckSeverity.WARN,
             metadata={"checked_turns": chk.checked, "failing": len(chk.failing),
-                      "observed": dg.MetadataValue.json(chk.observed) if chk.observed is not None
-                      else dg.MetadataValue.null(),
+                      "observed": _observed(chk.observed),
                       "failing_turns": dg.MetadataValue.table(
                           records=[dg.TableRecord(r) for r in chk.failing[:ISSUES_CAP]], schema=schema),
                       "conversations": dg.MetadataValue.path(str(path))})
