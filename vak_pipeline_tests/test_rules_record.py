@@ -192,3 +192,18 @@ def test_audio_linked_from_outside_the_dataset_is_refused(example_dataset, examp
         link.symlink_to(outside)
     example_record["audio"]["path"] = "audio/linked.wav"
     assert codes(example_record, example_dataset) == {"audio_path_outside"}
+
+
+def test_pii_redacted_is_rechecked_naming_type_and_range_only(example_dataset, example_record):
+    example_record["turns"][6]["text"] = "Haan theek hai, mail me at rahul.verma@example.com"
+    (issue,) = validate_record(example_record, ValidationContext(base_dir=example_dataset)).issues
+    assert (issue.code, issue.turn_index, issue.field) == ("pii_present", 6, "text")
+    assert "email" in issue.message and "27-50" in issue.message
+    assert "rahul" not in issue.render().lower()
+
+
+def test_the_agent_persona_from_the_system_prompt_is_not_pii(example_dataset, example_record):
+    assert "Priya" in example_record["turns"][0]["text"]
+    assert codes(example_record, example_dataset) == set()
+    example_record["system_prompt"] = "Verify the customer and book a visit."
+    assert codes(example_record, example_dataset) == {"pii_present"}

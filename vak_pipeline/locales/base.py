@@ -34,8 +34,10 @@ class LocalePack:
 
         return detect_lang(self, text, fallback)
 
-    def scan_pii(self, text: str, names: tuple[str, ...] = ()) -> list[PiiFinding]:
-        """PII still present in `text` (see locales.pii). `names` are known person names to catch."""
+    def scan_pii(self, text: str, names: tuple[str, ...] = (),
+                 persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
+        """PII still present in `text` (see locales.pii). `names`: known person names to catch;
+        `persona`: the agent persona's name tokens, which are not PII."""
         from .pii import scan_pii
 
-        return scan_pii(self, text, names)
+        return scan_pii(self, text, names, persona)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from .base import LocalePack, PiiFinding
 
 
-def scan_pii(pack: LocalePack, text: str, names: tuple[str, ...] = ()) -> list[PiiFinding]:
+def scan_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
+             persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
     """PII still present in `text`: type and character range per finding (never the value)."""
     from ..redaction.recognizers import find_pii
 
     return [PiiFinding(type=m.type, start=m.start, end=m.end, score=m.score, recognizer=m.recognizer)
-            for m in find_pii(pack, text, tuple(names))]
+            for m in find_pii(pack, text, tuple(names), persona=persona)]

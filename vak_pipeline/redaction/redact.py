@@ -14,7 +14,7 @@ from typing import Any
 from ..locales.base import LocalePack
 from ..schema import Alignment, AudioMask, Entity, RedactionLog, RedactionSpan, Turn, VakRecord
 from .audio import AudioSettings, locate_span, make_mask, redact_alignment
-from .recognizers import PLACEHOLDER_PREFIX, Match, find_pii, resolve_overlaps
+from .recognizers import PLACEHOLDER_PREFIX, Match, find_pii, persona_names, resolve_overlaps
 
 # Entity types the format names that are a person's data: an annotated one is redacted even if no
 # recognizer fired (the annotation is evidence), and its text becomes the placeholder.
@@ -156,8 +156,9 @@ def _entity_hints(rec: VakRecord, f: _Field) -> list[Match]:
 
 
 def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[str, ...], ner: bool) -> None:
+    persona = persona_names(rec.system_prompt)
     for f in fields:
-        f.matches = resolve_overlaps(find_pii(pack, f.text, names, ner) + _entity_hints(rec, f))
+        f.matches = resolve_overlaps(find_pii(pack, f.text, names, ner, persona) + _entity_hints(rec, f))
 
 
 def find_record_pii(rec: VakRecord, pack: LocalePack, names: tuple[str, ...] = (), ner: bool = False) -> list[_Field]:

@@ -16,13 +16,13 @@ from .base import PLACEHOLDER_RE, Match
 from .cards import find_cards
 from .email import find_emails, find_upi
 from .iban import find_ibans
-from .names import find_cued_names, find_given_names, find_ner_names
+from .names import find_cued_names, find_given_names, find_ner_names, is_persona, persona_names
 from .national_ids import find_cn_resident_id, find_in_aadhaar, find_in_pan, find_uk_nhs, find_uk_nino, find_us_ssn
 from .network import find_ips
 from .phone import find_phones
 from .spoken_digits import digit_view
 
-__all__ = ["PLACEHOLDER_PREFIX", "Match", "find_pii", "resolve_overlaps"]
+__all__ = ["PLACEHOLDER_PREFIX", "Match", "find_pii", "persona_names", "resolve_overlaps"]
 
 Finder = Callable[[str, LocalePack], Iterable[Match]]
 
@@ -78,8 +78,12 @@ def _run(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool) -> Iter
             yield from find_ner_names(text)
 
 
-def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool = False) -> list[Match]:
-    """Every PII value in `text` the pack recognises, non-overlapping, in order; placeholders excluded."""
+def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool = False,
+             persona: frozenset[str] = frozenset()) -> list[Match]:
+    """Every PII value in `text` the pack recognises, non-overlapping, in order; placeholders excluded.
+
+    `persona`: name tokens of the agent persona (see names.persona_names), which are not PII.
+    """
     if not text:
         return []
     view = digit_view(text)
@@ -90,6 +94,8 @@ def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool
         for m in _run(pack, view.text, names, ner):
             s, e = view.to_original(m.start, m.end)
             found.append(Match(m.type, s, e, m.score, m.recognizer, m.norm))
+    if persona and found:
+        found = [m for m in found if m.type != "person_name" or not is_persona(text[m.start:m.end], persona)]
     if "<" in text and found:
         ph = [(p.start(), p.end()) for p in PLACEHOLDER_RE.finditer(text)]
         if ph:

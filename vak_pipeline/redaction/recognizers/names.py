@@ -165,3 +165,27 @@ def find_ner_names(text: str) -> Iterator[Match]:
     for ent in nlp(text).ents:  # pragma: no cover - needs a model
         if ent.label_ in ("PERSON", "PER"):
             yield Match("person_name", ent.start_char, ent.end_char, 0.6, "ner", name_norm(ent.text))
+
+
+# The agent persona a system prompt defines ("You are Priya from SunCare Solar support") is part of the
+# product, not a person's data: the format document's own example keeps "Priya" in a redacted record.
+_PERSONA_RE = re.compile(
+    rf"\b(?:you\s+are|you're|your\s+name\s+is|aap)\s+({_TOK}(?:\s+{_TOK})?)(?=\s*(?:,|\.|from|at|of|with|ho|hain|$))",
+    re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1024)
+def persona_names(system_prompt: str | None) -> frozenset[str]:
+    """Lower-cased name tokens of the agent persona the system prompt defines (empty if none)."""
+    if not system_prompt:
+        return frozenset()
+    out: set[str] = set()
+    for m in _PERSONA_RE.finditer(system_prompt):
+        toks = [t for t in m.group(1).split() if t.lower() not in STOP and t[0].isupper()]
+        out.update(t.lower() for t in toks)
+    return frozenset(out)
+
+
+def is_persona(value: str, persona: frozenset[str]) -> bool:
+    toks = value.lower().split()
+    return bool(persona) and bool(toks) and all(t in persona for t in toks)
