@@ -7,6 +7,7 @@ Numbering is per conversation, in order of first appearance, and identity-based:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,6 +191,39 @@ def find_record_pii(rec: VakRecord, pack: LocalePack, names: tuple[str, ...] = (
     return fields
 
 
+# placeholders written before this stage (aidb pseudonym tokens, an earlier redaction)
+_ANY_PLACEHOLDER = re.compile(r"<([A-Z][A-Z_]*?)_([1-9][0-9]*)>|<SECRET>")
+_UPSTREAM_TYPES = {v: k for k, v in PLACEHOLDER_PREFIX.items()} | {
+    "PER": "person_name", "ORG": "organization", "ADDR": "address", "ID": "account_id", "URL": "url"}
+
+
+def _existing_counters(fields: list[_Field]) -> dict[str, int]:
+    counters: dict[str, int] = {}
+    for f in fields:
+        for m in _ANY_PLACEHOLDER.finditer(f.text):
+            if m.group(1):
+                counters[m.group(1)] = max(counters.get(m.group(1), 0), int(m.group(2)))
+    return counters
+
+
+def _upstream_spans(rec: VakRecord, new_spans: list[RedactionSpan]) -> list[RedactionSpan]:
+    """Log spans for placeholders that were already in the text (the log covers every placeholder)."""
+    ours = {(s.turn, s.field, s.start) for s in new_spans}
+    texts = [(None, "system_prompt", rec.system_prompt or "")] + [(i, "text", t.text or "")
+                                                                   for i, t in enumerate(rec.turns)]
+    out = []
+    for turn, field_name, text in texts:
+        if "<" not in text:
+            continue
+        for m in _ANY_PLACEHOLDER.finditer(text):
+            if (turn, field_name, m.start()) in ours:
+                continue
+            prefix = m.group(1) or "SECRET"
+            out.append(RedactionSpan(turn=turn, field=field_name, type=_UPSTREAM_TYPES.get(prefix, prefix.lower()),
+                                     start=m.start(), end=m.end(), placeholder=m.group(), recognizer="upstream"))
+    return out
+
+
 def _splice(f: _Field, numbering: _Numbering) -> RedactedField:
     parts: list[str] = []
     spans = []
@@ -268,6 +302,7 @@ def redact_record_full(record: VakRecord, pack: LocalePack, names: tuple[str, ..
     audio_settings = audio_settings or AudioSettings()
     fields = find_record_pii(record, pack, tuple(names), ner)
     numbering = _Numbering()
+    numbering.counters = _existing_counters(fields)  # <PHONE_1> already in the text keeps its meaning
     redacted = [_splice(f, numbering) for f in fields]
     replaced = {rf.original[os_:oe]: ph for rf in redacted for os_, oe, _, _, _, ph, _ in rf.spans}
 
@@ -327,6 +362,7 @@ def redact_record_full(record: VakRecord, pack: LocalePack, names: tuple[str, ..
         spans = {rf.turn: [(os_, oe, ph) for os_, oe, _, _, _, ph, _ in rf.spans]
                  for rf in redacted if rf.path == "text" and rf.turn is not None and rf.spans}
         new_alignment = redact_alignment(alignment, texts, spans)  # type: ignore[arg-type]
+    log_spans.extend(_upstream_spans(new_record, log_spans))
     counts: dict[str, int] = {}
     for sp in log_spans:
         counts[sp.type] = counts.get(sp.type, 0) + 1
