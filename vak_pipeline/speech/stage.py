@@ -29,7 +29,7 @@ from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
 from .asr import AsrSettings, Transcriber, read_channels
 from .diarize import AgentHintError, Diarizer, attribute_words
 from .models import ConversationTranscript, Segment
-from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, load_events
+from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
 TRANSCRIBE_VERSION = "1"  # bump when the transcript for the same inputs would change
 VAKFORGE_SUFFIX = ".vakforge.jsonl"
@@ -325,7 +325,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                 events, ev_issues = load_events(ev_path, f"{upload}/{ev_path.relative_to(upload_dir).as_posix()}",
                                                 row.conv_id)
                 issues.extend(ev_issues)
-                rec, alignment, rec_issues = build_record(row, tr, events, max_gap_s)
+                rec, alignment, rec_issues = build_record(row, tr, events, max_gap_s,
+                                                           created=file_created(upload_dir / row.source_file))
                 issues.extend(rec_issues)
                 if emit(w, rec, "audio", row.source_file):
                     atomic_write_json(layout.alignment(rec.id), alignment.model_dump(mode="json", exclude_none=True))

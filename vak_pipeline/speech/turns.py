@@ -167,6 +167,14 @@ def now_utc() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def file_created(path: Path) -> str | None:
+    """meta.created of a recording: its raw file's mtime (UTC), so re-running the pipeline changes nothing."""
+    try:
+        return datetime.fromtimestamp(Path(path).stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OSError:
+        return None
+
+
 def build_record(audio: NormalizedAudio, transcript: ConversationTranscript, events: list[ToolEvent] = (),
                  max_gap_s: float = DEFAULT_MAX_GAP_S, created: str | None = None,
                  overlap_tolerance_s: float = DEFAULT_OVERLAP_TOLERANCE_S
