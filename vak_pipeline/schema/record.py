@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SCHEMA_VERSION = "0.1"
 SUPPORTED_SCHEMA_VERSIONS = frozenset({SCHEMA_VERSION})
@@ -20,6 +20,30 @@ Source = Literal["real", "synthetic", "public"]
 Consent = Literal["recorded_verbal", "written", "synthetic", "public_license", "none"]
 SplitName = Literal["train", "validation", "test"]
 ChannelRole = Literal["user", "agent"]
+
+
+MAX_JSON_DEPTH = 64  # pydantic refuses to serialize past ~255 levels; real tool JSON is a handful deep
+
+
+def json_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> int:
+    """Nesting depth of a JSON-like value (iterative, stops counting just past `limit`)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, BaseModel):  # a record built from models (importers) rather than parsed JSON
+            v = v.__dict__
+        if isinstance(v, dict):
+            items = v.values()
+        elif isinstance(v, (list, tuple)):
+            items = v
+        else:
+            continue
+        deepest = max(deepest, d)
+        if d > limit:
+            return d
+        stack.extend((c, d + 1) for c in items if isinstance(c, (dict, list, tuple, BaseModel)))
+    return deepest
 
 
 class _Model(BaseModel):
@@ -134,6 +158,15 @@ class VakRecord(_Model):
     tools: list[Tool] = Field(default_factory=list)
     turns: list[Turn]
     meta: Meta
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bounded_depth(cls, data: Any) -> Any:
+        """Refuse absurdly nested JSON (tool arguments, metadata): it could be read but never written back."""
+        if json_depth(data) > MAX_JSON_DEPTH:
+            raise ValueError(f"the record is nested deeper than {MAX_JSON_DEPTH} levels (tool JSON or metadata); "
+                             "flatten the nested value")
+        return data
 
     def dump(self) -> dict[str, Any]:
         """The JSON object written to vakforge.jsonl (unset optional fields left out)."""
