@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import dagster as dg
+import pytest
 
 from vak_pipeline.audio.stage import normalize_upload
 from vak_pipeline.defs.resources import DataResource, default_resources
@@ -19,6 +20,8 @@ from vak_pipeline.defs.speech import (
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.speech.expectations import TURN_CHECKS
 from vak_pipeline.speech.stage import cache_key
+
+pytestmark = pytest.mark.slow  # real models (tiny.en, pyannote): seconds, still run in CI
 
 FIX = Path(__file__).parent / "fixtures" / "speech"
 

@@ -20,6 +20,8 @@ from vak_pipeline.speech.diarize import (
 )
 from vak_pipeline.speech.models import Segment, SpeakerSegment, WordTiming
 
+pytestmark = pytest.mark.slow  # real models (tiny.en, pyannote): seconds, still run in CI
+
 FIX = Path(__file__).parent / "fixtures" / "speech"
 
 

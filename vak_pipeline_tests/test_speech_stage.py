@@ -17,6 +17,8 @@ from vak_pipeline.speech.asr import AsrSettings, ModelNotAvailable, Transcriber,
 from vak_pipeline.speech.metrics import wer
 from vak_pipeline.speech.stage import speech_report_path, tag_upload, transcribe_upload
 
+pytestmark = pytest.mark.slow  # real models (tiny.en, pyannote): seconds, still run in CI
+
 FIX = Path(__file__).parent / "fixtures" / "speech"
 FAST = AsrSettings(beam_size=1, cpu_threads=2)  # tiny.en bundled model; beam 1 keeps the tests quick
 

@@ -133,3 +133,9 @@ def test_build_record_fills_audio_provenance_and_languages_and_is_valid():
     assert (rec.domain, rec.scenario, rec.tools[0].name) == ("support", "refund", "check_status")
     assert alignment.conversation_id == "up-call" and len(alignment.words) == 16
     assert "created" in rec.dump()["meta"]
+
+
+def test_text_rebuilt_from_word_tokens_keeps_numbers_and_punctuation_attached():
+    from vak_pipeline.speech.models import join_words
+
+    assert join_words(["Sure,", "it", "is", "876", "-543", "to", "1", ".0", "."]) == "Sure, it is 876-543 to 1.0."

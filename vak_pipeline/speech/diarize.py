@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .models import Segment, SpeakerSegment, WordTiming
+from .models import Segment, SpeakerSegment, WordTiming, join_words
 
 DEFAULT_AGENT_RULE = "first"
 _PIPELINES: dict[tuple, Any] = {}
@@ -182,6 +182,6 @@ def attribute_words(segments: list[Segment], diar: DiarizationResult, hint: str 
 
 
 def _segment_from_words(words: list[WordTiming], speaker: str, parent: Segment) -> Segment:
-    return Segment(start=words[0].start, end=max(w.end for w in words), text=" ".join(w.word for w in words),
+    return Segment(start=words[0].start, end=max(w.end for w in words), text=join_words([w.word for w in words]),
                    words=words, channel=parent.channel, speaker=speaker, avg_logprob=parent.avg_logprob,
                    no_speech_prob=parent.no_speech_prob, language=parent.language)

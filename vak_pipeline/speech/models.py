@@ -13,6 +13,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..schema.record import Diarization, Speaker
 
+_NO_SPACE_BEFORE = tuple(".,!?;:%)]}'-") + ("n't",)
+
+
+def join_words(words: list[str]) -> str:
+    """Text from Whisper word tokens: no space before tokens that continue the previous one ('-543', '.0', ',')."""
+    out = ""
+    for w in words:
+        w = w.strip()
+        if not w:
+            continue
+        out += w if (not out or w.startswith(_NO_SPACE_BEFORE)) else " " + w
+    return out
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")

@@ -36,7 +36,7 @@ from ..schema.record import (
     VakRecord,
 )
 from ..storage import iter_jsonl
-from .models import ConversationTranscript, Segment
+from .models import ConversationTranscript, Segment, join_words
 
 DEFAULT_MAX_GAP_S = 0.6
 # Whisper word ends run late by a few hundred ms; a "overlap" smaller than this between different speakers
@@ -113,7 +113,7 @@ def split_at_pauses(seg: Segment, max_gap_s: float) -> list[Segment]:
     if len(runs) == 1:
         return [seg]
     return [seg.model_copy(update={"start": r[0].start, "end": max(w.end for w in r), "words": r,
-                                   "text": " ".join(w.word for w in r)}) for r in runs]
+                                   "text": join_words([w.word for w in r])}) for r in runs]
 
 
 def build_turns(segments: list[Segment], events: list[ToolEvent] = (), max_gap_s: float = DEFAULT_MAX_GAP_S,
