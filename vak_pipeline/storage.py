@@ -161,7 +161,7 @@ def iter_jsonl(path: Path, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, parse: 
 
 def resolve_inside(base: Path, rel: str) -> Path | None:
     """`rel` resolved under `base`, or None if it is absolute, has a '..' segment or escapes via links."""
-    if not rel or os.path.isabs(rel) or rel.startswith(("/", "\\")) or ":" in rel.split("/")[0][1:2]:
+    if not rel or "\x00" in rel or os.path.isabs(rel) or rel.startswith(("/", "\\")) or ":" in rel.split("/")[0][1:2]:
         return None
     parts = rel.replace("\\", "/").split("/")
     if any(p == ".." for p in parts):
@@ -170,7 +170,7 @@ def resolve_inside(base: Path, rel: str) -> Path | None:
     try:
         real_base = Path(base).resolve()
         real = target.resolve()
-    except OSError:
+    except (OSError, ValueError):
         return None
     if real != real_base and real_base not in real.parents:
         return None

@@ -243,7 +243,7 @@ def check_aidb_object(obj: dict[str, Any], *, file: str | None = None, line: int
     if "schema" not in obj:
         return None, [_issue("aidb_required_missing", "required field 'schema' is missing",
                              f'add "schema": "{SCHEMA_TAG}"', field="schema", **kw)]
-    if obj["schema"] not in SUPPORTED_TAGS:
+    if not isinstance(obj["schema"], str) or obj["schema"] not in SUPPORTED_TAGS:
         return None, [_issue("aidb_schema_unknown", f"schema tag {str(obj['schema'])[:60]!r} is not recognised; "
                              f"this loader reads {', '.join(sorted(SUPPORTED_TAGS))}",
                              "convert the record to aidb.conversation/1.0 or add a loader for its version",
