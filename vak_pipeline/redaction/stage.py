@@ -8,10 +8,14 @@ settings are unchanged since the last run are copied from the previous output in
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -106,8 +110,13 @@ def _read_at(path: Path, offset: int, length: int) -> str | None:
         return None
 
 
-def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None) -> RedactionResult:
-    """Redact every record of one upload; see the module docstring. Bad lines become Issues."""
+def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
+                  workers: int = 1, batch: int = 64) -> RedactionResult:
+    """Redact every record of one upload; see the module docstring. Bad lines become Issues.
+
+    workers > 1 redacts changed records in a spawn process pool, `batch` records per task; lines, logs,
+    state and issues come out in input order, identical to workers=1.
+    """
     settings = settings or RedactionSettings()
     src = layout.conversations(upload)
     out_path = layout.redacted(upload)
@@ -124,44 +133,83 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     new_records: dict[str, Any] = {}
     names_key = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
 
-    written = 0  # bytes written so far: the offset of the next line, kept in the state file
     prev_out = out_path.with_name(out_path.name + ".prev")
     if old_records and out_path.exists():
         out_path.replace(prev_out)  # the last output, read back for unchanged records
-    with JsonlWriter(out_path) as out:
+    # output in input order: ready items, or futures of a batch of redacted items, flushed from the left
+    pending: deque[Any] = deque()
+    todo: list[tuple[bytes, int, str]] = []  # (raw line, line number, in_hash) waiting for a batch
+    pool: ProcessPoolExecutor | None = None
+    written = 0  # bytes written so far: the offset of the next line, kept in the state file
+
+    with contextlib.ExitStack() as stack, JsonlWriter(out_path) as out:
+        def flush(block: bool) -> None:
+            nonlocal written
+            while pending and (block or not isinstance(pending[0], Future) or pending[0].done()):
+                head = pending.popleft()
+                for item in (head.result() if isinstance(head, Future) else [head]):
+                    line, rec_id, entry, part = item
+                    if part is not None:
+                        _merge(result, part)
+                    if line is None:
+                        continue
+                    out.write(line)
+                    if entry is not None:
+                        if "audio_path" in entry:  # stamps taken after masking, so the next run sees them
+                            entry = {"in": entry["in"], "audio": _file_stamp(entry.pop("audio_path")),
+                                     "align": _file_stamp(entry.pop("align_path")), "length": entry["length"],
+                                     "counts": entry["counts"]}
+                        new_records[rec_id] = dict(entry, offset=written)
+                    written += len(line.encode("utf-8"))
+
+        def submit() -> None:
+            nonlocal pool
+            jobs = list(todo)
+            todo.clear()
+            if workers > 1:
+                if pool is None:
+                    pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers,
+                                                                   mp_context=get_context("spawn")))
+                pending.append(pool.submit(_redact_batch, layout, upload, names, settings, jobs))
+                if sum(isinstance(p, Future) for p in pending) > 2 * workers:
+                    flush(block=True)  # at most 2 batches per worker in flight
+            else:
+                pending.extend(_redact_batch(layout, upload, names, settings, jobs))
+
+        def ready(item: tuple[str | None, str | None, dict | None, RedactionResult]) -> None:
+            if todo:  # records waiting for a batch come first: keep input order
+                submit()
+            pending.append(item)
+
         for jl in iter_jsonl(src, parse=False):
             if jl.error:
                 if jl.code != "empty_file":
-                    result.issues.append(_issue(upload, f"redaction_{jl.code}", jl.error,
-                                                "fix or remove this line in the tagged_turns output", jl.line))
+                    part = RedactionResult(issues=[_issue(upload, f"redaction_{jl.code}", jl.error,
+                                                          "fix or remove this line in the tagged_turns output",
+                                                          jl.line)])
+                    ready((None, None, None, part))
                 continue
             result.records += 1
             try:
                 rec = VakRecord.model_validate_json(jl.raw)
             except ValidationError as exc:
-                result.failed += 1
-                result.issues.append(_issue(upload, "redaction_record_invalid",
-                                            f"record does not match the canonical schema ({exc.error_count()} errors); "
-                                            "not redacted, left out of redacted.jsonl",
-                                            "fix the record in the text/speech stage output", jl.line))
+                part = RedactionResult(failed=1, issues=[_issue(
+                    upload, "redaction_record_invalid",
+                    f"record does not match the canonical schema ({exc.error_count()} errors); "
+                    "not redacted, left out of redacted.jsonl", "fix the record in the text/speech stage output",
+                    jl.line)])
+                ready((None, None, None, part))
                 continue
             if rec.meta.source == "synthetic":
-                result.synthetic += 1
-                line = jl.raw.decode("utf-8") + "\n"
-                out.write(line)
-                written += len(line.encode("utf-8"))
+                ready((jl.raw.decode("utf-8") + "\n", None, None, RedactionResult(synthetic=1)))
                 continue
             if settings.skip_redaction:
-                result.skipped_redaction += 1
                 meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False,
                                                    "redaction_log": None})
-                line = dumps_line(rec.model_copy(update={"meta": meta}).dump())
-                out.write(line)
-                written += len(line.encode("utf-8"))
+                ready((dumps_line(rec.model_copy(update={"meta": meta}).dump()), None, None,
+                                RedactionResult(skipped_redaction=1)))
                 continue
-            audio_path = None
-            if rec.audio is not None:
-                audio_path = resolve_inside(layout.root, rec.audio.path)
+            audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
             align_path = layout.alignment(rec.id)
             in_hash = hashlib.sha256(jl.raw + names_key.encode()).hexdigest()
             prev = old_records.get(rec.id)
@@ -170,23 +218,17 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                     and prev.get("align") == _file_stamp(align_path) and log_path.exists()):
                 line = _read_at(prev_out, prev["offset"], prev["length"]) if prev_out.exists() else None
                 if line is not None and line.endswith("\n"):
-                    prev = dict(prev, offset=written)
-                    out.write(line)
-                    written += len(line.encode("utf-8"))
-                    new_records[rec.id] = prev
-                    result.unchanged += 1
-                    for t, n in prev.get("counts", {}).items():
-                        result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
+                    part = RedactionResult(unchanged=1, counts_by_type=dict(prev.get("counts", {})))
+                    ready((line, rec.id, prev, part))
                     continue
-            done = _redact_one(layout, upload, rec, names, settings, audio_path, align_path, jl.line, result)
-            if done is None:
-                continue
-            line, counts = done
-            out.write(line)
-            size = len(line.encode("utf-8"))
-            new_records[rec.id] = {"in": in_hash, "audio": _file_stamp(audio_path), "align": _file_stamp(align_path),
-                                   "offset": written, "length": size, "counts": counts}
-            written += size
+            todo.append((jl.raw, jl.line, in_hash))
+            if len(todo) >= (batch if workers > 1 else 1):
+                submit()
+            if workers <= 1 or len(pending) > 64 * batch:
+                flush(block=True)  # bounded memory: unchanged lines queued behind a batch are written
+        if todo:
+            submit()
+        flush(block=True)
     prev_out.unlink(missing_ok=True)
     atomic_write_json(state_path, {"settings": fp, "records": new_records})
     if result.skipped_redaction:
@@ -194,6 +236,36 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                     "meta.skip_redaction=true, pii_redacted=false; they will be rejected by validation and never "
                     "reach exports", upload, result.skipped_redaction)
     return result
+
+
+def _merge(result: RedactionResult, part: RedactionResult) -> None:
+    """Add one record's (or line's) outcome to the upload's result, keeping issue order."""
+    for f in ("redacted", "unchanged", "synthetic", "skipped_redaction", "failed", "audio_masked", "spans",
+              "schema_misfits"):
+        setattr(result, f, getattr(result, f) + getattr(part, f))
+    for t, n in part.counts_by_type.items():
+        result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
+    result.issues.extend(part.issues)
+
+
+def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
+                  jobs: list[tuple[bytes, int, str]]) -> list[tuple[str | None, str | None, dict | None, Any]]:
+    """Redact a batch of changed records (in a worker process or here): (line, id, state entry, result part)."""
+    out: list[tuple[str | None, str | None, dict | None, Any]] = []
+    for raw, line_no, in_hash in jobs:
+        rec = VakRecord.model_validate_json(raw)
+        part = RedactionResult()
+        audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
+        align_path = layout.alignment(rec.id)
+        done = _redact_one(layout, upload, rec, names, settings, audio_path, align_path, line_no, part)
+        if done is None:
+            out.append((None, None, None, part))
+            continue
+        line, counts = done
+        entry = {"in": in_hash, "audio_path": audio_path, "align_path": align_path,
+                 "length": len(line.encode("utf-8")), "counts": counts}
+        out.append((line, rec.id, entry, part))
+    return out
 
 
 def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...], settings: RedactionSettings,

@@ -1,0 +1,114 @@
+"""Parallelism on one machine gives the same bytes as one process: the redaction stage with a spawn
+process pool writes the same redacted.jsonl, redaction logs, masked audio, state and issues (in the same
+order) as workers=1; and a second parallel run redoes nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+from vak_pipeline.layout import DataLayout
+from vak_pipeline.redaction.stage import STATE_NAME, RedactionSettings, redact_upload
+
+UPLOAD = "u1"
+SR = 24000
+TEXTS = ["Priya here, my number is 98765 43210", "email me at asha.k@example.com", "nothing personal in here",
+         "card 4111 1111 1111 1111 please", "call Rahul Verma on +91 98111 22233"]
+
+
+def _rec(i: int) -> dict:
+    source = "synthetic" if i % 7 == 3 else "real"
+    rec = {"id": f"c{i:03d}", "schema_version": "0.1", "locale": "en-IN", "language": {"primary": "en"},
+           "turns": [{"speaker": "user", "start": 0.1, "end": 1.9, "text": TEXTS[i % len(TEXTS)], "lang": "en"},
+                     {"speaker": "agent", "start": 2.0, "end": 2.5, "text": f"ticket {i}", "lang": "en"}],
+           "meta": {"source": source, "consent": "synthetic" if source == "synthetic" else "recorded_verbal"}}
+    if source == "real":
+        rec["meta"]["consent_ref"] = "p1"
+    if i % 10 == 0:
+        rec["audio"] = {"path": f"audio/c{i:03d}.wav", "sample_rate": SR, "channels": 2,
+                        "channel_map": {"0": "user", "1": "agent"}, "duration_s": 3.0}
+    return rec
+
+
+def _setup(root: Path, n: int = 40) -> DataLayout:
+    layout = DataLayout.at(root)
+    up = layout.upload_dir(UPLOAD)
+    up.mkdir(parents=True)
+    (up / "upload.yaml").write_text("locale: en-IN\nconsent: recorded_verbal\nconsent_ref: p1\n"
+                                    "names: [Priya Sharma]\n", encoding="utf-8")
+    layout.audio_dir.mkdir(parents=True)
+    t = np.arange(3 * SR) / SR
+    lines = []
+    for i in range(n):
+        rec = _rec(i)
+        if "audio" in rec:
+            sf.write(layout.audio_dir / f"c{i:03d}.wav", np.stack([0.3 * np.sin(2 * np.pi * 300 * t)] * 2, axis=1),
+                     SR, subtype="PCM_16")
+        lines.append(json.dumps(rec))
+        if i == 17:
+            lines.append("{broken")  # a bad line mid-file: its issue keeps its place in the issue list
+        if i == 25:
+            lines.append(json.dumps({"id": "bad", "turns": "not a list"}))
+    layout.conversations(UPLOAD).parent.mkdir(parents=True, exist_ok=True)
+    layout.conversations(UPLOAD).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return layout
+
+
+def _outputs(layout: DataLayout) -> dict[str, bytes]:
+    files = [layout.redacted(UPLOAD), *sorted((layout.root / "redactions").glob("*.json")),
+             *sorted(layout.audio_dir.glob("*.wav"))]
+    out = {p.relative_to(layout.root).as_posix(): p.read_bytes() for p in files}
+    state = json.loads((layout.work(UPLOAD) / STATE_NAME).read_text())
+    for entry in state["records"].values():  # file stamps hold mtimes, which differ between the two dirs
+        entry["audio"] = entry["audio"] and entry["audio"][0]
+        entry["align"] = entry["align"] and entry["align"][0]
+    out["state"] = json.dumps(state, sort_keys=True).replace(str(layout.root), "<root>").encode()
+    return out
+
+
+def _summary(res) -> dict:
+    d = {k: getattr(res, k) for k in ("records", "redacted", "unchanged", "synthetic", "failed", "audio_masked",
+                                      "spans", "schema_misfits")}
+    d["counts"] = dict(sorted(res.counts_by_type.items()))
+    d["issues"] = [(i.code, i.line, i.record_id) for i in res.issues]
+    return d
+
+
+def test_redaction_with_a_process_pool_writes_the_same_bytes_as_one_process(tmp_path):
+    one = _setup(tmp_path / "one")
+    many = _setup(tmp_path / "many")
+    r1 = redact_upload(one, UPLOAD, RedactionSettings(), workers=1)
+    r2 = redact_upload(many, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    assert r1.redacted > 20 and r1.audio_masked >= 3 and r1.failed == 2 and r1.synthetic > 0
+    assert _summary(r2) == _summary(r1)
+    out1, out2 = _outputs(one), _outputs(many)
+    assert out1.keys() == out2.keys()
+    for name in out1:
+        assert out1[name] == out2[name], name
+
+
+def test_a_second_parallel_run_redoes_nothing_and_keeps_the_output(tmp_path):
+    layout = _setup(tmp_path / "d")
+    r_first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    before = _outputs(layout)
+    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    assert again.redacted == 0 and again.unchanged == r_first.redacted
+    assert _outputs(layout) == before
+
+
+def test_a_changed_record_is_redone_alone(tmp_path):
+    layout = _setup(tmp_path / "d")
+    r_first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    path = layout.conversations(UPLOAD)
+    lines = path.read_text().splitlines()
+    lines[2] = lines[2].replace("nothing personal", "my mail is x.y@example.org, nothing personal")
+    path.write_text("\n".join(lines) + "\n")
+    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    assert again.redacted == 1 and again.unchanged == r_first.redacted - 1
+    fresh = _setup(tmp_path / "fresh")
+    fresh.conversations(UPLOAD).write_text(path.read_text())
+    redact_upload(fresh, UPLOAD, RedactionSettings(), workers=1)
+    assert fresh.redacted(UPLOAD).read_bytes() == layout.redacted(UPLOAD).read_bytes()
