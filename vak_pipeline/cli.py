@@ -108,6 +108,15 @@ def _print_outputs(data: Path) -> None:
         for d in sorted(p for p in exports.iterdir() if p.is_dir()):
             n = sum(1 for f in d.rglob("*") if f.is_file())
             typer.echo(f"  export         {d} ({n} files)")
+    for upload in layout.uploads():
+        problems = upload_problems(layout, upload)
+        if problems:
+            by_code: dict[str, int] = {}
+            for p in problems:
+                by_code[p.get("code", "?")] = by_code.get(p.get("code", "?"), 0) + 1
+            summary = ", ".join(f"{c} x{n}" for c, n in sorted(by_code.items()))
+            typer.echo(f"  upload {upload}: {len(problems)} file(s)/record(s) not used: {summary} "
+                       f"(details: {layout.work(upload)}/*report.json)")
     steward = layout.reports / "steward" / "index.html"
     if steward.is_file():
         typer.echo(f"  steward report {steward}")
@@ -256,6 +265,22 @@ def export_cmd(
         raise typer.Exit(2) from exc
     typer.echo(f"wrote {result.out_dir} (manifest {result.manifest_hash[:12]}): counts {result.counts}; "
                f"skipped {result.skipped or 0}; flags {result.flags or 0}")
+
+
+def upload_problems(layout, upload: str) -> list[dict]:
+    """Every issue the stages recorded for an upload (in work/<upload>/*report.json), streamed from disk."""
+    import json
+
+    out: list[dict] = []
+    for path in sorted(layout.work(upload).glob("*report.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        sections = [data] + [v for v in data.values() if isinstance(v, dict)] if isinstance(data, dict) else []
+        for sec in sections:
+            out.extend(i for i in sec.get("issues", []) if isinstance(i, dict) and i.get("severity") != "WARN")
+    return out
 
 
 def main() -> None:  # pragma: no cover - console entry
