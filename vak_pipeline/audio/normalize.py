@@ -22,6 +22,7 @@ from .resample import StreamResampler
 TARGET_RATE = 24000
 DEFAULT_BLOCK_S = 5.0
 MAX_BLOCK_FRAMES = 1 << 20  # even at 192 kHz x 8 channels a block stays ~32 MB of float32
+DEFAULT_MAX_DURATION_S = 4 * 3600.0  # longer "calls" are refused: a few KB of FLAC can claim hours of silence
 _WAV_LIMIT = 0xFFFFFFFF - 1024  # larger outputs need RF64 (still read as WAV by libsndfile/soundfile)
 
 
@@ -47,18 +48,31 @@ def select_channels(channels: int, keep_channels: list[int] | None) -> list[int]
     return None
 
 
+def _too_long(src: Path, seconds: float, limit: float | None) -> AudioError:
+    return AudioError("audio_too_long", f"{src.name} lasts {seconds / 3600:.1f} h (at least), over the "
+                      f"max_duration_s limit of {limit:.0f} s; it was not decoded",
+                      "split the recording into calls, or raise max_duration_s in the normalized_audio config "
+                      "if such long recordings are real")
+
+
 def normalize_recording(src: Path, dst: Path, keep_channels: list[int] | None = None,
                         target_rate: int = TARGET_RATE, block_s: float = DEFAULT_BLOCK_S,
-                        quality: str = "HQ", name: str | None = None) -> InspectReport:
+                        quality: str = "HQ", name: str | None = None,
+                        max_duration_s: float | None = DEFAULT_MAX_DURATION_S) -> InspectReport:
     """Write `dst` (16-bit PCM WAV at `target_rate`) from `src`; return the inspection of the written audio.
 
     Raises AudioError (code, message, fix) when the file cannot be used; `dst` is then left untouched.
+    A recording longer than `max_duration_s` (by its header, or found while decoding when the header
+    lies or says nothing) is refused as `audio_too_long` before anything is written under `dst`.
     """
     import soundfile as sf
 
     src, dst = Path(src), Path(dst)
     with open_audio(src) as reader:
         info = reader.info
+        if max_duration_s is not None and info.duration_s is not None and info.duration_s > max_duration_s:
+            raise _too_long(src, info.duration_s, max_duration_s)
+        max_frames = None if max_duration_s is None else int(max_duration_s * info.sample_rate) + info.sample_rate
         keep = select_channels(info.channels, keep_channels)
         out_ch = len(keep) if keep else info.channels
         block_frames = max(1024, min(MAX_BLOCK_FRAMES, int(block_s * info.sample_rate)))
@@ -78,7 +92,11 @@ def normalize_recording(src: Path, dst: Path, keep_channels: list[int] | None = 
                         inspector.feed(y)
                         out.write(np.clip(y, -1.0, 1.0))
 
+                decoded = 0
                 for block in reader.blocks(block_frames):
+                    decoded += len(block)
+                    if max_frames is not None and decoded > max_frames:
+                        raise _too_long(src, decoded / info.sample_rate, max_duration_s)
                     if keep:
                         block = block[:, keep]
                     emit(resampler.process(block))

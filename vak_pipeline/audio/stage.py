@@ -25,7 +25,7 @@ from ..sources.inventory import current_inventory
 from ..storage import JsonlWriter, atomic_write_json, iter_jsonl
 from .decode import AudioError
 from .models import InspectReport, NormalizedAudio
-from .normalize import DEFAULT_BLOCK_S, TARGET_RATE, normalize_recording
+from .normalize import DEFAULT_BLOCK_S, DEFAULT_MAX_DURATION_S, TARGET_RATE, normalize_recording
 
 NORMALIZE_VERSION = "1"  # bump when the output wav for the same input and settings would change
 
@@ -55,7 +55,7 @@ def _normalize_job(job: dict[str, Any]) -> dict[str, Any]:
     try:
         rep = normalize_recording(Path(job["src"]), Path(job["dst"]), keep_channels=job["keep"],
                                   target_rate=job["rate"], block_s=job["block_s"], quality=job["quality"],
-                                  name=job["name"])
+                                  name=job["name"], max_duration_s=job.get("max_duration_s", DEFAULT_MAX_DURATION_S))
         return {"name": job["name"], "report": rep.model_dump(mode="json")}
     except AudioError as exc:
         return {"name": job["name"], "error": [exc.code, exc.message, exc.fix]}
@@ -96,7 +96,8 @@ def _file_issue(upload: str, name: str, code: str, message: str, fix: str,
 
 
 def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_rate: int = TARGET_RATE,
-                     quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S) -> UploadAudioResult:
+                     quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S,
+                     max_duration_s: float | None = DEFAULT_MAX_DURATION_S) -> UploadAudioResult:
     """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened."""
     upload_dir = layout.upload_dir(upload)
     result = UploadAudioResult(upload=upload, audio_index=str(layout.audio_index(upload)),
@@ -155,14 +156,16 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                 result.skipped += 1
                 continue
             fail = failed_before.get(f.name)
-            if fail and fail.get("sha256") == f.sha256 and fail.get("settings_hash") == shash:
+            if (fail and fail.get("sha256") == f.sha256 and fail.get("settings_hash") == shash
+                    and fail.get("max_duration_s", DEFAULT_MAX_DURATION_S) == max_duration_s):
                 issues.append(Issue.model_validate(fail["issue"]))  # same bytes, same settings: same failure
                 failures.append(fail)
                 result.failed += 1
                 result.skipped += 1
                 continue
             jobs.append({"src": str(upload_dir / f.name), "dst": str(layout.root / rel), "keep": settings.keep_channels,
-                         "rate": target_rate, "block_s": block_s, "quality": quality, "name": f.name})
+                         "rate": target_rate, "block_s": block_s, "quality": quality, "name": f.name,
+                         "max_duration_s": max_duration_s})
 
         if workers > 1 and len(jobs) > 1:
             with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
@@ -178,7 +181,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                 issue = _file_issue(upload, name, code, message, fix)
                 issues.append(issue)
                 _, _, shash, sha = planned[name]
-                failures.append({"file": name, "sha256": sha, "settings_hash": shash,
+                failures.append({"file": name, "sha256": sha, "settings_hash": shash, "max_duration_s": max_duration_s,
                                  "issue": issue.model_dump(mode="json", exclude_none=True)})
                 result.failed += 1
                 continue

@@ -42,6 +42,7 @@ def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.Mat
 class NormalizeConfig(dg.Config):
     workers: int = 1
     quality: str = "HQ"
+    max_duration_s: float | None = 4 * 3600.0  # longer recordings are refused (audio_too_long), not decoded
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[raw_uploads], kinds={"audio"},
@@ -51,7 +52,8 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
                      data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.audio.stage import normalize_upload
 
-    res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality)
+    res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality,
+                           max_duration_s=config.max_duration_s)
     errors = [i for i in res.issues if i.severity.value == "ERROR"]
     table = [dg.TableRecord({"file": i.file or "", "line": i.line or 0, "code": i.code, "reason": i.message,
                              "fix": i.fix}) for i in errors[:FAILED_ROWS_CAP]]
