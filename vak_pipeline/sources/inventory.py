@@ -67,6 +67,24 @@ def kind_of(name: str) -> FileKind:
     return "unknown"
 
 
+def is_plain_file(upload_dir: Path, path: Path) -> bool:
+    """True for a regular file reached from `upload_dir` without following a symlink (as the inventory sees it).
+
+    Every reader of an upload uses this rule, so a link out of the dataset is never read, whatever its suffix.
+    """
+    path = Path(path)
+    try:
+        rel = path.relative_to(upload_dir)
+    except ValueError:
+        return False
+    cur = Path(upload_dir)
+    for part in rel.parts:
+        cur = cur / part
+        if cur.is_symlink():
+            return False
+    return path.is_file()
+
+
 def _walk(upload_dir: Path) -> list[tuple[str, os.stat_result]]:
     """(relative name, stat) of every regular file, sorted by name; hidden files and symlinks skipped."""
     out: list[tuple[str, os.stat_result]] = []

@@ -18,6 +18,7 @@ from ..schema.record import VakRecord
 from ..storage import JsonlWriter, atomic_write_json
 from .aidb import AidbImportContext, ImportedRecord, iter_aidb_file
 from .descriptor import load_descriptor
+from .inventory import is_plain_file
 from .messages import MessagesImportContext, iter_messages_file
 
 AIDB_SUFFIX = ".aidb.jsonl"
@@ -29,7 +30,7 @@ def text_files(upload_dir: Path) -> list[tuple[str, Path]]:
     out = []
     for p in sorted(Path(upload_dir).rglob("*.jsonl")):
         rel = p.relative_to(upload_dir).as_posix()
-        if any(part.startswith(".") for part in rel.split("/")) or not p.is_file():
+        if any(part.startswith(".") for part in rel.split("/")) or not is_plain_file(upload_dir, p):
             continue
         if rel.lower().endswith((AIDB_SUFFIX, MESSAGES_SUFFIX)):
             out.append((rel, p))

@@ -25,6 +25,8 @@ from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..rules.issue import Issue, Severity
 from ..schema.record import Diarization, VakRecord
+from ..sources.ids import is_safe_id
+from ..sources.inventory import is_plain_file
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
 from .asr import AsrSettings, Transcriber, read_channels
 from .diarize import AgentHintError, Diarizer, attribute_words
@@ -244,7 +246,7 @@ def vakforge_files(upload_dir: Path) -> list[tuple[str, Path]]:
     out = []
     for p in sorted(Path(upload_dir).rglob(f"*{VAKFORGE_SUFFIX}")):
         rel = p.relative_to(upload_dir).as_posix()
-        if p.is_file() and not any(part.startswith(".") for part in rel.split("/")):
+        if is_plain_file(upload_dir, p) and not any(part.startswith(".") for part in rel.split("/")):
             out.append((rel, p))
     return out
 
@@ -287,6 +289,12 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     upload_dir = layout.upload_dir(upload)
 
     def emit(w: JsonlWriter, rec: VakRecord, origin: str, file: str | None = None) -> bool:
+        if not is_safe_id(rec.id):  # ids become file names (audio/, alignments/, redactions/)
+            issues.append(_issue(upload, "id_unsafe", "conversation id is not a safe file name (slashes, '..', a "
+                                 "leading dot or other characters); the record is left out",
+                                 "use letters, digits, '_', '-' and '.', starting with a letter or digit",
+                                 record_id=rec.id[:80], file=file, family="structure"))
+            return False
         if rec.id in seen:
             issues.append(_issue(upload, "duplicate_id", f"conversation id {rec.id!r} appears twice in the upload",
                                  "give every conversation a unique id (conv_id in recordings.csv)",
