@@ -64,7 +64,7 @@ def test_a_record_not_from_aidb_is_described_with_tool_turns_as_bot_events(tmp_p
     rec = next(i[0] for i in iter_messages_file(tmp_path / "s.messages.jsonl", ctx))
     out = to_aidb(rec)
     assert check_aidb_object(out)[1] == []
-    assert out["schema"] == "aidb.conversation/1.0" and out["id"] == rec.id and out["language"] == "en"
+    assert out["schema"] == "aidb.conversation/1.0" and out["id"] == rec.id and out["language"] == "en-GB"
     assert [p["side"] for p in out["participants"]] == ["customer", "internal"]
     assert [t["kind"] for t in out["turns"]] == ["message", "event", "event", "message"]
     call = out["turns"][1]

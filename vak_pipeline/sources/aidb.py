@@ -486,10 +486,10 @@ def aidb_to_vak(conv: AidbConversation, ctx: AidbImportContext, line: int | None
         meta["allow_unconsented"] = True
     if keep_notes and notes:
         meta["notes"] = notes
-    mix = list(dict.fromkeys(t.lang for t in turns if t.lang))
+    mix = sorted({t.lang.split("-")[0] for t in turns if t.lang})  # base languages, as the format shows
     s = ctx.settings
     record = VakRecord(id=conv_id, schema_version=SCHEMA_VERSION, locale=pack_id,
-                       language=Language(primary=primary, mix=mix or [primary]), domain=s.domain,
+                       language=Language(primary=primary, mix=mix or [primary.split("-")[0]]), domain=s.domain,
                        scenario=s.scenario, system_prompt=s.system_prompt, tools=list(s.tools), turns=turns,
                        meta=Meta.model_validate(meta))
     return ImportedRecord(record=record, redaction_log=log, line=line or 0), issues

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..locales import get_pack
+from ..locales.lid import tag_languages
 from ..rules.issue import Issue, Severity
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Tool, ToolCall, ToolResult, Turn, VakRecord
 from ..storage import iter_jsonl
@@ -262,6 +263,7 @@ def messages_to_vak(rec: SftRecord, ctx: MessagesImportContext, line: int) -> tu
                            domain=settings.domain or rec.domain, scenario=settings.scenario,
                            system_prompt="\n\n".join(system) or settings.system_prompt, tools=tools, turns=turns,
                            meta=Meta.model_validate(meta))
+        record = tag_languages(record, overwrite=True)  # same tagging as transcripts: conversation fallback
     except ValidationError as err:
         for e in err.errors():
             field = ".".join(str(p) for p in e["loc"])
