@@ -112,3 +112,33 @@ def test_a_changed_record_is_redone_alone(tmp_path):
     fresh.conversations(UPLOAD).write_text(path.read_text())
     redact_upload(fresh, UPLOAD, RedactionSettings(), workers=1)
     assert fresh.redacted(UPLOAD).read_bytes() == layout.redacted(UPLOAD).read_bytes()
+
+
+def _words(text: str, turn: int) -> list[dict]:
+    return [{"word": w, "start": 0.1 + 0.2 * k, "end": 0.25 + 0.2 * k, "speaker": "user", "turn": turn,
+             "channel": 0} for k, w in enumerate(text.split())]
+
+
+def test_calls_are_not_redone_when_tagged_turns_rewrites_the_same_alignment(tmp_path):
+    """tagged_turns writes alignments/<conv>.json (unredacted words) on every run; redaction then puts the
+    redacted words back from its copy instead of redoing the call, and never leaves PII words on disk."""
+    layout = _setup(tmp_path / "d")
+    unredacted = {}
+    for i in (0, 20, 30):  # real calls (c010 is synthetic)
+        path = layout.alignment(f"c{i:03d}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        doc = {"conversation_id": f"c{i:03d}", "words": _words(TEXTS[i % len(TEXTS)], 0)}
+        unredacted[i] = json.dumps(doc, indent=1) + "\n"
+        path.write_text(unredacted[i])
+    first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=1)
+    redacted_words = {i: layout.alignment(f"c{i:03d}").read_text() for i in unredacted}
+    assert "98765" not in redacted_words[0] and "98765" in unredacted[0]
+    for i, text in unredacted.items():  # what tagged_turns does on the next run
+        layout.alignment(f"c{i:03d}").write_text(text)
+    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    assert again.redacted == 0 and again.unchanged == first.redacted
+    assert {i: layout.alignment(f"c{i:03d}").read_text() for i in unredacted} == redacted_words
+    # words that really changed are redone
+    layout.alignment("c020").write_text(unredacted[20].replace("Priya", "Asha"))
+    third = redact_upload(layout, UPLOAD, RedactionSettings(), workers=1)
+    assert third.redacted == 1

@@ -21,7 +21,7 @@ FAILED_ROWS_CAP = 50
           description="Inventory of data/raw/<upload>: every file with size, sha256, mtime and kind. "
                       "Raw files are only read.")
 def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.sources.inventory import inventory
+    from vak_pipeline.sources.inventory import current_inventory
 
     layout = data.layout
     upload = context.partition_key
@@ -29,7 +29,7 @@ def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.Mat
     if not upload_dir.is_dir():
         raise dg.Failure(f"upload folder {upload_dir} does not exist",
                          metadata={"fix": "remove the partition or restore the folder under data/raw/"})
-    inv = inventory(upload_dir)
+    inv = current_inventory(upload_dir, layout.inventory(upload))  # re-hashed only when name:size:mtime changed
     atomic_write_json(layout.inventory(upload), inv.model_dump(mode="json"))
     counts = inv.counts()
     return dg.MaterializeResult(

@@ -26,13 +26,23 @@ from ..locales import UnknownLocale, get_pack
 from ..rules.issue import Issue
 from ..schema import Alignment, VakRecord
 from ..sources.descriptor import load_descriptor
-from ..storage import JsonlWriter, atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside
+from ..storage import (
+    JsonlWriter,
+    atomic_write_bytes,
+    atomic_write_json,
+    atomic_write_text,
+    dumps_line,
+    iter_jsonl,
+    resolve_inside,
+    sha256_file,
+)
 from .audio import AudioSettings, mask_wav
 from .redact import redact_record_full
 
 log = logging.getLogger(__name__)
 STATE_NAME = "redaction_state.json"
 STAGE_VERSION = "1"
+KEPT_ALIGNMENTS = "redacted_alignments"  # work/<upload>/redacted_alignments/<conv>.json
 
 
 @dataclass(frozen=True)
@@ -157,8 +167,8 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                     if entry is not None:
                         if "audio_path" in entry:  # stamps taken after masking, so the next run sees them
                             entry = {"in": entry["in"], "audio": _file_stamp(entry.pop("audio_path")),
-                                     "align": _file_stamp(entry.pop("align_path")), "length": entry["length"],
-                                     "counts": entry["counts"]}
+                                     "align": _file_stamp(entry.pop("align_path")), "align_in": entry["align_in"],
+                                     "length": entry["length"], "counts": entry["counts"]}
                         new_records[rec_id] = dict(entry, offset=written)
                     written += len(line.encode("utf-8"))
 
@@ -215,11 +225,11 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
             prev = old_records.get(rec.id)
             log_path = layout.root / layout.redaction_rel(rec.id)
             if (prev and prev.get("in") == in_hash and prev.get("audio") == _file_stamp(audio_path)
-                    and prev.get("align") == _file_stamp(align_path) and log_path.exists()):
+                    and log_path.exists()):
                 line = _read_at(prev_out, prev["offset"], prev["length"]) if prev_out.exists() else None
-                if line is not None and line.endswith("\n"):
+                if line is not None and line.endswith("\n") and _alignment_current(prev, align_path, layout, upload):
                     part = RedactionResult(unchanged=1, counts_by_type=dict(prev.get("counts", {})))
-                    ready((line, rec.id, prev, part))
+                    ready((line, rec.id, dict(prev, align=_file_stamp(align_path)), part))
                     continue
             todo.append((jl.raw, jl.line, in_hash))
             if len(todo) >= (batch if workers > 1 else 1):
@@ -236,6 +246,24 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                     "meta.skip_redaction=true, pii_redacted=false; they will be rejected by validation and never "
                     "reach exports", upload, result.skipped_redaction)
     return result
+
+
+def _kept_alignment(layout: DataLayout, upload: str, conv_id: str) -> Path:
+    return layout.work(upload) / KEPT_ALIGNMENTS / f"{conv_id}.json"
+
+
+def _alignment_current(prev: dict[str, Any], align_path: Path, layout: DataLayout, upload: str) -> bool:
+    """Is alignments/<conv>.json still the redacted one of the last run? Restored when tagged_turns rewrote it
+    with the same unredacted words it had then (same sha256); False (redo) when its words changed."""
+    if prev.get("align") == _file_stamp(align_path):
+        return True
+    kept = _kept_alignment(layout, upload, align_path.stem)
+    if not prev.get("align_in") or not align_path.exists() or not kept.exists():
+        return False
+    if sha256_file(align_path) != prev["align_in"]:
+        return False
+    atomic_write_bytes(align_path, kept.read_bytes())
+    return True
 
 
 def _merge(result: RedactionResult, part: RedactionResult) -> None:
@@ -257,12 +285,15 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
         part = RedactionResult()
         audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
         align_path = layout.alignment(rec.id)
+        align_in = sha256_file(align_path) if align_path.exists() else None
         done = _redact_one(layout, upload, rec, names, settings, audio_path, align_path, line_no, part)
         if done is None:
             out.append((None, None, None, part))
             continue
         line, counts = done
-        entry = {"in": in_hash, "audio_path": audio_path, "align_path": align_path,
+        if align_in is not None:  # keep the redacted words: tagged_turns rewrites the file unredacted each run
+            atomic_write_bytes(_kept_alignment(layout, upload, rec.id), align_path.read_bytes())
+        entry = {"in": in_hash, "audio_path": audio_path, "align_path": align_path, "align_in": align_in,
                  "length": len(line.encode("utf-8")), "counts": counts}
         out.append((line, rec.id, entry, part))
     return out
