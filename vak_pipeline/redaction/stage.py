@@ -168,6 +168,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                         if "audio_path" in entry:  # stamps taken after masking, so the next run sees them
                             entry = {"in": entry["in"], "audio": _file_stamp(entry.pop("audio_path")),
                                      "align": _file_stamp(entry.pop("align_path")), "align_in": entry["align_in"],
+                                     "log": _content_hash(layout.root / layout.redaction_rel(rec_id)),
                                      "length": entry["length"], "counts": entry["counts"]}
                         new_records[rec_id] = dict(entry, offset=written)
                     written += len(line.encode("utf-8"))
@@ -224,8 +225,9 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
             in_hash = hashlib.sha256(jl.raw + names_key.encode()).hexdigest()
             prev = old_records.get(rec.id)
             log_path = layout.root / layout.redaction_rel(rec.id)
+            # the log too must be the one this stage wrote (the aidb importer rewrites its token-only log)
             if (prev and prev.get("in") == in_hash and prev.get("audio") == _file_stamp(audio_path)
-                    and log_path.exists()):
+                    and prev.get("log") == _content_hash(log_path)):
                 line = _read_at(prev_out, prev["offset"], prev["length"]) if prev_out.exists() else None
                 if line is not None and line.endswith("\n") and _alignment_current(prev, align_path, layout, upload):
                     part = RedactionResult(unchanged=1, counts_by_type=dict(prev.get("counts", {})))
@@ -246,6 +248,10 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                     "meta.skip_redaction=true, pii_redacted=false; they will be rejected by validation and never "
                     "reach exports", upload, result.skipped_redaction)
     return result
+
+
+def _content_hash(path: Path) -> str | None:
+    return sha256_file(path)[:16] if path.is_file() else None
 
 
 def _kept_alignment(layout: DataLayout, upload: str, conv_id: str) -> Path:
