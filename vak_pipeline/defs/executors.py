@@ -20,12 +20,14 @@ def executor_from_env() -> dg.ExecutorDefinition:
     if name == "multiprocess":
         return dg.multiprocess_executor.configured({"max_concurrent": int(os.environ.get("VAK_MAX_CONCURRENT", "0"))})
     if name == "dask":
-        from dagster_dask import dask_executor
+        from .dask_compat import vak_dask_executor
 
         address = os.environ.get("VAK_DASK_ADDRESS")
+        # local workers each advertise one "GPU" slot, so the transcripts step (which asks for GPU: 1) can run
         cluster = ({"existing": {"address": address}} if address else
-                   {"local": {"n_workers": int(os.environ.get("VAK_DASK_WORKERS", "2")), "threads_per_worker": 1}})
-        return dask_executor.configured({"cluster": cluster})
+                   {"local": {"n_workers": int(os.environ.get("VAK_DASK_WORKERS", "2")), "threads_per_worker": 1,
+                              "resources": {"GPU": 1}, "dashboard_address": ":0"}})
+        return vak_dask_executor.configured({"cluster": cluster})
     if name == "k8s":
         from dagster_k8s import k8s_job_executor
 
