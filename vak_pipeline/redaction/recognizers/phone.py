@@ -70,13 +70,34 @@ def _gate(text: str, plan: tuple[tuple[str, int, str], ...]) -> bool:
     return False
 
 
+_INTL = re.compile(r"(?<![\w+])\+\s?[1-9](?:[\s().\-/]{0,2}\d){6,16}(?!\d)")
+
+
+def _possible_international(text: str) -> Iterator[Match]:
+    """Numbers written with +<country code> whose length fits that country: still a phone even when the range is
+    unallocated or reserved (libphonenumber calls +44 7700 900xxx invalid; a person may still own it)."""
+    if "+" not in text:
+        return
+    for m in _INTL.finditer(text):
+        try:
+            num = phonenumbers.parse(m.group(), None)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_possible_number(num) and not phonenumbers.is_valid_number(num):
+            yield Match("phone", m.start(), m.end(), 0.7, "phonenumbers",
+                        phonenumbers.format_number(num, PhoneNumberFormat.E164))
+
+
 def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[Match]:
     if not _DIGIT_RUN.search(text):
         return
+    seen: set[tuple[int, int]] = set()
+    for m in _possible_international(text):
+        seen.add((m.start, m.end))
+        yield m
     plan = _region_plan(tuple(regions))
     if not _gate(text, plan):
         return
-    seen: set[tuple[int, int]] = set()
     for region, _, _ in plan:
         for m in PhoneNumberMatcher(text, region, leniency=Leniency.VALID):
             span = (m.start, m.end)
