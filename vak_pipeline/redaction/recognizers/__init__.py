@@ -86,11 +86,9 @@ def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool
     """
     if not text:
         return []
+    found = list(_run(pack, text, names, ner))
     view = digit_view(text)
-    if view is None:
-        found = list(_run(pack, text, names, ner))
-    else:
-        found = []
+    if view is not None:  # spoken digits: scan the digit view too; written values keep their own matches
         for m in _run(pack, view.text, names, ner):
             s, e = view.to_original(m.start, m.end)
             found.append(Match(m.type, s, e, m.score, m.recognizer, m.norm))
