@@ -12,6 +12,7 @@ step durations, summed over upload partitions. References measured in the same r
 - run 2 (corpus + new upload): the same new upload run alone on an empty data dir. Ingest of the old
   uploads must be near zero (incremental stages) so run 2 ~ new-upload-alone + re-publishing the
   manifest (validate, split, export: unpartitioned, they stream the whole manifest again).
+normalized_audio and redacted_manifest run with `workers` = the core count (VAK_BENCH_WORKERS to change).
 Output is written to a temp dir and deleted. Set VAK_BENCH_KEEP=1 to keep it.
 """
 
@@ -36,10 +37,11 @@ import json, resource, sys, time
 from pathlib import Path
 import dagster as dg
 from vak_pipeline.orchestrate import run_pipeline
-root, home, executor = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+root, home, executor, workers = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+ops = {"normalized_audio": {"config": {"workers": workers}}, "redacted_manifest": {"config": {"workers": workers}}}
 with dg.DagsterInstance.local_temp(home) as inst:
     t0 = time.perf_counter()
-    rep = run_pipeline(root, instance=inst, echo=lambda s: None, executor=executor)
+    rep = run_pipeline(root, instance=inst, echo=lambda s: None, executor=executor, run_config={"ops": ops})
     total = time.perf_counter() - t0
     steps = []
     for r in rep.runs:
@@ -69,7 +71,8 @@ def pipeline_run(root: Path, home: Path, executor: str = "in_process") -> dict:
     """One `run_pipeline` over `root` in a fresh process: total seconds, per-step seconds, peak RSS (MiB)."""
     home.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, HF_HUB_OFFLINE="1", DAGSTER_HOME="")
-    out = subprocess.run([sys.executable, "-c", CHILD, str(root), str(home), executor], capture_output=True,
+    workers = os.environ.get("VAK_BENCH_WORKERS", str(os.cpu_count() or 1))
+    out = subprocess.run([sys.executable, "-c", CHILD, str(root), str(home), executor, workers], capture_output=True,
                          text=True, cwd=ROOT, env=env)
     lines = [x for x in out.stdout.splitlines() if x.startswith("__RESULT__")]
     if out.returncode or not lines:
