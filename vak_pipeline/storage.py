@@ -14,8 +14,9 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Generic, TypeVar
 
+M = TypeVar("M")
 DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024  # a single record larger than this is refused, not loaded
 _BOM = b"\xef\xbb\xbf"
 
@@ -175,3 +176,34 @@ def resolve_inside(base: Path, rel: str) -> Path | None:
     if real != real_base and real_base not in real.parents:
         return None
     return target
+
+
+@dataclass(frozen=True)
+class ModelLine(Generic[M]):
+    """One line of a JSONL file of `M` records: the parsed model, or a line-numbered error (no values)."""
+
+    line: int
+    value: M | None = None
+    code: str | None = None  # a JsonLine code, or "invalid" when the object does not match the model
+    error: str | None = None
+    field: str | None = None
+    record_id: str | None = None
+
+
+def iter_models(path: Path, model: type[M], max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Iterator[ModelLine[M]]:
+    """Stream a JSONL file as `model` instances; an empty file yields nothing. Never raises for content."""
+    from pydantic import ValidationError
+
+    for jl in iter_jsonl(path, max_line_bytes=max_line_bytes):
+        if jl.error:
+            if jl.code != "empty_file":
+                yield ModelLine(jl.line, code=jl.code, error=jl.error)
+            continue
+        try:
+            yield ModelLine(jl.line, model.model_validate(jl.value))
+        except ValidationError as err:
+            e = err.errors(include_url=False, include_input=False)[0]
+            fld = ".".join(map(str, e["loc"]))
+            rid = jl.value.get("id") if isinstance(jl.value.get("id"), str) else None
+            yield ModelLine(jl.line, code="invalid", field=fld or None, record_id=rid,
+                            error=f"{err.error_count()} schema error(s); first at {fld or 'record'}: {e['msg']}")

@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from ..audio.models import NormalizedAudio
 from ..layout import DataLayout
@@ -27,7 +27,7 @@ from ..rules.issue import Issue, Severity
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
-from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
+from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, iter_models
 from .asr import AsrSettings, Transcriber, read_channels
 from .diarize import AgentHintError, Diarizer, attribute_words
 from .models import ConversationTranscript, Segment
@@ -87,18 +87,12 @@ def read_audio_rows(layout: DataLayout, upload: str, issues: list[Issue]) -> lis
     rows: list[NormalizedAudio] = []
     if not path.is_file():
         return rows
-    for jl in iter_jsonl(path):
-        if jl.error:
-            if jl.code != "empty_file":
-                issues.append(_issue(upload, f"audio_index_{jl.code}", jl.error, "re-run normalized_audio",
-                                     file="audio.jsonl", line=jl.line))
+    for ml in iter_models(path, NormalizedAudio):
+        if ml.value is None:
+            issues.append(_issue(upload, f"audio_index_{ml.code}", ml.error or "", "re-run normalized_audio",
+                                 file="audio.jsonl", line=ml.line))
             continue
-        try:
-            rows.append(NormalizedAudio.model_validate(jl.value))
-        except ValidationError as err:
-            issues.append(_issue(upload, "audio_index_invalid", f"row does not match NormalizedAudio "
-                                 f"({err.error_count()} errors)", "re-run normalized_audio",
-                                 file="audio.jsonl", line=jl.line))
+        rows.append(ml.value)
     return rows
 
 
@@ -254,20 +248,16 @@ def vakforge_files(upload_dir: Path) -> list[tuple[str, Path]]:
 def iter_vakforge_imports(layout: DataLayout, upload: str):
     """Records of `*.vakforge.jsonl` files of the upload (VakRecord or line-numbered Issue), streamed."""
     for rel, path in vakforge_files(layout.upload_dir(upload)):
-        for jl in iter_jsonl(path):
-            if jl.error:
-                yield _issue(upload, f"vakforge_{jl.code}", jl.error, "fix or remove the line", file=rel,
-                             line=jl.line or None, family="structure")
-                continue
-            try:
-                yield VakRecord.model_validate(jl.value)
-            except ValidationError as err:
-                e = err.errors()[0]
-                fld = ".".join(map(str, e["loc"]))
-                rid = jl.value.get("id") if isinstance(jl.value.get("id"), str) else None
-                yield _issue(upload, "vakforge_invalid", f"{err.error_count()} schema error(s); first at {fld}: "
-                             f"{e['msg']}", "fix the record to match the vakforge.jsonl schema", file=rel,
-                             line=jl.line, field=fld, record_id=rid, family="structure")
+        for ml in iter_models(path, VakRecord):
+            if ml.value is not None:
+                yield ml.value
+            elif ml.code == "invalid":
+                yield _issue(upload, "vakforge_invalid", ml.error or "", "fix the record to match the vakforge.jsonl "
+                             "schema", file=rel, line=ml.line, field=ml.field, record_id=ml.record_id,
+                             family="structure")
+            else:
+                yield _issue(upload, f"vakforge_{ml.code}", ml.error or "", "fix or remove the line", file=rel,
+                             line=ml.line or None, family="structure")
 
 
 def _text_records(layout: DataLayout, upload: str):
@@ -311,18 +301,13 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     with JsonlWriter(out_path) as w:
         tpath = layout.transcripts(upload)
         if tpath.is_file():
-            for jl in iter_jsonl(tpath):
-                if jl.error:
-                    if jl.code != "empty_file":
-                        issues.append(_issue(upload, f"transcripts_{jl.code}", jl.error, "re-run transcripts",
-                                             file="transcripts.jsonl", line=jl.line))
+            for ml in iter_models(tpath, ConversationTranscript):
+                if ml.value is None:
+                    code = "transcripts_invalid" if ml.code == "invalid" else f"transcripts_{ml.code}"
+                    issues.append(_issue(upload, code, ml.error or "", "re-run transcripts",
+                                         file="transcripts.jsonl", line=ml.line))
                     continue
-                try:
-                    tr = ConversationTranscript.model_validate(jl.value)
-                except ValidationError:
-                    issues.append(_issue(upload, "transcripts_invalid", "line does not match ConversationTranscript",
-                                         "re-run transcripts", file="transcripts.jsonl", line=jl.line))
-                    continue
+                tr = ml.value
                 row = audio.get(tr.conv_id)
                 if row is None:
                     issues.append(_issue(upload, "transcript_without_audio", "transcript of a recording that is no "
