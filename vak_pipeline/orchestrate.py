@@ -133,9 +133,23 @@ def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: d
     return report
 
 
+def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:
+    """The run config without the `ops` entries of the other job: one --config file serves ingest and publish.
+
+    A name no job has is kept, so Dagster still reports the typo.
+    """
+    ops = rc.get("ops")
+    if not isinstance(ops, dict):
+        return rc
+    mine = {n.name for n in job.graph.nodes}
+    other = {n.name for f in (_ingest_job, _publish_job) for n in f().graph.nodes} - mine
+    return dict(rc, ops={k: v for k, v in ops.items() if k not in other})
+
+
 def _execute(factory: Callable[[], dg.JobDefinition], name: str, partition: str | None,
              inst: dg.DagsterInstance, rc: dict[str, Any], executor: str) -> StageRun:
     tags = {"dagster/partition": partition} if partition else None
+    rc = config_for_job(factory(), rc)
     if executor == "in_process":
         res = factory().execute_in_process(partition_key=partition, instance=inst, run_config=rc,
                                            raise_on_error=False)
