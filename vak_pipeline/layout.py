@@ -6,12 +6,14 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       raw/<upload>/                  untouched uploads (never written)
       work/<upload>/inventory.json   raw_uploads: every file with size, sha256, kind
       work/<upload>/audio.jsonl      normalized_audio: one row per recording (NormalizedAudio)
+      work/<upload>/audio/<conv>.wav normalized 24 kHz 16-bit PCM, unredacted: private, never published
+      work/<upload>/alignments/<conv>.json  word timings from transcription, unredacted: private
       work/<upload>/report.json      per-upload report: files the pipeline could not use, with reasons
       work/<upload>/transcripts.jsonl  transcripts: per conversation ASR words per speaker
       work/<upload>/conversations.jsonl tagged_turns: canonical records before redaction
       work/<upload>/redacted.jsonl   redacted_manifest: canonical records after redaction
-      audio/<conv_id>.wav            24 kHz 16-bit PCM (redacted in place by redacted_manifest copy)
-      alignments/<conv_id>.json      word timings (schema.Alignment)
+      audio/<conv_id>.wav            published audio: the normalized copy with PII masked (redacted_manifest)
+      alignments/<conv_id>.json      published word timings, PII words replaced (schema.Alignment)
       redactions/<conv_id>.json      redaction logs (schema.RedactionLog)
       vakforge.jsonl                 validated_manifest: valid records only
       vakforge.schema.json           exported JSON Schema
@@ -70,7 +72,14 @@ class DataLayout:
     def redacted(self, upload: str) -> Path:
         return self.work(upload) / "redacted.jsonl"
 
-    # --- per-conversation files (paths relative to root are what records store)
+    # --- private per-conversation files: unredacted, under work/, never referenced by the manifest
+    def normalized_audio_rel(self, upload: str, conv_id: str) -> str:
+        return f"work/{upload}/audio/{conv_id}.wav"
+
+    def work_alignment(self, upload: str, conv_id: str) -> Path:
+        return self.work(upload) / "alignments" / f"{conv_id}.json"
+
+    # --- published per-conversation files (paths relative to root are what records store)
     @property
     def audio_dir(self) -> Path:
         return self.root / "audio"

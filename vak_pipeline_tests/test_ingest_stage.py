@@ -1,4 +1,4 @@
-"""normalize_upload: a whole upload to audio/<conv_id>.wav, audio.jsonl and report.json; bad files reported."""
+"""normalize_upload: a whole upload to work/<upload>/audio/<conv_id>.wav, audio.jsonl and report.json."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_messy_upload_materializes_the_good_files_and_reports_the_bad(tmp_path):
     for r in rows.values():
         info = sf.info(str(tmp_path / r.path))
         assert (info.samplerate, info.subtype) == (24000, "PCM_16") and info.channels == r.channels
-        assert r.path == f"audio/{r.conv_id}.wav" and r.upload == "up1"
+        assert r.path == f"work/up1/audio/{r.conv_id}.wav" and r.upload == "up1"  # private until redacted
     good = rows["good.wav"]
     assert good.conv_id == "call-good" and good.settings.speakers == {"user": "cust-1"}
     assert good.settings.channel_map == {"0": "user", "1": "agent"} and good.channels == 2
@@ -93,7 +93,7 @@ def test_second_run_skips_unchanged_recordings_and_redoes_only_what_changed(tmp_
     assert {r.source_file: r.kept_channels for r in read_audio_index(layout, "up1")}["six.wav"] == [0, 5]
 
     # a deleted output wav is rebuilt
-    os.unlink(tmp_path / "audio" / "up1-a.wav")
+    os.unlink(tmp_path / "work" / "up1" / "audio" / "up1-a.wav")
     assert normalize_upload(layout, "up1").decoded == 1
 
 

@@ -28,7 +28,7 @@ def _rec(i: int) -> dict:
     if source == "real":
         rec["meta"]["consent_ref"] = "p1"
     if i % 10 == 0:
-        rec["audio"] = {"path": f"audio/c{i:03d}.wav", "sample_rate": SR, "channels": 2,
+        rec["audio"] = {"path": f"work/{UPLOAD}/audio/c{i:03d}.wav", "sample_rate": SR, "channels": 2,
                         "channel_map": {"0": "user", "1": "agent"}, "duration_s": 3.0}
     return rec
 
@@ -39,13 +39,14 @@ def _setup(root: Path, n: int = 40) -> DataLayout:
     up.mkdir(parents=True)
     (up / "upload.yaml").write_text("locale: en-IN\nconsent: recorded_verbal\nconsent_ref: p1\n"
                                     "names: [Priya Sharma]\n", encoding="utf-8")
-    layout.audio_dir.mkdir(parents=True)
+    normalized = layout.work(UPLOAD) / "audio"
+    normalized.mkdir(parents=True)
     t = np.arange(3 * SR) / SR
     lines = []
     for i in range(n):
         rec = _rec(i)
         if "audio" in rec:
-            sf.write(layout.audio_dir / f"c{i:03d}.wav", np.stack([0.3 * np.sin(2 * np.pi * 300 * t)] * 2, axis=1),
+            sf.write(normalized / f"c{i:03d}.wav", np.stack([0.3 * np.sin(2 * np.pi * 300 * t)] * 2, axis=1),
                      SR, subtype="PCM_16")
         lines.append(json.dumps(rec))
         if i == 17:
@@ -59,12 +60,11 @@ def _setup(root: Path, n: int = 40) -> DataLayout:
 
 def _outputs(layout: DataLayout) -> dict[str, bytes]:
     files = [layout.redacted(UPLOAD), *sorted((layout.root / "redactions").glob("*.json")),
-             *sorted(layout.audio_dir.glob("*.wav"))]
+             *sorted(layout.audio_dir.glob("*.wav")), *sorted((layout.root / "alignments").glob("*.json"))]
     out = {p.relative_to(layout.root).as_posix(): p.read_bytes() for p in files}
     state = json.loads((layout.work(UPLOAD) / STATE_NAME).read_text())
     for entry in state["records"].values():  # file stamps hold mtimes, which differ between the two dirs
-        entry["audio"] = entry["audio"] and entry["audio"][0]
-        entry["align"] = entry["align"] and entry["align"][0]
+        entry["stamps"] = {k: v[0] if isinstance(v, list) else v for k, v in entry["stamps"].items()}
     out["state"] = json.dumps(state, sort_keys=True).replace(str(layout.root), "<root>").encode()
     return out
 
@@ -120,25 +120,40 @@ def _words(text: str, turn: int) -> list[dict]:
 
 
 def test_calls_are_not_redone_when_tagged_turns_rewrites_the_same_alignment(tmp_path):
-    """tagged_turns writes alignments/<conv>.json (unredacted words) on every run; redaction then puts the
-    redacted words back from its copy instead of redoing the call, and never leaves PII words on disk."""
+    """tagged_turns rewrites work/<upload>/alignments/<conv>.json (unredacted, private) on every run; the same
+    words do not make redaction redo a call, and only redacted words are ever published."""
     layout = _setup(tmp_path / "d")
     unredacted = {}
     for i in (0, 20, 30):  # real calls (c010 is synthetic)
-        path = layout.alignment(f"c{i:03d}")
+        path = layout.work_alignment(UPLOAD, f"c{i:03d}")
         path.parent.mkdir(parents=True, exist_ok=True)
         doc = {"conversation_id": f"c{i:03d}", "words": _words(TEXTS[i % len(TEXTS)], 0)}
         unredacted[i] = json.dumps(doc, indent=1) + "\n"
         path.write_text(unredacted[i])
     first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=1)
-    redacted_words = {i: layout.alignment(f"c{i:03d}").read_text() for i in unredacted}
-    assert "98765" not in redacted_words[0] and "98765" in unredacted[0]
+    published = {i: layout.alignment(f"c{i:03d}").read_text() for i in unredacted}
+    assert "98765" not in published[0] and "98765" in unredacted[0]
+    assert layout.work_alignment(UPLOAD, "c000").read_text() == unredacted[0]  # the private copy is untouched
     for i, text in unredacted.items():  # what tagged_turns does on the next run
-        layout.alignment(f"c{i:03d}").write_text(text)
+        layout.work_alignment(UPLOAD, f"c{i:03d}").write_text(text)
     again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
     assert again.redacted == 0 and again.unchanged == first.redacted
-    assert {i: layout.alignment(f"c{i:03d}").read_text() for i in unredacted} == redacted_words
+    assert {i: layout.alignment(f"c{i:03d}").read_text() for i in unredacted} == published
     # words that really changed are redone
-    layout.alignment("c020").write_text(unredacted[20].replace("Priya", "Asha"))
+    layout.work_alignment(UPLOAD, "c020").write_text(unredacted[20].replace("Priya", "Asha"))
     third = redact_upload(layout, UPLOAD, RedactionSettings(), workers=1)
     assert third.redacted == 1
+
+
+def test_unredacted_audio_is_never_published(tmp_path):
+    """The normalized recording stays under work/; audio/<conv>.wav is the masked copy, written by redaction."""
+    layout = _setup(tmp_path / "d")
+    assert not layout.audio_dir.exists()
+    redact_upload(layout, UPLOAD, RedactionSettings(audio_method="silence"), workers=1)
+    recs = [json.loads(x) for x in layout.redacted(UPLOAD).read_text().splitlines()]
+    with_audio = [r for r in recs if r.get("audio")]
+    assert with_audio and all(r["audio"]["path"] == f"audio/{r['id']}.wav" for r in with_audio)
+    masked = sf.read(layout.audio_dir / "c000.wav", always_2d=True)[0]
+    source = sf.read(layout.work(UPLOAD) / "audio" / "c000.wav", always_2d=True)[0]
+    assert np.abs(masked[:, 0]).min() == 0 and np.abs(source[:, 0]).max() > 0.2  # user channel masked
+    assert not np.array_equal(masked, source)

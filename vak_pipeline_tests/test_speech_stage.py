@@ -109,7 +109,7 @@ def test_tag_upload_writes_valid_records_alignments_and_joins_vakforge_imports(d
     assert [t.start for t in call.turns] == sorted(t.start for t in call.turns)
     assert [t.tool_call.id for t in call.turns if t.tool_call] == ["call_1"]
     assert all(t.lang == "en" for t in call.turns if t.is_spoken) and call.language.primary == "en-US"
-    al = Alignment.model_validate_json(data.alignment(call.id).read_text())
+    al = Alignment.model_validate_json(data.work_alignment("calls", call.id).read_text())  # private until redacted
     assert al.words and {w.speaker for w in al.words} == {"agent", "user"}
     assert all(call.turns[w.turn].speaker == w.speaker for w in al.words)
     imported = next(r for r in recs if r.id == "imp-2")

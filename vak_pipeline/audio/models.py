@@ -1,7 +1,8 @@
 """What audio normalization produces: the inspection of a recording and the row of work/<upload>/audio.jsonl.
 
 `NormalizedAudio` is the contract with the speech stage: one row per usable recording, pointing at
-`audio/<conv_id>.wav` (24 kHz, 16-bit PCM, channels kept) and carrying the resolved descriptor settings.
+`work/<upload>/audio/<conv_id>.wav` (24 kHz, 16-bit PCM, channels kept; private until redacted)
+and carrying the resolved descriptor settings.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class NormalizedAudio(BaseModel):
     source_sha256: str
     settings_hash: str = Field(description="Hash of everything that shapes the output wav; equal hash + equal "
                                "source sha256 means the wav need not be rebuilt.")
-    path: str = Field(description="Relative to the data root: audio/<conv_id>.wav.")
+    path: str = Field(description="Relative to the data root: work/<upload>/audio/<conv_id>.wav (unredacted, private).")
     sample_rate: int
     channels: int
     duration_s: float

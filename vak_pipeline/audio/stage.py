@@ -1,4 +1,4 @@
-"""The normalized_audio stage for one upload: every recording to audio/<conv_id>.wav, incrementally.
+"""The normalized_audio stage for one upload: every recording to work/<upload>/audio/<conv_id>.wav, incrementally.
 
 Reads the descriptor and the inventory, normalizes each audio file (in a process pool when workers > 1),
 and writes work/<upload>/audio.jsonl (one NormalizedAudio per usable recording) and work/<upload>/report.json
@@ -149,7 +149,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
             shash = settings_hash(settings.keep_channels, target_rate, quality)
             planned[f.name] = (conv, settings, shash, f.sha256)
             prev = previous.get(f.name)
-            rel = layout.audio_rel(conv)
+            rel = layout.normalized_audio_rel(upload, conv)
             if (prev is not None and prev.source_sha256 == f.sha256 and prev.settings_hash == shash
                     and prev.conv_id == conv and prev.path == rel and (layout.root / rel).is_file()):
                 rows.append(prev.model_copy(update={"settings": settings}))
@@ -189,7 +189,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
             rep = InspectReport.model_validate(out["report"])
             rows.append(NormalizedAudio(
                 conv_id=conv, upload=upload, source_file=name, source_sha256=sha, settings_hash=shash,
-                path=layout.audio_rel(conv), sample_rate=rep.sample_rate, channels=rep.channels,
+                path=layout.normalized_audio_rel(upload, conv), sample_rate=rep.sample_rate, channels=rep.channels,
                 duration_s=rep.duration_s, kept_channels=settings.keep_channels if rep.source_channels else None,
                 settings=settings, inspect=rep))
 

@@ -46,7 +46,8 @@ class NormalizeConfig(dg.Config):
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[raw_uploads], kinds={"audio"},
-          description="Every recording of the upload as audio/<conv_id>.wav (24 kHz, 16-bit PCM, channels kept) "
+          description="Every recording of the upload as work/<upload>/audio/<conv_id>.wav (24 kHz, 16-bit PCM, "
+                      "channels kept; private until redacted) "
                       "and work/<upload>/audio.jsonl; unusable files listed in work/<upload>/report.json.")
 def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
                      data: DataResource) -> dg.MaterializeResult:

@@ -1,6 +1,8 @@
 """Audio side of redaction: where a redacted text span was said, masking it, and rewriting word timings.
 
-A text span maps to the words (alignments/<conv_id>.json) whose characters it covers; without word
+The normalized recording (work/<upload>/audio/<conv>.wav) is never published as it is: the redaction
+stage writes the masked copy to audio/<conv>.wav. A text span maps to the words (the upload's word
+alignments) whose characters it covers; without word
 timings it falls back to the turn's start/end, proportional by characters (marked timing="proportional").
 The span is replaced on the speaker's channel by a 1 kHz tone at -20 dBFS or by silence, padded.
 """
@@ -68,36 +70,61 @@ def make_mask(start_s: float, end_s: float, channel: int | None, timing: str, se
                      channel=channel, timing=timing)
 
 
-def mask_wav(path: Path, masks: list[AudioMask], settings: AudioSettings) -> int:
-    """Replace each masked interval (on its channel, or all channels when channel is None) in place,
-    atomically; returns the number of samples changed per channel summed."""
+def write_masked(src: Path, dst: Path, masks: list[AudioMask], settings: AudioSettings,
+                 block_frames: int = 1 << 16) -> int:
+    """Write `src` to `dst` (atomically) with each masked interval replaced on its channel (all channels
+    when channel is None); streamed block by block, so memory does not grow with the recording.
+    Returns the number of samples changed, summed over channels."""
     import numpy as np
     import soundfile as sf
 
-    if not masks:
-        return 0
-    info = sf.info(str(path))
-    data, sr = sf.read(str(path), dtype="float32", always_2d=True)
-    amp = 10 ** (settings.tone_dbfs / 20.0)
-    changed = 0
+    info = sf.info(str(src))
+    sr = info.samplerate
+    amp = 10 ** (settings.tone_dbfs / 20.0) * 32767.0
+    spans = []
     for m in masks:
         a = max(0, int(math.floor(m.start_s * sr)))
-        b = min(data.shape[0], int(math.ceil(m.end_s * sr)))
-        if b <= a:
-            continue
-        chans = range(data.shape[1]) if m.channel is None else [m.channel]
-        if m.method == "tone":
-            t = np.arange(a, b, dtype=np.float64) / sr
-            fill = (amp * np.sin(2 * np.pi * settings.tone_hz * t)).astype(np.float32)
-        else:
-            fill = np.zeros(b - a, dtype=np.float32)
-        for c in chans:
-            if 0 <= c < data.shape[1]:
-                data[a:b, c] = fill
-                changed += b - a
-    with atomic_open(Path(path), "wb", encoding=None) as fh:
-        sf.write(fh, data, sr, subtype=info.subtype, format=info.format)
+        b = min(info.frames, int(math.ceil(m.end_s * sr)))
+        if b > a:
+            spans.append((a, b, m.channel, m.method))
+    changed = 0
+    with sf.SoundFile(str(src)) as fin, atomic_open(Path(dst), "wb", encoding=None) as fh:
+        with sf.SoundFile(fh, "w", samplerate=sr, channels=info.channels, subtype=info.subtype,
+                          format=info.format) as fout:
+            pos = 0
+            for block in fin.blocks(blocksize=block_frames, dtype="int16", always_2d=True):
+                n = len(block)
+                for a, b, ch, method in spans:
+                    lo, hi = max(a, pos), min(b, pos + n)
+                    if hi <= lo:
+                        continue
+                    if method == "tone":
+                        t = np.arange(lo, hi, dtype=np.float64) / sr
+                        fill = np.round(amp * np.sin(2 * np.pi * settings.tone_hz * t)).astype(np.int16)
+                    else:
+                        fill = np.zeros(hi - lo, dtype=np.int16)
+                    for c in (range(info.channels) if ch is None else [ch]):
+                        if 0 <= c < info.channels:
+                            block[lo - pos:hi - pos, c] = fill
+                            changed += hi - lo
+                fout.write(block)
+                pos += n
     return changed
+
+
+def publish_copy(src: Path, dst: Path) -> None:
+    """`dst` becomes a copy of `src` (a hard link when possible: neither file is ever edited in place)."""
+    import os
+    import shutil
+
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(f".{dst.name}.link.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:
+        shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
 
 
 def redact_alignment(alignment: Alignment, texts: dict[int, str],

@@ -1,9 +1,12 @@
 """The redaction stage of an upload: work/<upload>/conversations.jsonl -> work/<upload>/redacted.jsonl.
 
-Per record: text and tool JSON redacted, redactions/<conv_id>.json written, the normalized audio copy
-(data/audio/<conv>.wav, never data/raw) masked, word alignments rewritten, meta.pii_redacted and
-meta.redaction_log set. Synthetic rows pass through untouched. Records whose input, audio file and
-settings are unchanged since the last run are copied from the previous output instead of redone.
+Per record: text and tool JSON redacted, redactions/<conv_id>.json written, and the private
+normalized recording (work/<upload>/audio/<conv>.wav) and word timings (work/<upload>/alignments/)
+published to audio/<conv>.wav and alignments/<conv>.json with PII masked; audio.path, meta.pii_redacted
+and meta.redaction_log set. Nothing unredacted is ever written outside work/ (raw/ is never touched).
+Synthetic rows are published as they are. Skipped (skip_redaction) rows publish no audio. Records whose
+input, source files, outputs and settings are unchanged since the last run are copied from the previous
+output instead of redone.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from ..schema import Alignment, VakRecord
 from ..sources.descriptor import load_descriptor
 from ..storage import (
     JsonlWriter,
-    atomic_write_bytes,
     atomic_write_json,
     atomic_write_text,
     dumps_line,
@@ -36,13 +38,12 @@ from ..storage import (
     resolve_inside,
     sha256_file,
 )
-from .audio import AudioSettings, mask_wav
+from .audio import AudioSettings, publish_copy, write_masked
 from .redact import redact_record_full
 
 log = logging.getLogger(__name__)
 STATE_NAME = "redaction_state.json"
-STAGE_VERSION = "1"
-KEPT_ALIGNMENTS = "redacted_alignments"  # work/<upload>/redacted_alignments/<conv>.json
+STAGE_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -165,10 +166,8 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                         continue
                     out.write(line)
                     if entry is not None:
-                        if "audio_path" in entry:  # stamps taken after masking, so the next run sees them
-                            entry = {"in": entry["in"], "audio": _file_stamp(entry.pop("audio_path")),
-                                     "align": _file_stamp(entry.pop("align_path")), "align_in": entry["align_in"],
-                                     "log": _content_hash(layout.root / layout.redaction_rel(rec_id)),
+                        if "paths" in entry:  # stamps taken after publishing, so the next run sees them
+                            entry = {"in": entry["in"], "stamps": _stamps(layout, upload, rec_id),
                                      "length": entry["length"], "counts": entry["counts"]}
                         new_records[rec_id] = dict(entry, offset=written)
                     written += len(line.encode("utf-8"))
@@ -211,27 +210,24 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                     jl.line)])
                 ready((None, None, None, part))
                 continue
-            if rec.meta.source == "synthetic":
-                ready((jl.raw.decode("utf-8") + "\n", None, None, RedactionResult(synthetic=1)))
+            if rec.meta.source == "synthetic":  # no real person's data: published as it is
+                line, part = _publish_synthetic(layout, upload, rec, jl.line)
+                ready((line, None, None, part))
                 continue
-            if settings.skip_redaction:
+            if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
                 meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False,
                                                    "redaction_log": None})
                 ready((dumps_line(rec.model_copy(update={"meta": meta}).dump()), None, None,
                                 RedactionResult(skipped_redaction=1)))
                 continue
-            audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
-            align_path = layout.alignment(rec.id)
             in_hash = hashlib.sha256(jl.raw + names_key.encode()).hexdigest()
             prev = old_records.get(rec.id)
-            log_path = layout.root / layout.redaction_rel(rec.id)
-            # the log too must be the one this stage wrote (the aidb importer rewrites its token-only log)
-            if (prev and prev.get("in") == in_hash and prev.get("audio") == _file_stamp(audio_path)
-                    and prev.get("log") == _content_hash(log_path)):
+            # unchanged input, source files and published outputs (the aidb importer rewrites its log)
+            if prev and prev.get("in") == in_hash and prev.get("stamps") == _stamps(layout, upload, rec.id):
                 line = _read_at(prev_out, prev["offset"], prev["length"]) if prev_out.exists() else None
-                if line is not None and line.endswith("\n") and _alignment_current(prev, align_path, layout, upload):
+                if line is not None and line.endswith("\n"):
                     part = RedactionResult(unchanged=1, counts_by_type=dict(prev.get("counts", {})))
-                    ready((line, rec.id, dict(prev, align=_file_stamp(align_path)), part))
+                    ready((line, rec.id, prev, part))
                     continue
             todo.append((jl.raw, jl.line, in_hash))
             if len(todo) >= (batch if workers > 1 else 1):
@@ -254,22 +250,31 @@ def _content_hash(path: Path) -> str | None:
     return sha256_file(path)[:16] if path.is_file() else None
 
 
-def _kept_alignment(layout: DataLayout, upload: str, conv_id: str) -> Path:
-    return layout.work(upload) / KEPT_ALIGNMENTS / f"{conv_id}.json"
+def _stamps(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
+    """What a reused record depends on: its private sources and its published outputs, as they are now."""
+    return {"src_audio": _file_stamp(layout.root / layout.normalized_audio_rel(upload, conv_id)),
+            "src_align": _content_hash(layout.work_alignment(upload, conv_id)),  # rewritten each tagging run
+            "audio": _file_stamp(layout.audio_dir / f"{conv_id}.wav"),
+            "align": _file_stamp(layout.alignment(conv_id)),
+            "log": _content_hash(layout.root / layout.redaction_rel(conv_id))}
 
 
-def _alignment_current(prev: dict[str, Any], align_path: Path, layout: DataLayout, upload: str) -> bool:
-    """Is alignments/<conv>.json still the redacted one of the last run? Restored when tagged_turns rewrote it
-    with the same unredacted words it had then (same sha256); False (redo) when its words changed."""
-    if prev.get("align") == _file_stamp(align_path):
-        return True
-    kept = _kept_alignment(layout, upload, align_path.stem)
-    if not prev.get("align_in") or not align_path.exists() or not kept.exists():
-        return False
-    if sha256_file(align_path) != prev["align_in"]:
-        return False
-    atomic_write_bytes(align_path, kept.read_bytes())
-    return True
+def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
+                       line: int) -> tuple[str | None, RedactionResult]:
+    """A synthetic record's audio and word timings, published unchanged; its audio.path made public."""
+    part = RedactionResult(synthetic=1)
+    if rec.audio is not None:
+        src = resolve_inside(layout.root, rec.audio.path)
+        if src is None or not src.is_file():
+            part.issues.append(_issue(upload, "redaction_audio_missing", "the record's audio file is missing",
+                                      "materialize normalized_audio for this upload", line, rec.id))
+        else:
+            publish_copy(src, layout.audio_dir / f"{rec.id}.wav")
+            rec = rec.model_copy(update={"audio": rec.audio.model_copy(update={"path": layout.audio_rel(rec.id)})})
+    align = layout.work_alignment(upload, rec.id)
+    if align.is_file():
+        publish_copy(align, layout.alignment(rec.id))
+    return dumps_line(rec.dump()), part
 
 
 def _merge(result: RedactionResult, part: RedactionResult) -> None:
@@ -290,17 +295,13 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
         rec = VakRecord.model_validate_json(raw)
         part = RedactionResult()
         audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
-        align_path = layout.alignment(rec.id)
-        align_in = sha256_file(align_path) if align_path.exists() else None
+        align_path = layout.work_alignment(upload, rec.id)
         done = _redact_one(layout, upload, rec, names, settings, audio_path, align_path, line_no, part)
         if done is None:
             out.append((None, None, None, part))
             continue
         line, counts = done
-        if align_in is not None:  # keep the redacted words: tagged_turns rewrites the file unredacted each run
-            atomic_write_bytes(_kept_alignment(layout, upload, rec.id), align_path.read_bytes())
-        entry = {"in": in_hash, "audio_path": audio_path, "align_path": align_path, "align_in": align_in,
-                 "length": len(line.encode("utf-8")), "counts": counts}
+        entry = {"in": in_hash, "paths": True, "length": len(line.encode("utf-8")), "counts": counts}
         out.append((line, rec.id, entry, part))
     return out
 
@@ -323,22 +324,30 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
             alignment = Alignment.model_validate_json(align_path.read_bytes())
         except (ValidationError, OSError):
             result.issues.append(_issue(upload, "redaction_alignment_invalid",
-                                        f"alignments/{rec.id}.json is unreadable; audio spans use turn timing",
+                                        f"the word timings of {rec.id} are unreadable; audio spans use turn timing",
                                         "re-run transcripts for this conversation", line, rec.id))
     outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner)
     redacted_ok = True
-    if outcome.masks:
-        if audio_path is None or not audio_path.exists() or not rec.audio or not rec.audio.path.startswith("audio/"):
+    record = outcome.record
+    if rec.audio is not None:
+        if audio_path is None or not audio_path.is_file():
             redacted_ok = False
             result.issues.append(_issue(upload, "redaction_audio_missing",
-                                        "the record's audio is not a normalized copy under audio/ (or is missing); "
-                                        "its PII was not masked, so pii_redacted stays false",
-                                        "materialize normalized_audio so audio/<conv>.wav exists", line, rec.id))
+                                        "the record's normalized audio is missing; nothing was published and "
+                                        "pii_redacted stays false", "materialize normalized_audio for this upload",
+                                        line, rec.id))
         else:
-            mask_wav(audio_path, outcome.masks, settings.audio)
-            result.audio_masked += 1
-    if outcome.alignment is not None and outcome.log.spans:
-        atomic_write_text(align_path, outcome.alignment.model_dump_json(indent=1) + "\n")
+            published = layout.audio_dir / f"{rec.id}.wav"
+            if outcome.masks:
+                write_masked(audio_path, published, outcome.masks, settings.audio)
+                result.audio_masked += 1
+            else:
+                publish_copy(audio_path, published)
+            record = record.model_copy(update={"audio": record.audio.model_copy(
+                update={"path": layout.audio_rel(rec.id)})})
+    if alignment is not None:
+        words = outcome.alignment if outcome.alignment is not None else alignment
+        atomic_write_text(layout.alignment(rec.id), words.model_dump_json(indent=1) + "\n")
     rel = layout.redaction_rel(rec.id)
     atomic_write_json(layout.root / rel, outcome.log.model_dump(mode="json", exclude_none=True))
     meta = outcome.record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
@@ -348,6 +357,6 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
     result.schema_misfits += sum(1 for s in outcome.log.spans if getattr(s, "schema_fit", True) is False)
     for t, n in outcome.counts.items():
         result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
-    line_out = json.dumps(outcome.record.model_copy(update={"meta": meta}).dump(), ensure_ascii=False,
+    line_out = json.dumps(record.model_copy(update={"meta": meta}).dump(), ensure_ascii=False,
                           separators=(",", ":")) + "\n"
     return line_out, dict(outcome.counts)

@@ -322,7 +322,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                                                            created=file_created(upload_dir / row.source_file))
                 issues.extend(rec_issues)
                 if emit(w, rec, "audio", row.source_file):
-                    atomic_write_json(layout.alignment(rec.id), alignment.model_dump(mode="json", exclude_none=True))
+                    atomic_write_json(layout.work_alignment(upload, rec.id),
+                                      alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
         for item in _text_records(layout, upload):
             if isinstance(item, Issue):
