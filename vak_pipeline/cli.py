@@ -63,6 +63,7 @@ def run(
     executor: str = typer.Option("in_process", help="in_process | multiprocess | dask | k8s (see README: scale)."),
     parallel_uploads: int = typer.Option(1, help="Upload partitions run at once (with a non-in_process executor)."),
     log_level: str = typer.Option("WARNING", help="Dagster console log level (DEBUG, INFO, WARNING)."),
+    force: bool = typer.Option(False, help="Re-run uploads and publish even when nothing changed."),
 ) -> None:
     """Materialize the whole asset graph with Dagster for DATA and print what it produced and where."""
     import yaml
@@ -74,15 +75,16 @@ def run(
         raise typer.Exit(2)
     run_config = yaml.safe_load(config.read_text()) if config else None
     report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo, executor=executor,
-                          parallel_uploads=parallel_uploads, log_level=log_level.upper())
+                          parallel_uploads=parallel_uploads, log_level=log_level.upper(), force=force)
     for r in report.runs:
-        status = "ok" if r.success else "FAILED"
+        status = "unchanged, skipped" if r.skipped else "ok" if r.success else "FAILED"
         extra = ""
         if r.failed_steps:
             extra += f" failed steps: {', '.join(r.failed_steps)}"
         if r.failed_checks:
             extra += f" blocking checks failed: {', '.join(r.failed_checks)}"
-        typer.echo(f"{r.name}{'[' + r.partition + ']' if r.partition else ''}: {status} (run {r.run_id[:8]}){extra}")
+        run_id = "" if r.skipped else f" (run {r.run_id[:8]})"
+        typer.echo(f"{r.name}{'[' + r.partition + ']' if r.partition else ''}: {status}{run_id}{extra}")
     _print_outputs(data)
     raise typer.Exit(0 if report.success else 1)
 

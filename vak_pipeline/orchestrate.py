@@ -8,6 +8,9 @@ DAGSTER_HOME (so the runs show up in `dagster dev`), or an ephemeral one when it
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
+import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -17,6 +20,7 @@ from typing import Any
 import dagster as dg
 
 from .layout import DataLayout
+from .storage import atomic_write_json
 
 INGEST_JOB = "ingest_job"
 PUBLISH_JOB = "publish_job"
@@ -30,6 +34,7 @@ class StageRun:
     run_id: str
     failed_steps: list[str] = field(default_factory=list)
     failed_checks: list[str] = field(default_factory=list)
+    skipped: bool = False
 
 
 @dataclass
@@ -97,8 +102,12 @@ def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[N
 def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: dict[str, Any] | None = None,
                  instance: dg.DagsterInstance | None = None, echo: Callable[[str], None] = print,
                  executor: str = "in_process", parallel_uploads: int = 1,
-                 log_level: str = "WARNING") -> PipelineReport:
+                 log_level: str = "WARNING", force: bool = False) -> PipelineReport:
     """Run ingest for every upload (or the named ones), then publish. Never raises for a failed step.
+
+    An upload whose files, run config and pipeline code are unchanged since its last successful ingest
+    is skipped (`force` re-runs it), and so is publish when no input changed: a second run costs what the
+    new data costs, not the whole corpus.
 
     executor "in_process" runs every step here; any other (multiprocess, dask, k8s) goes through
     `execute_job` on a reconstructable job, so steps run where that executor puts them, and up to
@@ -123,14 +132,74 @@ def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: d
             inst.add_dynamic_partitions("uploads", new)
 
         def ingest(name: str) -> StageRun:
+            stamp = _ingest_stamp(layout, name, rc)
+            marker = layout.work(name) / INGEST_MARKER
+            if not force and _marker_matches(marker, stamp) and layout.redacted(name).is_file():
+                echo(f"ingest {name}: unchanged since its last run, skipped")
+                return StageRun(INGEST_JOB, name, True, "skipped", skipped=True)
             echo(f"ingest {name} ...")
-            return _execute(_ingest_job, INGEST_JOB, name, inst, rc, executor)
+            marker.unlink(missing_ok=True)
+            run = _execute(_ingest_job, INGEST_JOB, name, inst, rc, executor)
+            if run.success:
+                atomic_write_json(marker, {"stamp": stamp})
+            return run
 
         with ThreadPoolExecutor(max_workers=max(1, parallel_uploads)) as pool:
             report.runs.extend(pool.map(ingest, names))
-        echo("publish (validate, split, export, report) ...")
-        report.runs.append(_execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor))
+        stamp = _publish_stamp(layout, rc)
+        marker = layout.root / PUBLISH_MARKER
+        if not force and _marker_matches(marker, stamp) and layout.manifest.is_file() and layout.splits.is_file():
+            echo("publish: no input changed since the last run, skipped")
+            report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
+        else:
+            echo("publish (validate, split, export, report) ...")
+            marker.unlink(missing_ok=True)
+            run = _execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor)
+            if run.success:
+                atomic_write_json(marker, {"stamp": stamp})
+            report.runs.append(run)
     return report
+
+
+INGEST_MARKER = "ingest_done.json"  # work/<upload>/: what the last successful ingest run was made from
+PUBLISH_MARKER = ".publish_done.json"
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """Hash of the pipeline's own source: new code re-runs every stage once."""
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        h.update(path.relative_to(Path(__file__).parent).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _stable_config(rc: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in rc.items() if k != "loggers"}
+
+
+def _ingest_stamp(layout: DataLayout, upload: str, rc: dict[str, Any]) -> str:
+    from .sources.inventory import fingerprint
+
+    payload = [fingerprint(layout.upload_dir(upload)), _stable_config(rc), code_version()]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _publish_stamp(layout: DataLayout, rc: dict[str, Any]) -> str:
+    inputs = []
+    for u in layout.uploads():
+        p = layout.redacted(u)
+        inputs.append([u, p.stat().st_size, p.stat().st_mtime_ns] if p.is_file() else [u, None])
+    payload = [inputs, _stable_config(rc), code_version()]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _marker_matches(marker: Path, stamp: str) -> bool:
+    try:
+        return json.loads(marker.read_text(encoding="utf-8")).get("stamp") == stamp
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:
