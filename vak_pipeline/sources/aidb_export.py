@@ -10,6 +10,7 @@ aidb first-pass checks before it is written; one that does not is reported, not 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from pydantic import ValidationError
 
 from ..rules.issue import Issue
 from ..schema.record import VakRecord
-from ..storage import JsonlWriter, atomic_open, iter_jsonl
+from ..storage import JsonlWriter, iter_jsonl
 from .aidb import SCHEMA_TAG, TOKEN_RE, check_aidb_object, token_counts
 
 DEFAULT_BASE_TIME = "1970-01-01T00:00:00Z"  # for records with no time of their own: intervals kept, dates not
@@ -152,9 +153,11 @@ def iter_aidb(manifest_path: Path, dataset: str = "vakforge") -> Iterator[dict[s
 def export_aidb(manifest_path: Path, out_path: Path, parquet_path: Path | None = None,
                 dataset: str = "vakforge") -> ExportSummary:
     """Write aidb.conversation/1.0 JSONL (and optionally Parquet) for a canonical manifest, atomically."""
+    from ..recipes.parquet import ParquetStreamWriter
+
     summary = ExportSummary()
-    pq = AidbParquetWriter(parquet_path) if parquet_path else None
-    try:
+    with contextlib.ExitStack() as stack:
+        pq = (stack.enter_context(ParquetStreamWriter(parquet_path, _arrow_schema())) if parquet_path else None)
         with JsonlWriter(Path(out_path)) as w:
             for item in iter_aidb(manifest_path, dataset):
                 if isinstance(item, Issue):
@@ -162,14 +165,8 @@ def export_aidb(manifest_path: Path, out_path: Path, parquet_path: Path | None =
                     continue
                 w.write(item)
                 if pq is not None:
-                    pq.write(item)
+                    pq.write(_row(item))
                 summary.written += 1
-        if pq is not None:
-            pq.close()
-    except BaseException:
-        if pq is not None:
-            pq.abort()
-        raise
     summary.refused = len({i.line for i in summary.issues})
     return summary
 
@@ -238,45 +235,6 @@ def _row(obj: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-class AidbParquetWriter:
-    """Streams aidb objects into a Parquet file in row groups; the file appears only when closed cleanly."""
-
-    def __init__(self, path: Path, rows_per_group: int = 1000) -> None:
-        self.path = Path(path)
-        self.rows_per_group = rows_per_group
-        self._buf: list[dict[str, Any]] = []
-        self._cm = atomic_open(self.path, "wb", encoding=None)
-        self._fh = self._cm.__enter__()
-        self._writer: Any = None
-
-    def write(self, obj: dict[str, Any]) -> None:
-        self._buf.append(_row(obj))
-        if len(self._buf) >= self.rows_per_group:
-            self._flush()
-
-    def _flush(self) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        schema = _arrow_schema()
-        if self._writer is None:
-            self._writer = pq.ParquetWriter(self._fh, schema, compression="zstd")
-        if self._buf:
-            self._writer.write_table(pa.Table.from_pylist(self._buf, schema=schema))
-            self._buf = []
-
-    def close(self) -> None:
-        self._flush()
-        self._writer.close()
-        self._cm.__exit__(None, None, None)
-
-    def abort(self) -> None:
-        import contextlib
-
-        with contextlib.suppress(Exception):
-            self._cm.__exit__(RuntimeError, RuntimeError("aborted"), None)
-
-
 def _unrow(row: dict[str, Any]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for k in _KNOWN_TOP:
@@ -318,7 +276,7 @@ def _drop_none(v: Any) -> Any:
 
 
 def iter_aidb_parquet(path: Path, batch_size: int = 1000) -> Iterator[dict[str, Any]]:
-    """aidb objects back from a Parquet file written by AidbParquetWriter (absent and null both read absent)."""
+    """aidb objects back from a Parquet file written by export_aidb (absent and null both read absent)."""
     import pyarrow.parquet as pq
 
     pf = pq.ParquetFile(path)
