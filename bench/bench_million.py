@@ -14,24 +14,14 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from .common import row
+from .common import row, run_stage
 
 ROOT = Path(__file__).resolve().parent.parent
 
-CHILD = """
-import json, resource, sys, time
-from pathlib import Path
-root = Path(sys.argv[1])
-t0 = time.perf_counter()
-{body}
-print("__RESULT__" + json.dumps({{"s": time.perf_counter() - t0,
-                                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
-"""
 
 STAGES = {
     "validate": "from vak_pipeline.rules import ValidationContext, validate_manifest\n"
@@ -70,15 +60,6 @@ def write_small_manifest(path: Path, n: int, seed: int = 0) -> int:
     return size
 
 
-def _stage(body: str, root: Path) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD.format(body=body), str(root)], capture_output=True, text=True,
-                         cwd=ROOT)
-    lines = [x for x in out.stdout.splitlines() if x.startswith("__RESULT__")]
-    if out.returncode or not lines:
-        raise RuntimeError(f"stage failed: {out.stderr[-1500:]}")
-    return json.loads(lines[-1][len("__RESULT__"):])
-
-
 def run(quick: bool) -> list[dict]:
     big = 100_000 if quick else 1_000_000
     small = big // 10
@@ -90,7 +71,7 @@ def run(quick: bool) -> list[dict]:
             root = tmp / f"n{n}"
             root.mkdir()
             nbytes = write_small_manifest(root / "vakforge.jsonl", n)
-            res[n] = {name: _stage(body, root) for name, body in STAGES.items()}
+            res[n] = {name: run_stage(body, root) for name, body in STAGES.items()}
             if n == big:
                 rows.append(row("million", f"manifest ({n:,} conversations)", round(nbytes / 2**20), "MiB",
                                 note=f"{nbytes / n:.0f} bytes/record"))

@@ -13,21 +13,11 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from .common import row
-
-CHILD = """
-import json, resource, sys, time
-root = sys.argv[1]
-t0 = time.perf_counter()
-{body}
-print("__RESULT__" + json.dumps({{"s": time.perf_counter() - t0,
-                                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
-"""
+from .common import row, run_stage
 
 STAGES = {
     "read+validate (reference)": "from vak_pipeline.recipes.common import iter_records\n"
@@ -76,13 +66,6 @@ def write_manifest(path: Path, n: int, seed: int = 0) -> None:
             w.write(rec)
 
 
-def _run_stage(body: str, root: Path) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD.format(body=body), str(root)], capture_output=True,
-                         text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
-    line = [x for x in out.stdout.splitlines() if x.startswith("__RESULT__")][-1]
-    return json.loads(line[len("__RESULT__"):])
-
-
 def run(quick: bool) -> list[dict]:
     n = 10_000 if quick else 100_000
     tmp = Path(tempfile.mkdtemp(prefix="vak-bench-outputs-"))
@@ -93,7 +76,7 @@ def run(quick: bool) -> list[dict]:
             root = tmp / f"n{size}"
             root.mkdir()
             write_manifest(root / "vakforge.jsonl", size)
-            results[size] = {name: _run_stage(body, root) for name, body in STAGES.items()}
+            results[size] = {name: run_stage(body, root) for name, body in STAGES.items()}
         mb = (tmp / f"n{n}" / "vakforge.jsonl").stat().st_size / 2**20
         ref = results[n]["read+validate (reference)"]
         rows.append(row("outputs", f"manifest size ({n:,} conversations)", round(mb, 1), "MiB"))

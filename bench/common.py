@@ -32,3 +32,27 @@ def row(bench: str, metric: str, value: Any, unit: str = "", reference: Any = No
         note: str = "") -> dict:
     return {"bench": bench, "metric": metric, "value": value, "unit": unit, "reference": reference,
             "ratio": ratio, "note": note}
+
+
+_STAGE_CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+root = Path(sys.argv[1])
+t0 = time.perf_counter()
+{body}
+print("__RESULT__" + json.dumps({{"s": time.perf_counter() - t0,
+                                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+"""
+
+
+def run_stage(body: str, root) -> dict:
+    """Run `body` (with `root`, a Path, in scope) in a fresh Python: {"s": seconds, "rss": peak MiB}."""
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", _STAGE_CHILD.format(body=body), str(root)], capture_output=True,
+                         text=True, cwd=repo)
+    lines = [x for x in out.stdout.splitlines() if x.startswith("__RESULT__")]
+    if out.returncode or not lines:
+        raise RuntimeError(f"stage failed: {out.stderr[-1500:]}")
+    return json.loads(lines[-1][len("__RESULT__"):])

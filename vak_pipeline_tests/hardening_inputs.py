@@ -56,7 +56,7 @@ def mutate_json(obj: Any, rng: random.Random, n: int = 3) -> Any:
     """Replace, delete or retype a few random nodes of a JSON value (returns a new value)."""
     obj = json.loads(json.dumps(obj))
     for _ in range(n):
-        paths = list(_paths(obj))
+        paths = list(json_paths(obj))
         if not paths:
             return _hostile(rng)
         path = rng.choice(paths)
@@ -97,14 +97,15 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
     return bytes(b)
 
 
-def _paths(obj: Any, prefix: tuple = ()):
+def json_paths(obj: Any, prefix: tuple = ()):
+    """Every key/index path inside a JSON value (the value's own path, (), first)."""
     yield prefix
     if isinstance(obj, dict):
         for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
+            yield from json_paths(v, prefix + (k,))
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
+            yield from json_paths(v, prefix + (i,))
 
 
 def _check_issue(item: Issue) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from vak_pipeline.rules import ValidationContext, validate_manifest, validate_record
 from vak_pipeline.storage import iter_jsonl
+from vak_pipeline_tests.hardening_inputs import json_paths
 
 EXAMPLE = json.loads((Path(__file__).parent / "fixtures" / "format" / "example_record.json").read_text())
 
@@ -23,17 +24,7 @@ json_values = st.recursive(
 )
 
 
-def _paths(obj, prefix=()):
-    yield prefix
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
-ALL_PATHS = [p for p in _paths(EXAMPLE) if p]
+ALL_PATHS = [p for p in json_paths(EXAMPLE) if p]
 
 
 @st.composite
