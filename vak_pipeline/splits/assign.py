@@ -14,6 +14,7 @@ furthest below its target share, so existing assignments constrain but never get
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -22,25 +23,26 @@ from .summaries import SplitSummary, as_summary, speaker_keys
 
 
 class UnionFind:
-    """Path-halving, union-by-size disjoint sets over hashable keys."""
+    """Path-halving, union-by-size disjoint sets over dense integer ids (compact arrays, not dicts)."""
 
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-        self.size: dict[str, int] = {}
+    def __init__(self, n: int = 0) -> None:
+        self.parent = array("q", range(n))
+        self.size = array("q", [1]) * n
 
-    def add(self, x: str) -> None:
-        if x not in self.parent:
-            self.parent[x] = x
-            self.size[x] = 1
+    def add(self) -> int:
+        """A new singleton set; returns its id."""
+        self.parent.append(len(self.parent))
+        self.size.append(1)
+        return len(self.parent) - 1
 
-    def find(self, x: str) -> str:
+    def find(self, x: int) -> int:
         parent = self.parent
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    def union(self, a: str, b: str) -> None:
+    def union(self, a: int, b: int) -> None:
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
             return
@@ -51,18 +53,23 @@ class UnionFind:
 
 
 def _components(conv_keys: dict[str, list[str]]) -> list[list[str]]:
-    """Connected components of conversations linked through shared speaker keys (each sorted)."""
-    uf = UnionFind()
-    for conv, keys in conv_keys.items():
-        node = "c\0" + conv
-        uf.add(node)
-        for k in keys:
-            sk = "s\0" + k
-            uf.add(sk)
-            uf.union(node, sk)
-    groups: dict[str, list[str]] = defaultdict(list)
-    for conv in conv_keys:
-        groups[uf.find("c\0" + conv)].append(conv)
+    """Connected components of conversations linked through shared speaker keys (each sorted).
+
+    Conversations are ids 0..n-1 and each distinct speaker key gets the next id, so memory is a few
+    machine words per node on top of the conversation ids the caller already holds.
+    """
+    convs = list(conv_keys)
+    uf = UnionFind(len(convs))
+    key_ids: dict[str, int] = {}
+    for i, conv in enumerate(convs):
+        for k in conv_keys[conv]:
+            j = key_ids.get(k)
+            if j is None:
+                j = key_ids[k] = uf.add()
+            uf.union(i, j)
+    groups: dict[int, list[str]] = defaultdict(list)
+    for i, conv in enumerate(convs):
+        groups[uf.find(i)].append(conv)
     return [sorted(g) for g in groups.values()]
 
 
