@@ -16,6 +16,7 @@ from ..locales.base import LocalePack
 from ..schema import Alignment, AudioMask, Entity, RedactionLog, RedactionSpan, Turn, VakRecord
 from .audio import AudioSettings, locate_span, make_mask, redact_alignment
 from .recognizers import PLACEHOLDER_PREFIX, Match, find_pii, persona_names, resolve_overlaps
+from .recognizers.phone import asks_for_number, find_cued_digit_runs
 
 # Entity types the format names that are a person's data: an annotated one is redacted even if no
 # recognizer fired (the annotation is evidence), and its text becomes the placeholder.
@@ -159,7 +160,20 @@ def _entity_hints(rec: VakRecord, f: _Field) -> list[Match]:
 def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[str, ...], ner: bool) -> None:
     persona = persona_names(rec.system_prompt)
     for f in fields:
-        f.matches = resolve_overlaps(find_pii(pack, f.text, names, ner, persona) + _entity_hints(rec, f))
+        extra = _entity_hints(rec, f)
+        if f.path == "text" and "phone" in pack.pii_types and _previous_asks_for_number(rec, f.turn):
+            extra += list(find_cued_digit_runs(f.text, cued=True))
+        f.matches = resolve_overlaps(find_pii(pack, f.text, names, ner, persona) + extra)
+
+
+def _previous_asks_for_number(rec: VakRecord, turn: int | None) -> bool:
+    """The spoken turn before `turn` (by the other speaker) asked for a phone number."""
+    if not turn:
+        return False
+    for prev in reversed(rec.turns[:turn]):
+        if prev.is_spoken and prev.text:
+            return prev.speaker != rec.turns[turn].speaker and asks_for_number(prev.text)
+    return False
 
 
 def find_record_pii(rec: VakRecord, pack: LocalePack, names: tuple[str, ...] = (), ner: bool = False) -> list[_Field]:

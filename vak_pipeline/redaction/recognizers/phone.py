@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import phonenumbers
 from phonenumbers import Leniency, PhoneNumber, PhoneNumberFormat, PhoneNumberMatcher
 
-from .base import Match, business_context
+from .base import Match, business_context, has_cue
 
 _DIGIT_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d){5,}")
 _CANDIDATE = re.compile(r"(?:\+\s?)?\d(?:[\s().\-/]{0,2}\d){5,}")
@@ -88,9 +88,33 @@ def _possible_international(text: str) -> Iterator[Match]:
                         phonenumbers.format_number(num, PhoneNumberFormat.E164))
 
 
+# ASR text garbles spoken numbers ("nine eight seven six five four three two one zero" -> "876-543 to 1.0"):
+# after a phone cue, a run of 7+ digits (homophones of two/four/zero between digits allowed) is still a
+# person's number even when no region calls it valid, so it is redacted rather than left mostly readable.
+_PHONE_CUE = re.compile(r"\b(?:phone|mobile|contact|cell|whatsapp|landline|reach\s+me|call\s+me)\b|"
+                        r"फ़ोन|फोन|मोबाइल|电话|手机", re.IGNORECASE)
+_HOMOPHONES = {"to": "2", "too": "2", "for": "4", "oh": "0", "o": "0"}
+_LOOSE_RUN = re.compile(r"\d(?:(?:[\s().\-/,]{0,2}|\s(?:to|too|for|oh|o)\s)\d){6,}", re.IGNORECASE)
+
+
+def find_cued_digit_runs(text: str, cued: bool = False) -> Iterator[Match]:
+    """`cued`: the previous turn asked for a number ("can I have your phone number?")."""
+    for m in _LOOSE_RUN.finditer(text):
+        if not (cued or has_cue(text, m.start(), _PHONE_CUE)) or business_context(text, m.start()):
+            continue
+        norm = "".join(_HOMOPHONES.get(t.lower(), t) for t in re.findall(r"\d|[A-Za-z]+", m.group()))
+        yield Match("phone", m.start(), m.end(), 0.6, "phone_cue", norm)
+
+
+def asks_for_number(text: str) -> bool:
+    """Does this turn end by asking for a phone number (so the reply's digit runs are one)?"""
+    return _PHONE_CUE.search(text[-80:]) is not None
+
+
 def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[Match]:
     if not _DIGIT_RUN.search(text):
         return
+    yield from find_cued_digit_runs(text)
     seen: set[tuple[int, int]] = set()
     for m in _possible_international(text):
         seen.add((m.start, m.end))

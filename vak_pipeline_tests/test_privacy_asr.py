@@ -1,0 +1,33 @@
+"""Numbers garbled by ASR are still a person's number when the conversation says so."""
+
+from __future__ import annotations
+
+from vak_pipeline.locales import get_pack
+from vak_pipeline.redaction.redact import redact_record
+from vak_pipeline_tests.builders import make_record, turn
+
+
+def _redact(*texts: tuple[str, str]):
+    turns = [turn(spk, 2.0 * i, 2.0 * i + 1.5, text) for i, (spk, text) in enumerate(texts)]
+    rec = make_record("c1", locale="en-IN", turns=turns, source="real", consent="written", consent_ref="x")
+    out, log, _ = redact_record(rec, get_pack("en-IN"))
+    return [t.text for t in out.turns], log
+
+
+def test_a_reply_to_a_number_question_loses_its_digits_even_when_asr_garbled_them():
+    # tiny.en heard "nine eight seven six five four three two one zero" as "876-543 to 1.0"
+    texts, log = _redact(("agent", "Can I have the phone number on your account?"),
+                         ("user", "Sure, it is 876-543 to 1.0."))
+    assert texts[1] == "Sure, it is <PHONE_1>."
+    assert [s.type for s in log.spans] == ["phone"]
+
+
+def test_a_cue_in_the_same_turn_is_enough():
+    texts, _ = _redact(("user", "my mobile is 4411 2233 99 thanks"))
+    assert texts[0] == "my mobile is <PHONE_1> thanks"
+
+
+def test_business_numbers_after_the_question_are_kept():
+    texts, log = _redact(("agent", "What is your phone number?"), ("user", "My order 1234567 is late."),
+                         ("agent", "The total is 1,234,567 rupees."))
+    assert texts[1:] == ["My order 1234567 is late.", "The total is 1,234,567 rupees."] and not log.spans
