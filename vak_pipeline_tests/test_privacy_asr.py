@@ -31,3 +31,9 @@ def test_business_numbers_after_the_question_are_kept():
     texts, log = _redact(("agent", "What is your phone number?"), ("user", "My order 1234567 is late."),
                          ("agent", "The total is 1,234,567 rupees."))
     assert texts[1:] == ["My order 1234567 is late.", "The total is 1,234,567 rupees."] and not log.spans
+
+
+def test_dotted_digits_after_a_business_cue_are_not_an_ip_address():
+    # ASR wrote "four four seven one" as "4.4.7.1": a customer number, a business entity, not PII
+    texts, log = _redact(("user", "my customer number is 4.4.7.1, and my server is 10.0.0.12"))
+    assert texts[0] == "my customer number is 4.4.7.1, and my server is <IP_1>"

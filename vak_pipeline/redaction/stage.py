@@ -12,6 +12,7 @@ output instead of redone.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -60,7 +61,19 @@ class RedactionSettings:
         return AudioSettings(self.audio_method, self.padding_s, self.tone_hz, self.tone_dbfs)
 
     def fingerprint(self) -> str:
-        return hashlib.sha256(json.dumps([STAGE_VERSION, asdict(self)], sort_keys=True).encode()).hexdigest()[:16]
+        """Settings plus the recognizers' own code: a better recognizer re-redacts every record once."""
+        return hashlib.sha256(json.dumps([STAGE_VERSION, asdict(self), _code_version()],
+                                         sort_keys=True).encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=1)
+def _code_version() -> str:
+    """Hash of the redaction package and the locale packs (what decides what is PII)."""
+    pkg = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted([*pkg.rglob("*.py"), *(pkg.parent / "locales").rglob("*.py")]):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
 
 
 @dataclass
