@@ -325,18 +325,13 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                     atomic_write_json(layout.work_alignment(upload, rec.id),
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
-        for item in _text_records(layout, upload):
-            if isinstance(item, Issue):
-                issues.append(item)
-                continue
-            if emit(w, tag_languages(item) if _needs_tagging(item) else item, "text"):
-                result.from_text += 1
-        for item in iter_vakforge_imports(layout, upload):
-            if isinstance(item, Issue):
-                issues.append(item)
-                continue
-            if emit(w, tag_languages(item) if _needs_tagging(item) else item, "vakforge"):
-                result.from_vakforge += 1
+        for origin, items in (("text", _text_records(layout, upload)),
+                              ("vakforge", iter_vakforge_imports(layout, upload))):
+            for item in items:
+                if isinstance(item, Issue):
+                    issues.append(item)
+                elif emit(w, tag_languages(item) if _needs_tagging(item) else item, origin):
+                    setattr(result, f"from_{origin}", getattr(result, f"from_{origin}") + 1)
         result.records = w.count
     result.langs = dict(sorted(langs.items()))
     result.issues = issues
