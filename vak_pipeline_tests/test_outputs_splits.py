@@ -125,10 +125,11 @@ def test_meta_split_pins_a_conversation(tmp_path):
     records = [make_record("a", {"user": "u1"}, split="test"), make_record("b", {"user": "u1"}),
                make_record("c", {"user": "u2"})]
     path = write_manifest(tmp_path / "vakforge.jsonl", records)
-    splits, issues = split_manifest(path, tmp_path / "splits.json")
+    header, issues = split_manifest(path, tmp_path / "splits.json")
     assert issues == []
+    splits = read_splits(tmp_path / "splits.json")
     assert splits.assignment["a"] == splits.assignment["b"] == "test"
     on_disk = json.loads((tmp_path / "splits.json").read_text())
-    assert on_disk["manifest_hash"] == manifest_hash(path)
+    assert on_disk["manifest_hash"] == manifest_hash(path) == header.manifest_hash
     assert {"seed", "ratios", "assignment", "counts", "held_out", "manifest_hash"} <= set(on_disk)
-    assert read_splits(tmp_path / "splits.json") == splits
+    assert splits.header() == header

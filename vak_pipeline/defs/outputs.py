@@ -14,7 +14,7 @@ import dagster as dg
 from vak_pipeline.manifest_hash import manifest_hash
 from vak_pipeline.recipes.common import BuildResult, data_version
 from vak_pipeline.rules.issue import Severity
-from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, read_splits, split_manifest
+from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_splits, split_manifest
 from vak_pipeline.storage import sha256_file
 
 from .resources import DataResource
@@ -98,7 +98,7 @@ def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataRe
             "manifest_hash": result.manifest_hash,
             "seed": result.seed,
             "counts": dg.MetadataValue.json(result.counts),
-            "held_out": len(result.held_out),
+            "held_out": result.counts.get("held_out", 0),
             "conflicts": len(result.conflicts),
             "warnings": dg.MetadataValue.json(result.warnings[:MAX_ROWS]),
             "issues": len(issues),
@@ -115,11 +115,13 @@ _ISSUE_COLUMNS = ("severity", "code", "record_id", "field", "message")
                             "in two splits.")
 def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
     layout = data.layout
-    current = read_splits(layout.splits)
+    current = open_splits(layout.splits)
     if current is None:
         return dg.AssetCheckResult(passed=False, severity=dg.AssetCheckSeverity.ERROR,
                                    metadata={"error": "splits.json does not exist"})
-    issues = check_splits(iter_summaries(layout.manifest), current)
+    with current:
+        issues = check_splits(iter_summaries(layout.manifest), current)
+        built_from = current.header.manifest_hash
     errors = [i for i in issues if i.severity == Severity.ERROR]
     by_code: dict[str, int] = {}
     for i in issues:
@@ -129,7 +131,7 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
                                  for c in _ISSUE_COLUMNS}) for i in issues[:MAX_ROWS]],
         schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _ISSUE_COLUMNS]),
     )
-    stale = current.manifest_hash != manifest_hash(layout.manifest)
+    stale = built_from != manifest_hash(layout.manifest)
     return dg.AssetCheckResult(
         passed=not errors, severity=dg.AssetCheckSeverity.ERROR,
         metadata={"errors": len(errors), "warnings": len(issues) - len(errors),

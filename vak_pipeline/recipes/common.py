@@ -27,7 +27,7 @@ from .. import __version__
 from ..layout import DataLayout
 from ..manifest_hash import manifest_hash
 from ..schema import VakRecord
-from ..splits import SplitsFile, read_splits
+from ..splits import SplitStore, open_splits
 from ..storage import JsonlWriter, atomic_write_json, iter_jsonl
 
 # numbered placeholders written by the redaction stage, e.g. <PHONE_1>, <PERSON_NAME_2>
@@ -82,7 +82,7 @@ class ExportBuild:
     layout: DataLayout
     config: BaseModel
     manifest_sha256: str
-    splits: SplitsFile | None
+    splits: SplitStore | None  # the on-disk index of splits.json: lookups, never the whole map
     stage: Path
     final: Path
     counts: Counter = field(default_factory=Counter)
@@ -133,9 +133,10 @@ def export_build(recipe: str, data_root: str | Path, config: BaseModel,
     layout = DataLayout.at(data_root)
     if not layout.manifest.exists():
         raise MissingInput(f"{layout.manifest} does not exist: materialize validated_manifest (or run `vak validate`)")
-    splits = read_splits(layout.splits)
+    splits = open_splits(layout.splits)
     if splits is None and require_splits:
         raise MissingInput(f"{layout.splits} does not exist: run `vak split {layout.root}` first")
+    header = splits.header if splits is not None else None
     sha = manifest_hash(layout.manifest)
     final = Path(out_dir) if out_dir is not None else layout.export_dir(recipe)
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -143,17 +144,20 @@ def export_build(recipe: str, data_root: str | Path, config: BaseModel,
     build = ExportBuild(recipe=recipe, layout=layout, config=config, manifest_sha256=sha, splits=splits,
                         stage=stage, final=final)
     try:
-        with JsonlWriter(stage / "skipped.jsonl") as skipped, JsonlWriter(stage / "flagged.jsonl") as flagged:
-            build._skipped, build._flagged = skipped, flagged
-            yield build
-        stale = splits is not None and splits.manifest_hash not in (None, sha)
+        with contextlib.ExitStack() as closing:
+            if splits is not None:
+                closing.callback(splits.close)
+            with JsonlWriter(stage / "skipped.jsonl") as skipped, JsonlWriter(stage / "flagged.jsonl") as flagged:
+                build._skipped, build._flagged = skipped, flagged
+                yield build
+        stale = header is not None and header.manifest_hash not in (None, sha)
         atomic_write_json(stage / "build.json", {
             "recipe": recipe,
             "manifest_hash": sha,
             "manifest": "vakforge.jsonl",
-            "splits_manifest_hash": splits.manifest_hash if splits else None,
+            "splits_manifest_hash": header.manifest_hash if header else None,
             "splits_stale": stale,
-            "split_seed": splits.seed if splits else None,
+            "split_seed": header.seed if header else None,
             "config": config.model_dump(mode="json"),
             "config_hash": config_hash(config),
             "data_version": data_version(sha, config),
@@ -236,10 +240,11 @@ def iter_eligible(build: ExportBuild, splits_wanted: list[str] | None = None) ->
         if record.meta.skip_redaction:
             build.skip(record.id, "skip_redaction", "produced with skip_redaction: never exported")
             continue
-        split = splits.assignment.get(record.id) if splits is not None else (record.meta.split or "train")
+        split = splits.split_of(record.id) if splits is not None else (record.meta.split or "train")
         if split is None:
-            if splits is not None and record.id in splits.held_out:
-                build.skip(record.id, "held_out", splits.held_out[record.id].split(". Fix:")[0])
+            held = splits.held_out_reason(record.id) if splits is not None else None
+            if held is not None:
+                build.skip(record.id, "held_out", held.split(". Fix:")[0])
             else:
                 build.skip(record.id, "no_split", "not in splits.json: re-run `vak split` after the manifest changed")
             continue

@@ -9,6 +9,7 @@ One streamed pass over the manifest keeping only counters and binned histograms.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import html
 import io
 from collections import Counter
@@ -22,7 +23,7 @@ from ..layout import DataLayout
 from ..manifest_hash import manifest_hash
 from ..recipes.common import iter_records
 from ..schema import RedactionLog
-from ..splits import read_splits
+from ..splits import SplitStore, open_splits
 from ..storage import atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
 
 CONV_EDGES = [0, 15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600]
@@ -105,40 +106,13 @@ def summarize(data_root: str | Path) -> StewardSummary:
     """One streamed pass over the manifest, the rejected rows and the redaction logs."""
     layout = DataLayout.at(data_root)
     s = StewardSummary()
-    splits = read_splits(layout.splits)
-    if splits is not None:
-        s.splits_warnings = list(splits.warnings)
-        s.held_out = len(splits.held_out)
-    if layout.manifest.exists():
-        s.manifest_hash = manifest_hash(layout.manifest)
-        for _line, record, _err in iter_records(layout.manifest):
-            if record is None:
-                s.unreadable_lines += 1
-                continue
-            s.conversations += 1
-            m = record.meta
-            for key, value in (("locale", record.locale), ("source", m.source), ("consent", m.consent),
-                               ("license", m.license or "(none)"), ("language.primary", record.language.primary),
-                               ("pii_redacted", str(m.pii_redacted).lower()),
-                               ("split", (splits.assignment.get(record.id) or ("held_out" if record.id in
-                                          splits.held_out else "(unassigned)")) if splits else "(no splits.json)")):
-                s.by[key][value] += 1
-            spoken_end = max((t.end for t in record.turns), default=0.0)
-            if record.audio is not None:
-                s.with_audio += 1
-                s.audio_hours += record.audio.duration_s / 3600
-                s.conv_hist.add(record.audio.duration_s)
-            else:
-                s.conv_hist.add(spoken_end)
-            for t in record.turns:
-                if t.tool_call is not None:
-                    s.tool_calls += 1
-                if t.is_spoken:
-                    s.turns += 1
-                    s.turn_hist.add(max(0.0, t.end - t.start))
-                    s.by["turn language"][t.lang or "(none)"] += 1
-            if m.redaction_log:
-                _count_redactions(layout.root, m.redaction_log, s)
+    with contextlib.ExitStack() as closing:
+        splits = open_splits(layout.splits)
+        if splits is not None:
+            closing.callback(splits.close)
+            s.splits_warnings = list(splits.header.warnings)
+            s.held_out = splits.count("held_out")
+        _summarize_manifest(layout, splits, s)
     if layout.rejected.exists():
         for jl in iter_jsonl(layout.rejected):
             if jl.value is None:
@@ -149,6 +123,45 @@ def summarize(data_root: str | Path) -> StewardSummary:
                     s.rejected_by_rule[str(issue.get("code", "?"))] += 1
                     s.rejected_by_family[str(issue.get("family", "?"))] += 1
     return s
+
+
+def _split_label(splits: SplitStore | None, conv_id: str) -> str:
+    if splits is None:
+        return "(no splits.json)"
+    return splits.split_of(conv_id) or ("held_out" if splits.held_out_reason(conv_id) is not None else "(unassigned)")
+
+
+def _summarize_manifest(layout: DataLayout, splits: SplitStore | None, s: StewardSummary) -> None:
+    if not layout.manifest.exists():
+        return
+    s.manifest_hash = manifest_hash(layout.manifest)
+    for _line, record, _err in iter_records(layout.manifest):
+        if record is None:
+            s.unreadable_lines += 1
+            continue
+        s.conversations += 1
+        m = record.meta
+        for key, value in (("locale", record.locale), ("source", m.source), ("consent", m.consent),
+                           ("license", m.license or "(none)"), ("language.primary", record.language.primary),
+                           ("pii_redacted", str(m.pii_redacted).lower()),
+                           ("split", _split_label(splits, record.id))):
+            s.by[key][value] += 1
+        spoken_end = max((t.end for t in record.turns), default=0.0)
+        if record.audio is not None:
+            s.with_audio += 1
+            s.audio_hours += record.audio.duration_s / 3600
+            s.conv_hist.add(record.audio.duration_s)
+        else:
+            s.conv_hist.add(spoken_end)
+        for t in record.turns:
+            if t.tool_call is not None:
+                s.tool_calls += 1
+            if t.is_spoken:
+                s.turns += 1
+                s.turn_hist.add(max(0.0, t.end - t.start))
+                s.by["turn language"][t.lang or "(none)"] += 1
+        if m.redaction_log:
+            _count_redactions(layout.root, m.redaction_log, s)
 
 
 def _count_redactions(root: Path, rel: str, s: StewardSummary) -> None:

@@ -125,6 +125,8 @@ def validate_manifest(path: Path, ctx: ValidationContext | None = None, splits_p
             summary.invalid += 1
         summary.count(result.issues)
         yield result
+    if splits is not None:
+        splits.close()
     dup_hashes = dups.duplicates()
     if dup_hashes:
         for line, rid in duplicate_lines(path, dup_hashes, max_line_bytes):

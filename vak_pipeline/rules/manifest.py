@@ -7,7 +7,6 @@ rare hash collision is confirmed by comparing the real ids before anything is re
 from __future__ import annotations
 
 import hashlib
-import json
 from array import array
 from pathlib import Path
 
@@ -41,37 +40,50 @@ class DuplicateIds:
 
 
 class SplitsChecker:
-    """Checks records against splits.json: every id assigned, no speaker in two splits."""
+    """Checks records against splits.json as they stream past: every id assigned, no speaker in two splits.
+
+    Lookups go to the split index (splits.store) and the speaker -> first split seen map to a SQLite
+    temp table, so checking a million records holds no per-record state in Python.
+    """
 
     def __init__(self, splits_path: Path) -> None:
+        from ..splits.store import SplitsFileError, open_splits
+
         self.path = Path(splits_path)
         self.issues: list[Issue] = []
-        self.assignment: dict[str, str] = {}
-        self._speaker_split: dict[tuple[str, str], str] = {}
+        self.store = None
         self._leaks: set[tuple[str, str]] = set()
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            assignment = data["assignment"]
-            if not isinstance(assignment, dict):
-                raise TypeError("assignment is not an object")
-            self.assignment = {str(k): str(v) for k, v in assignment.items()}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            self.store = open_splits(self.path)
+        except (OSError, SplitsFileError) as exc:
             self.issues.append(Issue(code="splits_file_invalid", family="manifest", file=str(self.path.name),
-                                     message=f"splits.json cannot be read: {type(exc).__name__}",
+                                     message=f"splits.json cannot be read: {exc}",
                                      fix="re-run the splits stage (vak split)"))
+        if self.store is not None and self.store.count("assignment") == 0:
+            self.close()
+        if self.store is not None:
+            self.store.conn.execute("CREATE TEMP TABLE IF NOT EXISTS seen_speaker (role TEXT NOT NULL, "
+                                    "speaker TEXT NOT NULL, split TEXT NOT NULL, PRIMARY KEY (role, speaker))")
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
 
     def check(self, record_id: str, speakers: dict[str, str] | None, line: int | None, file: str | None) -> list[Issue]:
-        if not self.assignment:
+        if self.store is None:
             return []
-        split = self.assignment.get(record_id)
+        split = self.store.split_of(record_id)
         if split is None:
             return [Issue(code="split_missing", family="manifest", record_id=record_id, line=line, file=file,
                           field="id", message="record is not assigned to any split in splits.json",
                           fix="re-run the splits stage so every conversation is assigned")]
         out = []
+        conn = self.store.conn
         for role, spk in (speakers or {}).items():
             key = (role, spk)
-            seen = self._speaker_split.setdefault(key, split)
+            conn.execute("INSERT OR IGNORE INTO seen_speaker VALUES (?, ?, ?)", (role, spk, split))
+            (seen,) = conn.execute("SELECT split FROM seen_speaker WHERE role = ? AND speaker = ?", key).fetchone()
             if seen != split and key not in self._leaks:
                 self._leaks.add(key)
                 out.append(Issue(code="split_leak", family="manifest", record_id=record_id, line=line, file=file,

@@ -14,11 +14,15 @@ furthest below its target share, so existing assignments constrain but never get
 from __future__ import annotations
 
 import hashlib
+import json
+import sqlite3
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable
+from itertools import groupby
 
-from .model import Conflict, SplitConfig, SplitsFile
+from .model import Conflict, SplitConfig, SplitsFile, SplitsHeader
+from .store import BATCH, SplitStore
 from .summaries import SplitSummary, as_summary, speaker_keys
 
 
@@ -53,11 +57,7 @@ class UnionFind:
 
 
 def _components(conv_keys: dict[str, list[str]]) -> list[list[str]]:
-    """Connected components of conversations linked through shared speaker keys (each sorted).
-
-    Conversations are ids 0..n-1 and each distinct speaker key gets the next id, so memory is a few
-    machine words per node on top of the conversation ids the caller already holds.
-    """
+    """Connected components (each sorted) of a few conversations linked through shared speaker keys."""
     convs = list(conv_keys)
     uf = UnionFind(len(convs))
     key_ids: dict[str, int] = {}
@@ -91,103 +91,282 @@ def _pick_split(counts: dict[str, int], ratios: dict[str, float], size: int) -> 
 def build_splits(
     summaries: Iterable[SplitSummary | tuple],
     config: SplitConfig | None = None,
-    previous: SplitsFile | None = None,
+    previous: SplitsFile | SplitStore | None = None,
     manifest_hash: str | None = None,
 ) -> SplitsFile:
-    """Assign every conversation to a split (or hold it out with a reason); see the module docstring."""
+    """Assign every conversation to a split (or hold it out with a reason), all in memory at the end.
+
+    For small datasets and tests; split_manifest keeps the result on disk instead.
+    """
+    with SplitStore.temporary() as store:
+        assign_into(store, summaries, config, previous, manifest_hash)
+        return store.to_file()
+
+
+def assign_into(
+    store: SplitStore,
+    summaries: Iterable[SplitSummary | tuple],
+    config: SplitConfig | None = None,
+    previous: SplitsFile | SplitStore | None = None,
+    manifest_hash: str | None = None,
+) -> SplitsHeader:
+    """Fill an empty store with the splits of `summaries` (see the module docstring); returns the header.
+
+    Everything that grows with the dataset lives in SQLite temp tables; Python holds one integer array
+    for the union-find and, at a time, one component that already has assigned members.
+    """
     config = config or SplitConfig()
     names = list(config.ratios)
+    conn = store.conn
     warnings: list[str] = []
+    n = _load_conversations(conn, summaries, config.roles, warnings)
+    _load_previous(conn, previous, config, warnings)
+    _load_components(conn, n)
+    _anchor(conn, config, warnings)
 
-    conv_keys: dict[str, list[str]] = {}
-    pinned: dict[str, str] = {}
-    for item in summaries:
-        s = as_summary(item)
-        if s.conv_id in conv_keys:
-            warnings.append(f"conversation id {s.conv_id} appears more than once in the manifest; assigned once")
-            conv_keys[s.conv_id] = sorted(set(conv_keys[s.conv_id]) | set(speaker_keys(s.speakers, config.roles)))
-            continue
-        conv_keys[s.conv_id] = speaker_keys(s.speakers, config.roles)
-        if s.pinned:
-            pinned[s.conv_id] = s.pinned
-
-    prev_assign: dict[str, str] = {}
-    prev_speakers: dict[str, str] = {}
-    if previous is not None:
-        prev_assign = {**previous.retired, **previous.assignment}
-        prev_speakers = dict(previous.speakers)
-        if previous.seed != config.seed:
-            warnings.append(f"seed changed from {previous.seed} to {config.seed}: existing assignments are kept; "
-                            "the new seed orders only new components")
-
-    # anchors: conversations whose split is already decided (previous file first, then meta.split)
-    anchor: dict[str, str] = {}
-    for conv in conv_keys:
-        if conv in prev_assign:
-            anchor[conv] = prev_assign[conv]
-            if conv in pinned and pinned[conv] != prev_assign[conv]:
-                warnings.append(f"conversation {conv} carries meta.split={pinned[conv]} but splits.json already "
-                                f"has it in {prev_assign[conv]}; splits.json wins (assignments never move)")
-        elif conv in pinned:
-            anchor[conv] = pinned[conv]
-    for conv, split in anchor.items():
-        if split not in config.ratios:
-            warnings.append(f"conversation {conv} is kept in split '{split}', which is not in the configured ratios")
-
-    assignment: dict[str, str] = dict(anchor)
-    held_out: dict[str, str] = {}
     conflicts: list[Conflict] = []
-    fresh: list[list[str]] = []
-
-    for comp in _components(conv_keys):
-        old = [c for c in comp if c in anchor]
-        # where each speaker key already lives: from old members, then from the previous speaker map
-        key_home: dict[str, dict[str, str]] = defaultdict(dict)  # key -> {split: example conv}
-        for c in old:
-            for k in conv_keys[c]:
-                key_home[k].setdefault(anchor[c], c)
-        for c in comp:
-            for k in conv_keys[c]:
-                if k in prev_speakers and prev_speakers[k] not in key_home[k]:
-                    key_home[k][prev_speakers[k]] = "(an earlier conversation)"
-        comp_splits = sorted({s for homes in key_home.values() for s in homes} | {anchor[c] for c in old})
-        if not comp_splits:
-            fresh.append(comp)
-            continue
-        if len(comp_splits) == 1:
-            for c in comp:
-                assignment.setdefault(c, comp_splits[0])
-            continue
-        _resolve_conflict(comp, conv_keys, anchor, key_home, assignment, held_out, conflicts)
+    _settle_known_components(store, conflicts)
 
     counts = {name: 0 for name in names}
-    for split in assignment.values():
-        counts[split] = counts.get(split, 0) + 1
-    total_convs = max(len(conv_keys), 1)
-    largest = max((len(c) for c in fresh), default=0)
-    for comp in sorted(fresh, key=lambda c: component_order_key(config.seed, c[0])):
-        split = _pick_split({n: counts.get(n, 0) for n in names}, config.ratios, len(comp))
-        for c in comp:
-            assignment[c] = split
-        counts[split] += len(comp)
+    for split, c in conn.execute("SELECT v, COUNT(*) FROM main.assignment GROUP BY v ORDER BY v"):
+        counts[split] = counts.get(split, 0) + c
+    largest = _assign_fresh(conn, config, counts)
+    conn.execute("INSERT INTO main.retired (k, v) SELECT p.k, p.v FROM prev_assign p "
+                 "WHERE NOT EXISTS (SELECT 1 FROM conv WHERE conv.id = p.k) ORDER BY p.k")
+    _speaker_map(conn)
 
-    if largest > 1 and largest / total_convs > 0.5:
-        warnings.append(f"one group of conversations sharing speakers holds {largest} of {total_convs} "
+    if largest > 1 and largest / max(n, 1) > 0.5:
+        warnings.append(f"one group of conversations sharing speakers holds {largest} of {n} "
                         "conversations; splits cannot reach their ratios. If a single agent voice is shared by "
                         "every call, split by customer only (roles=['user'])")
-    empty = [n for n in names if config.ratios[n] > 0 and counts.get(n, 0) == 0]
-    if empty and len(conv_keys) >= len(names):
+    empty = [name for name in names if config.ratios[name] > 0 and counts.get(name, 0) == 0]
+    if empty and n >= len(names):
         warnings.append(f"split(s) {', '.join(empty)} received no conversations")
+    counts["held_out"] = store.count("held_out")
+    header = SplitsHeader(seed=config.seed, ratios=config.ratios, roles=list(config.roles), counts=counts,
+                          conflicts=sorted(conflicts, key=lambda c: (c.code, c.conversations)),
+                          warnings=warnings, manifest_hash=manifest_hash)
+    store.set_header(header)
+    conn.commit()
+    return header
 
-    retired = {c: s for c, s in prev_assign.items() if c not in conv_keys}
-    speakers_map = _speaker_map(conv_keys, assignment, prev_speakers)
-    counts["held_out"] = len(held_out)
-    return SplitsFile(
-        seed=config.seed, ratios=config.ratios, roles=list(config.roles),
-        assignment=dict(sorted(assignment.items())), counts=counts,
-        held_out=dict(sorted(held_out.items())), conflicts=conflicts, retired=dict(sorted(retired.items())),
-        speakers=speakers_map, warnings=warnings, manifest_hash=manifest_hash,
-    )
+
+MAX_LISTED = 20  # per kind of warning; the rest are counted
+
+
+def _listed(conn: sqlite3.Connection, sql: str, params: tuple = ()) -> tuple[list[tuple], int]:
+    """The first MAX_LISTED rows of a query and how many rows it has in all."""
+    rows = conn.execute(f"SELECT * FROM ({sql}) LIMIT {MAX_LISTED}", params).fetchall()
+    total = conn.execute(f"SELECT COUNT(*) FROM ({sql})", params).fetchone()[0] if len(rows) == MAX_LISTED \
+        else len(rows)
+    return rows, total
+
+
+def _more(total: int, shown: int, what: str) -> list[str]:
+    return [f"... and {total - shown} more {what}"] if total > shown else []
+
+
+def _load_conversations(conn: sqlite3.Connection, summaries: Iterable[SplitSummary | tuple], roles: list[str],
+                        warnings: list[str]) -> int:
+    """conv(n, id, pinned) numbered 0..n-1 in id order, and ckey(n, key): the speaker keys of each."""
+    conn.executescript("""
+        CREATE TEMP TABLE raw (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, pinned TEXT);
+        CREATE TEMP TABLE rawkey (seq INTEGER NOT NULL, key TEXT NOT NULL);
+    """)
+    rows: list[tuple] = []
+    keys: list[tuple] = []
+
+    def flush() -> None:
+        conn.executemany("INSERT INTO raw VALUES (?, ?, ?)", rows)
+        conn.executemany("INSERT INTO rawkey VALUES (?, ?)", keys)
+        rows.clear()
+        keys.clear()
+
+    for seq, item in enumerate(summaries):
+        s = as_summary(item)
+        rows.append((seq, s.conv_id, s.pinned))
+        keys.extend((seq, k) for k in speaker_keys(s.speakers, roles))
+        if len(rows) >= BATCH:
+            flush()
+    flush()
+    conn.executescript("""
+        CREATE TEMP TABLE firsts (id TEXT PRIMARY KEY, seq INTEGER NOT NULL, copies INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO firsts SELECT id, MIN(seq), COUNT(*) FROM raw GROUP BY id;
+        CREATE TEMP TABLE conv (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, pinned TEXT);
+        INSERT INTO conv SELECT ROW_NUMBER() OVER (ORDER BY f.id) - 1, f.id, r.pinned
+            FROM firsts f JOIN raw r ON r.seq = f.seq ORDER BY f.id;
+        CREATE TEMP TABLE ckey (n INTEGER NOT NULL, key TEXT NOT NULL, PRIMARY KEY (n, key)) WITHOUT ROWID;
+        INSERT OR IGNORE INTO ckey SELECT c.n, k.key FROM rawkey k JOIN raw r ON r.seq = k.seq
+            JOIN conv c ON c.id = r.id;
+        CREATE INDEX ckey_by_key ON ckey (key, n);
+    """)
+    dups, total = _listed(conn, "SELECT id FROM firsts WHERE copies > 1 ORDER BY id")
+    warnings.extend(f"conversation id {cid} appears more than once in the manifest; assigned once" for (cid,) in dups)
+    warnings.extend(_more(total, len(dups), "conversation ids appear more than once"))
+    conn.executescript("DROP TABLE rawkey; DROP TABLE raw; DROP TABLE firsts;")
+    return conn.execute("SELECT COUNT(*) FROM conv").fetchone()[0]
+
+
+def _load_previous(conn: sqlite3.Connection, previous: SplitsFile | SplitStore | None, config: SplitConfig,
+                   warnings: list[str]) -> None:
+    """prev_assign (assignment over retired) and prev_speakers, copied from the previous splits."""
+    conn.executescript("""
+        CREATE TEMP TABLE prev_assign (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TEMP TABLE prev_speakers (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
+    """)
+    if previous is None:
+        return
+
+    def pairs(name: str) -> Iterable[tuple[str, str]]:
+        return previous.items(name) if isinstance(previous, SplitStore) else getattr(previous, name).items()
+
+    conn.executemany("INSERT OR REPLACE INTO prev_assign VALUES (?, ?)", pairs("retired"))
+    conn.executemany("INSERT OR REPLACE INTO prev_assign VALUES (?, ?)", pairs("assignment"))
+    conn.executemany("INSERT OR REPLACE INTO prev_speakers VALUES (?, ?)", pairs("speakers"))
+    seed = previous.header.seed if isinstance(previous, SplitStore) else previous.seed
+    if seed != config.seed:
+        warnings.append(f"seed changed from {seed} to {config.seed}: existing assignments are kept; "
+                        "the new seed orders only new components")
+
+
+def _load_components(conn: sqlite3.Connection, n: int) -> None:
+    """comp(n, root): union-find over conversations, walking each speaker key's conversations in key order."""
+    uf = UnionFind(n)
+    prev_key, first = None, -1
+    for key, i in conn.execute("SELECT key, n FROM ckey ORDER BY key, n"):
+        if key == prev_key:
+            uf.union(first, i)
+        else:
+            prev_key, first = key, i
+    conn.execute("CREATE TEMP TABLE comp (n INTEGER PRIMARY KEY, root INTEGER NOT NULL)")
+    conn.executemany("INSERT INTO comp VALUES (?, ?)", ((i, uf.find(i)) for i in range(n)))
+    conn.execute("CREATE INDEX comp_by_root ON comp (root, n)")
+
+
+def _anchor(conn: sqlite3.Connection, config: SplitConfig, warnings: list[str]) -> None:
+    """anchor(n, split): conversations whose split is already decided (previous file first, then meta.split)."""
+    conn.executescript("""
+        CREATE TEMP TABLE anchor (n INTEGER PRIMARY KEY, split TEXT NOT NULL, overruled TEXT);
+        INSERT INTO anchor SELECT c.n, COALESCE(p.v, c.pinned),
+                CASE WHEN p.v IS NOT NULL AND c.pinned IS NOT NULL AND c.pinned != p.v THEN c.pinned END
+            FROM conv c LEFT JOIN prev_assign p ON p.k = c.id WHERE p.v IS NOT NULL OR c.pinned IS NOT NULL;
+    """)
+    rows, total = _listed(conn, "SELECT c.id, a.overruled, a.split FROM anchor a JOIN conv c ON c.n = a.n "
+                                "WHERE a.overruled IS NOT NULL ORDER BY c.id")
+    warnings.extend(f"conversation {cid} carries meta.split={pinned} but splits.json already has it in {split}; "
+                    "splits.json wins (assignments never move)" for cid, pinned, split in rows)
+    warnings.extend(_more(total, len(rows), "conversations carry a meta.split that splits.json overrules"))
+    names = json.dumps(list(config.ratios))
+    for split, count, example in conn.execute(
+            "SELECT a.split, COUNT(*), MIN(c.id) FROM anchor a JOIN conv c ON c.n = a.n "
+            "WHERE a.split NOT IN (SELECT value FROM json_each(?)) GROUP BY a.split ORDER BY a.split", (names,)):
+        warnings.append(f"{count} conversation(s) (e.g. {example}) are kept in split '{split}', which is not in "
+                        "the configured ratios")
+
+
+def _settle_known_components(store: SplitStore, conflicts: list[Conflict]) -> None:
+    """Components touching an earlier decision (an anchored member, a speaker with a recorded split).
+
+    They are streamed one component at a time, in root order, and settled by the rules of the module
+    docstring: one split -> everyone goes there; several -> _resolve_conflict.
+    """
+    conn = store.conn
+    conn.executescript("""
+        CREATE TEMP TABLE known (root INTEGER PRIMARY KEY);
+        INSERT OR IGNORE INTO known SELECT comp.root FROM anchor JOIN comp ON comp.n = anchor.n;
+        INSERT OR IGNORE INTO known SELECT comp.root FROM prev_speakers p JOIN ckey ON ckey.key = p.k
+            JOIN comp ON comp.n = ckey.n;
+    """)
+    rows = conn.execute("""
+        SELECT comp.root, conv.id, anchor.split,
+               (SELECT json_group_array(json_array(ck.key, ps.v)) FROM ckey ck
+                  LEFT JOIN prev_speakers ps ON ps.k = ck.key WHERE ck.n = conv.n)
+        FROM known JOIN comp ON comp.root = known.root JOIN conv ON conv.n = comp.n
+        LEFT JOIN anchor ON anchor.n = conv.n
+        ORDER BY comp.root, conv.id
+    """)
+    assigned: list[tuple[str, str]] = []
+    held: list[tuple[str, str]] = []
+    write = store.conn.cursor()
+
+    def flush() -> None:
+        write.executemany("INSERT INTO main.assignment (k, v) VALUES (?, ?)", assigned)
+        write.executemany("INSERT INTO main.held_out (k, v) VALUES (?, ?)", held)
+        assigned.clear()
+        held.clear()
+
+    for _root, members in groupby(rows, key=lambda r: r[0]):
+        comp: list[str] = []
+        conv_keys: dict[str, list[str]] = {}
+        anchor: dict[str, str] = {}
+        prev_speakers: dict[str, str] = {}
+        for _, conv, split, keys_json in members:
+            comp.append(conv)
+            conv_keys[conv] = []
+            for key, prev in json.loads(keys_json):
+                conv_keys[conv].append(key)
+                if prev is not None:
+                    prev_speakers[key] = prev
+            if split is not None:
+                anchor[conv] = split
+        assignment, held_out = _settle_component(comp, conv_keys, anchor, prev_speakers, conflicts)
+        assigned.extend(assignment.items())
+        held.extend(held_out.items())
+        if len(assigned) >= BATCH:
+            flush()
+    flush()
+
+
+def _settle_component(comp: list[str], conv_keys: dict[str, list[str]], anchor: dict[str, str],
+                      prev_speakers: dict[str, str],
+                      conflicts: list[Conflict]) -> tuple[dict[str, str], dict[str, str]]:
+    old = [c for c in comp if c in anchor]
+    # where each speaker key already lives: from old members, then from the previous speaker map
+    key_home: dict[str, dict[str, str]] = defaultdict(dict)  # key -> {split: example conv}
+    for c in old:
+        for k in conv_keys[c]:
+            key_home[k].setdefault(anchor[c], c)
+    for c in comp:
+        for k in conv_keys[c]:
+            if k in prev_speakers and prev_speakers[k] not in key_home[k]:
+                key_home[k][prev_speakers[k]] = "(an earlier conversation)"
+    comp_splits = sorted({s for homes in key_home.values() for s in homes} | {anchor[c] for c in old})
+    assignment = {c: anchor[c] for c in old}
+    held_out: dict[str, str] = {}
+    if len(comp_splits) == 1:
+        for c in comp:
+            assignment.setdefault(c, comp_splits[0])
+    else:
+        _resolve_conflict(comp, conv_keys, anchor, key_home, assignment, held_out, conflicts)
+    return assignment, held_out
+
+
+def _assign_fresh(conn: sqlite3.Connection, config: SplitConfig, counts: dict[str, int]) -> int:
+    """Components with no earlier decision, in sha256(seed, smallest id) order, each to the split furthest
+    below its share. Returns the size of the largest one."""
+    names = list(config.ratios)
+    conn.create_function("order_key", 2, component_order_key, deterministic=True)
+    conn.executescript("""
+        CREATE TEMP TABLE fresh (root INTEGER PRIMARY KEY, ord TEXT NOT NULL, size INTEGER NOT NULL);
+        CREATE TEMP TABLE comp_split (root INTEGER PRIMARY KEY, split TEXT NOT NULL);
+    """)
+    conn.execute("INSERT INTO fresh SELECT comp.root, order_key(?, MIN(conv.id)), COUNT(*) FROM comp "
+                 "JOIN conv ON conv.n = comp.n WHERE comp.root NOT IN (SELECT root FROM known) GROUP BY comp.root",
+                 (config.seed,))
+    picks: list[tuple[int, str]] = []
+    current = {name: counts.get(name, 0) for name in names}
+    for root, size in conn.execute("SELECT root, size FROM fresh ORDER BY ord"):
+        split = _pick_split(current, config.ratios, size)
+        current[split] += size
+        picks.append((root, split))
+        if len(picks) >= BATCH:
+            conn.executemany("INSERT INTO comp_split VALUES (?, ?)", picks)
+            picks.clear()
+    conn.executemany("INSERT INTO comp_split VALUES (?, ?)", picks)
+    counts.update(current)
+    conn.execute("INSERT INTO main.assignment (k, v) SELECT conv.id, cs.split FROM comp_split cs "
+                 "JOIN comp ON comp.root = cs.root JOIN conv ON conv.n = comp.n ORDER BY conv.id")
+    return conn.execute("SELECT COALESCE(MAX(size), 0) FROM fresh").fetchone()[0]
 
 
 def _resolve_conflict(
@@ -237,16 +416,13 @@ def _resolve_conflict(
                             "they were not moved. Fix: correct meta.speakers or move them by hand in splits.json"))
 
 
-def _speaker_map(conv_keys: dict[str, list[str]], assignment: dict[str, str],
-                 prev_speakers: dict[str, str]) -> dict[str, str]:
+def _speaker_map(conn: sqlite3.Connection) -> None:
     """Speaker key -> split for unambiguous keys (previous entries kept for speakers no longer present)."""
-    seen: dict[str, set[str]] = defaultdict(set)
-    for conv, keys in conv_keys.items():
-        split = assignment.get(conv)
-        if split is None:
-            continue
-        for k in keys:
-            seen[k].add(split)
-    out = {k: s for k, s in prev_speakers.items() if k not in seen}
-    out.update({k: next(iter(v)) for k, v in seen.items() if len(v) == 1})
-    return dict(sorted(out.items()))
+    conn.executescript("""
+        CREATE TEMP TABLE keysplit (key TEXT PRIMARY KEY, split TEXT NOT NULL, nsplits INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO keysplit SELECT ck.key, MIN(a.v), COUNT(DISTINCT a.v) FROM ckey ck
+            JOIN conv ON conv.n = ck.n JOIN main.assignment a ON a.k = conv.id GROUP BY ck.key;
+        INSERT INTO main.speakers (k, v) SELECT key, split FROM keysplit WHERE nsplits = 1;
+        INSERT INTO main.speakers (k, v) SELECT p.k, p.v FROM prev_speakers p
+            WHERE NOT EXISTS (SELECT 1 FROM keysplit WHERE keysplit.key = p.k);
+    """)

@@ -7,86 +7,163 @@ ids, which may be customer identifiers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..rules.issue import Issue, Severity
 from .model import SplitsFile
+from .store import BATCH, SplitStore
 from .summaries import SplitSummary, as_summary, speaker_keys
 
 _FIX_SPLIT = "run `vak split DATA_DIR` (or materialize the splits asset) after the manifest changes"
 MAX_LEAK_ISSUES = 200  # one issue per leaking speaker, capped; the count is in the last message
-
-
-def _as_splits(splits: SplitsFile | Mapping[str, Any]) -> SplitsFile:
-    return splits if isinstance(splits, SplitsFile) else SplitsFile.model_validate(dict(splits))
+MAX_PER_CODE = 1000  # per-conversation issues of one code; the rest are counted in one more issue
 
 
 def check_splits(
     manifest: Iterable[SplitSummary | tuple],
-    splits: SplitsFile | Mapping[str, Any],
+    splits: SplitsFile | SplitStore | Mapping[str, Any],
     roles: Iterable[str] | None = None,
 ) -> list[Issue]:
     """Issues for: unassigned ids (ERROR), held-out ids (WARN), unknown split names (ERROR), ids assigned but
-    absent from the manifest (WARN), and speakers that appear in more than one split (ERROR)."""
-    sp = _as_splits(splits)
-    roles = list(roles) if roles is not None else list(sp.roles)
-    names = set(sp.ratios)
-    issues: list[Issue] = []
-    seen: set[str] = set()
-    # speaker key -> {split: first conversation seen there}
-    homes: dict[str, dict[str, str]] = {}
-    leaks: dict[str, None] = {}
+    absent from the manifest (WARN), and speakers that appear in more than one split (ERROR).
 
-    for item in manifest:
+    The manifest's ids and speaker keys go into SQLite temp tables beside the split index, so the check
+    holds no per-conversation state in Python however large the manifest is.
+    """
+    if isinstance(splits, SplitStore):
+        return _check(manifest, splits, roles)
+    sp = splits if isinstance(splits, SplitsFile) else SplitsFile.model_validate(dict(splits))
+    with SplitStore.from_file(sp) as store:
+        return _check(manifest, store, roles)
+
+
+def _check(manifest: Iterable[SplitSummary | tuple], store: SplitStore, roles: Iterable[str] | None) -> list[Issue]:
+    header = store.header
+    roles = list(roles) if roles is not None else list(header.roles)
+    conn = store.conn
+    _load(conn, manifest, roles)
+    try:
+        issues = list(_per_conversation(conn, sorted(header.ratios)))
+        issues.extend(_leaks(conn))
+        issues.extend(_stale(conn))
+        return issues
+    finally:
+        conn.executescript("DROP TABLE chk_key; DROP TABLE chk_first; DROP TABLE chk_home;")
+
+
+def _load(conn: sqlite3.Connection, manifest: Iterable[SplitSummary | tuple], roles: list[str]) -> None:
+    """chk_first(id, seq): each conversation's first line; chk_key(seq, key): its speaker keys;
+    chk_home(key, split, seq): where each speaker is first seen in each split."""
+    conn.executescript("""
+        CREATE TEMP TABLE chk_raw (seq INTEGER PRIMARY KEY, id TEXT NOT NULL);
+        CREATE TEMP TABLE chk_key (seq INTEGER NOT NULL, key TEXT NOT NULL);
+    """)
+    rows: list[tuple] = []
+    keys: list[tuple] = []
+
+    def flush() -> None:
+        conn.executemany("INSERT INTO chk_raw VALUES (?, ?)", rows)
+        conn.executemany("INSERT INTO chk_key VALUES (?, ?)", keys)
+        rows.clear()
+        keys.clear()
+
+    for seq, item in enumerate(manifest):
         s = as_summary(item)
-        if s.conv_id in seen:
-            continue
-        seen.add(s.conv_id)
-        split = sp.assignment.get(s.conv_id)
-        if split is None:
-            if s.conv_id in sp.held_out:
-                issues.append(Issue(code="split_held_out", severity=Severity.WARN, family="manifest",
-                                    record_id=s.conv_id, field="splits.json:held_out",
-                                    message=sp.held_out[s.conv_id].split(". Fix:")[0],
-                                    fix="resolve the speaker conflict, then re-run splits; held-out conversations "
-                                        "are left out of every export"))
+        rows.append((seq, s.conv_id))
+        keys.extend((seq, k) for k in speaker_keys(s.speakers, roles))
+        if len(rows) >= BATCH:
+            flush()
+    flush()
+    conn.executescript("""
+        CREATE TEMP TABLE chk_first (id TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE) WITHOUT ROWID;
+        INSERT INTO chk_first SELECT id, MIN(seq) FROM chk_raw GROUP BY id;
+        DROP TABLE chk_raw;
+        CREATE TEMP TABLE chk_home (key TEXT NOT NULL, split TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL,
+                                    PRIMARY KEY (key, split)) WITHOUT ROWID;
+        INSERT INTO chk_home SELECT k.key, a.v, MIN(f.seq), f.id FROM chk_key k
+            JOIN chk_first f ON f.seq = k.seq JOIN main.assignment a ON a.k = f.id GROUP BY k.key, a.v;
+    """)
+
+
+def _capped(issues: Iterator[Issue]) -> Iterator[Issue]:
+    """At most MAX_PER_CODE issues of each code, then one that counts the rest."""
+    shown: dict[str, int] = {}
+    extra: dict[str, Issue] = {}
+    hidden: dict[str, int] = {}
+    for issue in issues:
+        n = shown.get(issue.code, 0)
+        if n < MAX_PER_CODE:
+            shown[issue.code] = n + 1
+            yield issue
+        else:
+            hidden[issue.code] = hidden.get(issue.code, 0) + 1
+            extra.setdefault(issue.code, issue)
+    for code, count in hidden.items():
+        first = extra[code]
+        yield Issue(code=code, severity=first.severity, family="manifest", field=first.field,
+                    message=f"{count} more conversation(s) with this issue (first {MAX_PER_CODE} listed)",
+                    fix=first.fix)
+
+
+def _per_conversation(conn: sqlite3.Connection, names: list[str]) -> Iterator[Issue]:
+    rows = conn.execute("""
+        SELECT f.id, a.v, h.v FROM chk_first f LEFT JOIN main.assignment a ON a.k = f.id
+            LEFT JOIN main.held_out h ON h.k = f.id
+        WHERE a.v IS NULL OR (? AND a.v NOT IN (SELECT value FROM json_each(?))) ORDER BY f.seq
+    """, (bool(names), json.dumps(names)))
+
+    def issues() -> Iterator[Issue]:
+        for conv_id, split, held in rows:
+            if split is None and held is not None:
+                yield Issue(code="split_held_out", severity=Severity.WARN, family="manifest", record_id=conv_id,
+                            field="splits.json:held_out", message=held.split(". Fix:")[0],
+                            fix="resolve the speaker conflict, then re-run splits; held-out conversations "
+                                "are left out of every export")
+            elif split is None:
+                yield Issue(code="split_missing", family="manifest", record_id=conv_id,
+                            field="splits.json:assignment", message="conversation is in the manifest but has no split",
+                            fix=_FIX_SPLIT)
             else:
-                issues.append(Issue(code="split_missing", family="manifest", record_id=s.conv_id,
-                                    field="splits.json:assignment",
-                                    message="conversation is in the manifest but has no split",
-                                    fix=_FIX_SPLIT))
-            continue
-        if split not in names:
-            issues.append(Issue(code="split_unknown_name", family="manifest", record_id=s.conv_id,
-                                field="splits.json:assignment",
-                                message=f"assigned to split '{split}', which is not one of {sorted(names)}",
-                                fix="use the split names given in ratios, or add the name to ratios"))
-        for key in speaker_keys(s.speakers, roles):
-            home = homes.setdefault(key, {})
-            if split not in home:
-                home[split] = s.conv_id
-                if len(home) == 2:
-                    leaks[key] = None
-
-    for n, key in enumerate(leaks):
-        if n >= MAX_LEAK_ISSUES:
-            issues.append(Issue(code="split_leak", family="manifest",
-                                message=f"{len(leaks) - MAX_LEAK_ISSUES} more speakers appear in several splits",
-                                fix=_FIX_SPLIT))
-            break
-        role = key.split(":", 1)[0]
-        where = ", ".join(f"{conv} ({split})" for split, conv in sorted(homes[key].items()))
-        first = min(homes[key].values())
-        issues.append(Issue(code="split_leak", family="manifest", record_id=first, field=f"meta.speakers.{role}",
-                            message=f"the same {role} speaker appears in {len(homes[key])} splits: {where}",
-                            fix="re-run splits (speaker-disjoint), or correct meta.speakers if the ids are wrong"))
-
-    stale = [c for c in sp.assignment if c not in seen]
-    if stale:
-        issues.append(Issue(code="split_stale_ids", severity=Severity.WARN, family="manifest",
+                yield Issue(code="split_unknown_name", family="manifest", record_id=conv_id,
                             field="splits.json:assignment",
-                            message=f"{len(stale)} assigned conversation(s) are not in the manifest "
-                                    f"(e.g. {', '.join(sorted(stale)[:5])})",
-                            fix=_FIX_SPLIT + "; removed conversations move to 'retired' and keep their split"))
-    return issues
+                            message=f"assigned to split '{split}', which is not one of {names}",
+                            fix="use the split names given in ratios, or add the name to ratios")
+
+    return _capped(issues())
+
+
+def _leaks(conn: sqlite3.Connection) -> Iterator[Issue]:
+    """One issue per speaker found in two or more splits, in the order the manifest reveals them."""
+    leaky = conn.execute("""
+        SELECT h.key, (SELECT h2.seq FROM chk_home h2 WHERE h2.key = h.key ORDER BY h2.seq LIMIT 1 OFFSET 1) AS second
+        FROM (SELECT key FROM chk_home GROUP BY key HAVING COUNT(*) > 1) h ORDER BY second
+    """).fetchmany(MAX_LEAK_ISSUES + 1)
+    if not leaky:
+        return
+    total = conn.execute("SELECT COUNT(*) FROM (SELECT key FROM chk_home GROUP BY key HAVING COUNT(*) > 1)"
+                         ).fetchone()[0]
+    for key, _ in leaky[:MAX_LEAK_ISSUES]:
+        homes = conn.execute("SELECT split, id FROM chk_home WHERE key = ? ORDER BY split", (key,)).fetchall()
+        role = key.split(":", 1)[0]
+        where = ", ".join(f"{conv} ({split})" for split, conv in homes)
+        yield Issue(code="split_leak", family="manifest", record_id=min(conv for _, conv in homes),
+                    field=f"meta.speakers.{role}",
+                    message=f"the same {role} speaker appears in {len(homes)} splits: {where}",
+                    fix="re-run splits (speaker-disjoint), or correct meta.speakers if the ids are wrong")
+    if total > MAX_LEAK_ISSUES:
+        yield Issue(code="split_leak", family="manifest",
+                    message=f"{total - MAX_LEAK_ISSUES} more speakers appear in several splits", fix=_FIX_SPLIT)
+
+
+def _stale(conn: sqlite3.Connection) -> list[Issue]:
+    absent = "FROM main.assignment a WHERE NOT EXISTS (SELECT 1 FROM chk_first f WHERE f.id = a.k)"
+    count = conn.execute(f"SELECT COUNT(*) {absent}").fetchone()[0]
+    if not count:
+        return []
+    examples = [k for (k,) in conn.execute(f"SELECT a.k {absent} ORDER BY a.k LIMIT 5")]
+    return [Issue(code="split_stale_ids", severity=Severity.WARN, family="manifest", field="splits.json:assignment",
+                  message=f"{count} assigned conversation(s) are not in the manifest (e.g. {', '.join(examples)})",
+                  fix=_FIX_SPLIT + "; removed conversations move to 'retired' and keep their split")]

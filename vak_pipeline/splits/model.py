@@ -42,27 +42,48 @@ class Conflict(BaseModel):
     message: str
 
 
-class SplitsFile(BaseModel):
+class SplitsHeader(BaseModel):
+    """splits.json without its per-conversation maps: what a split run decided, in a few hundred bytes.
+
+    The maps (assignment, held_out, retired, speakers) grow with the dataset, so large consumers read
+    them through the on-disk index (store.SplitStore) rather than as dicts.
+    """
+
     model_config = ConfigDict(extra="allow")
     seed: int
-    ratios: dict[str, float]
+    ratios: dict[str, float] = Field(default_factory=dict, description="empty in a hand-made file: names unchecked")
     roles: list[str] = Field(default_factory=lambda: list(DEFAULT_ROLES))
-    assignment: dict[str, str]
     counts: dict[str, int] = Field(default_factory=dict)
-    held_out: dict[str, str] = Field(default_factory=dict, description="conv_id -> why it was held out")
     conflicts: list[Conflict] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    manifest_hash: str | None = None
+
+
+MAPS = ("assignment", "held_out", "retired", "speakers")
+
+
+class SplitsFile(SplitsHeader):
+    """The whole splits.json in memory (small datasets, tests, hand-made files)."""
+
+    assignment: dict[str, str]
+    held_out: dict[str, str] = Field(default_factory=dict, description="conv_id -> why it was held out")
     retired: dict[str, str] = Field(
         default_factory=dict, description="conversations no longer in the manifest, kept so they never move")
     speakers: dict[str, str] = Field(
         default_factory=dict, description="role-qualified speaker key -> split, so a returning speaker stays put")
-    warnings: list[str] = Field(default_factory=list)
-    manifest_hash: str | None = None
 
     def split_of(self, conv_id: str) -> str | None:
         return self.assignment.get(conv_id)
 
+    def header(self) -> SplitsHeader:
+        return SplitsHeader.model_validate(self.model_dump(mode="json", exclude=set(MAPS)))
+
     def dump(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        """splits.json's key order: header fields with the maps where the file has always had them."""
+        data = self.model_dump(mode="json")
+        order = ["seed", "ratios", "roles", "assignment", "counts", "held_out", "conflicts", "retired", "speakers",
+                 "warnings", "manifest_hash"]
+        return {**{k: data[k] for k in order}, **{k: v for k, v in data.items() if k not in order}}
 
 
 def read_splits(path: str | Path) -> SplitsFile | None:
