@@ -57,7 +57,9 @@ def validate(
 
 @app.command()
 def run(
-    data: Path = typer.Option(Path("data"), "--data", help="Dataset directory: uploads under DATA/raw/<upload>/."),
+    data: str = typer.Option("data", "--data", help="Dataset directory (uploads under DATA/raw/<upload>/), or an "
+                                                    "fsspec URL such as s3://bucket/dataset (worked on in a local "
+                                                    "mirror; needs the backend, e.g. pip install s3fs)."),
     upload: list[str] = typer.Option(None, "--upload", help="Only these uploads (repeatable); default: all."),
     config: Path | None = typer.Option(None, "--config", help="YAML run config (resources/ops), e.g. whisper model."),
     executor: str = typer.Option("in_process", help="in_process | multiprocess | dask | k8s (see README: scale)."),
@@ -68,14 +70,20 @@ def run(
     """Materialize the whole asset graph with Dagster for DATA and print what it produced and where."""
     import yaml
 
+    from .mirror import is_url, local_root
     from .orchestrate import run_pipeline
 
-    if not (data / "raw").is_dir():
+    if not is_url(data) and not (Path(data) / "raw").is_dir():
         typer.echo(f"error: {data}/raw does not exist; put each delivery in {data}/raw/<upload>/", err=True)
         raise typer.Exit(2)
     run_config = yaml.safe_load(config.read_text()) if config else None
-    report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo, executor=executor,
-                          parallel_uploads=parallel_uploads, log_level=log_level.upper(), force=force)
+    try:
+        report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo,
+                              executor=executor, parallel_uploads=parallel_uploads, log_level=log_level.upper(),
+                              force=force)
+    except (FileNotFoundError, ImportError, ValueError) as exc:  # a URL root: no backend, no bucket, no raw/
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
     for r in report.runs:
         status = "unchanged, skipped" if r.skipped else "ok" if r.success else "FAILED"
         extra = ""
@@ -85,7 +93,9 @@ def run(
             extra += f" blocking checks failed: {', '.join(r.failed_checks)}"
         run_id = "" if r.skipped else f" (run {r.run_id[:8]})"
         typer.echo(f"{r.name}{'[' + r.partition + ']' if r.partition else ''}: {status}{run_id}{extra}")
-    _print_outputs(data)
+    if is_url(data):
+        typer.echo(f"(outputs were pushed to {data}; local mirror below)")
+    _print_outputs(local_root(data))
     raise typer.Exit(0 if report.success else 1)
 
 

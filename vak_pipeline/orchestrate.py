@@ -99,7 +99,7 @@ def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[N
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: dict[str, Any] | None = None,
+def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_config: dict[str, Any] | None = None,
                  instance: dg.DagsterInstance | None = None, echo: Callable[[str], None] = print,
                  executor: str = "in_process", parallel_uploads: int = 1,
                  log_level: str = "WARNING", force: bool = False) -> PipelineReport:
@@ -112,14 +112,27 @@ def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: d
     executor "in_process" runs every step here; any other (multiprocess, dask, k8s) goes through
     `execute_job` on a reconstructable job, so steps run where that executor puts them, and up to
     `parallel_uploads` upload partitions run at once.
+
+    `data_dir` may be an fsspec URL (s3://bucket/dataset): the run works in a local mirror of it, pulled
+    first and pushed at the end (each step also pulls and pushes through the data resource).
     """
     from concurrent.futures import ThreadPoolExecutor
 
+    from .mirror import Mirror, is_url
+
     os.environ["VAK_EXECUTOR"] = executor  # read when the definitions load, here and in step workers
+    mirror = Mirror(str(data_dir)) if is_url(data_dir) else None
+    if mirror is not None:
+        echo(f"pulling {mirror.url} into {mirror.cache} ...")
+        echo(f"  {mirror.pull()}")
+        data_dir = mirror.cache
+        if not (data_dir / "raw").is_dir():
+            raise FileNotFoundError(f"{mirror.url}/raw does not exist; put each delivery in {mirror.url}/raw/<upload>/")
     data_dir = Path(data_dir)
     layout = DataLayout.at(data_dir)
     names = uploads or layout.uploads()
-    base = {"resources": {"data": {"config": {"root": str(data_dir.resolve())}}},
+    root = mirror.url if mirror is not None else str(data_dir.resolve())
+    base = {"resources": {"data": {"config": {"root": root}}},
             "loggers": {"console": {"config": {"log_level": log_level}}}}
     rc = merge_config(base, run_config or {})
     report = PipelineReport(data_dir)
@@ -158,6 +171,9 @@ def run_pipeline(data_dir: Path, uploads: list[str] | None = None, run_config: d
             if run.success:
                 atomic_write_json(marker, {"stamp": stamp})
             report.runs.append(run)
+        if mirror is not None:
+            echo(f"pushing {mirror.cache} to {mirror.url} ...")
+            echo(f"  {mirror.push()}")
     return report
 
 
@@ -187,10 +203,14 @@ def _ingest_stamp(layout: DataLayout, upload: str, rc: dict[str, Any]) -> str:
 
 
 def _publish_stamp(layout: DataLayout, rc: dict[str, Any]) -> str:
+    """What publish is made from: each upload's redacted records by content (mtimes differ between the
+    machines sharing a URL root), the run config and the code."""
+    from .storage import sha256_file
+
     inputs = []
     for u in layout.uploads():
         p = layout.redacted(u)
-        inputs.append([u, p.stat().st_size, p.stat().st_mtime_ns] if p.is_file() else [u, None])
+        inputs.append([u, sha256_file(p)] if p.is_file() else [u, None])
     payload = [inputs, _stable_config(rc), code_version()]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 

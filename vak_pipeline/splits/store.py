@@ -180,7 +180,8 @@ def _table(name: str) -> str:
 def _write_map(fh: Any, pairs: Iterable[tuple[str, str]]) -> None:
     first = True
     for k, v in pairs:
-        fh.write(("{" if first else ",") + f"\n  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}")
+        key, value = json.dumps(k, ensure_ascii=False), json.dumps(v, ensure_ascii=False)
+        fh.write(("{" if first else ",") + f"\n  {key}: {value}")
         first = False
     fh.write("{}" if first else "\n }")
 
@@ -209,7 +210,8 @@ def import_json(json_path: Path, store: SplitStore) -> None:
                 else:
                     header[key] = _build_value(events)
     except ijson.JSONError as exc:
-        raise SplitsFileError(f"{json_path}: not valid JSON ({exc}). Fix: restore it from version control or "
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise SplitsFileError(f"{json_path}: not valid JSON ({reason}). Fix: restore it from version control or "
                               "re-run `vak split`") from exc
     if "assignment" not in seen_maps:
         raise SplitsFileError(f"{json_path}: no 'assignment' object. Fix: re-run `vak split`")
