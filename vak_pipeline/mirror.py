@@ -124,6 +124,7 @@ class Mirror:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
     def _remote(self) -> dict[str, dict[str, Any]]:
+        self.fs.invalidate_cache(self.base)  # object-store listings are cached per process
         if not self.fs.exists(self.base):
             return {}
         found = self.fs.find(self.base, detail=True)
@@ -135,6 +136,17 @@ class Mirror:
                 continue
             out[path[len(prefix):]] = info
         return out
+
+    def upload_fingerprints(self) -> dict[str, str]:
+        """upload -> hash of its remote files' names, sizes and versions: change detection from one listing,
+        without downloading anything (what the upload sensor needs)."""
+        per_upload: dict[str, list[str]] = {}
+        for rel, info in self._remote().items():
+            parts = rel.split("/")
+            if len(parts) >= 3 and parts[0] == "raw" and not parts[1].startswith("."):
+                per_upload.setdefault(parts[1], []).append(f"{'/'.join(parts[2:])}:{_version(info)}")
+        return {u: hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()[:32]
+                for u, lines in sorted(per_upload.items())}
 
     @staticmethod
     def _stat(path: Path) -> list[int]:
@@ -185,6 +197,7 @@ class Mirror:
         with self._locked():
             state = self._load()
             seen: set[str] = set()
+            made: set[str] = set()
             for path in sorted(self.cache.rglob("*")):
                 rel = path.relative_to(self.cache).as_posix()
                 if not path.is_file() or path.is_symlink() or not _syncable(rel) or rel.startswith(PULL_ONLY):
@@ -196,7 +209,10 @@ class Mirror:
                     stats.unchanged += 1
                     continue
                 target = f"{self.base}/{rel}"
-                self.fs.makedirs(target.rsplit("/", 1)[0], exist_ok=True)
+                parent = target.rsplit("/", 1)[0]
+                if parent not in made:  # one call per folder (object stores have none to make)
+                    self.fs.makedirs(parent, exist_ok=True)
+                    made.add(parent)
                 self.fs.put_file(str(path), target)
                 state[rel] = {"remote": _version(self.fs.info(target)), "local": stat}
                 stats.moved.append(rel)

@@ -61,19 +61,22 @@ def test_sensor_adds_new_uploads_and_requests_runs_only_for_new_or_changed_ones(
     (tmp_path / "raw" / ".hidden").mkdir()
     resources = {"data": DataResource(root=str(tmp_path))}
     with dg.instance_for_test() as instance:
-        first = upload_sensor(dg.build_sensor_context(instance=instance, cursor=None, resources=resources))
+        with dg.build_sensor_context(instance=instance, cursor=None, resources=resources) as ctx:
+            first = upload_sensor(ctx)
         assert first.dynamic_partitions_requests[0].partition_keys == ["a", "b"]
         assert [r.partition_key for r in first.run_requests] == ["a", "b"]
         cursor = json.loads(first.cursor)
         assert first.run_requests[0].run_key == f"a:{cursor['a']}"
         instance.add_dynamic_partitions("uploads", ["a", "b"])
 
-        quiet = upload_sensor(dg.build_sensor_context(instance=instance, cursor=first.cursor, resources=resources))
+        with dg.build_sensor_context(instance=instance, cursor=first.cursor, resources=resources) as ctx:
+            quiet = upload_sensor(ctx)
         assert not quiet.run_requests and not quiet.dynamic_partitions_requests
 
         write_wav(a / "y.wav", seconds=0.2, seed=1)  # a changed upload ...
         make_upload(tmp_path, "c")  # ... and a new one
-        later = upload_sensor(dg.build_sensor_context(instance=instance, cursor=first.cursor, resources=resources))
+        with dg.build_sensor_context(instance=instance, cursor=first.cursor, resources=resources) as ctx:
+            later = upload_sensor(ctx)
         assert later.dynamic_partitions_requests[0].partition_keys == ["c"]
         assert sorted(r.partition_key for r in later.run_requests) == ["a", "c"]
         assert next(r for r in later.run_requests if r.partition_key == "a").run_key != first.run_requests[0].run_key

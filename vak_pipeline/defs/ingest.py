@@ -111,17 +111,21 @@ def normalized_audio_gx(context: dg.AssetCheckExecutionContext, config: AudioBou
 def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg.SensorResult | dg.SkipReason:
     from vak_pipeline.sources.inventory import fingerprint
 
-    layout = data.layout
     started = time.monotonic()
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
     current: dict[str, str] = {}
-    for upload in layout.uploads():
-        try:
-            current[upload] = fingerprint(layout.upload_dir(upload))
-        except OSError as exc:  # a folder being moved away mid-scan: try again next tick
-            context.log.warning(f"could not scan upload {upload}: {type(exc).__name__}")
-            if upload in seen:
-                current[upload] = seen[upload]
+    mirror = data.mirror()
+    if mirror is not None:  # a URL root: one remote listing, nothing downloaded
+        current = mirror.upload_fingerprints()
+    else:
+        layout = data.layout
+        for upload in layout.uploads():
+            try:
+                current[upload] = fingerprint(layout.upload_dir(upload))
+            except OSError as exc:  # a folder being moved away mid-scan: try again next tick
+                context.log.warning(f"could not scan upload {upload}: {type(exc).__name__}")
+                if upload in seen:
+                    current[upload] = seen[upload]
     existing = set(context.instance.get_dynamic_partitions(uploads_partitions.name))
     new_partitions = [u for u in current if u not in existing]
     changed = [u for u, fp in current.items() if seen.get(u) != fp]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dagster as dg
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from vak_pipeline.layout import DataLayout
 
@@ -13,36 +13,40 @@ from vak_pipeline.layout import DataLayout
 class DataResource(dg.ConfigurableResource):
     """Where the dataset lives: a local path, a mounted shared volume, or an fsspec URL (s3://bucket/x).
 
-    For a URL the steps work in a local mirror (vak_pipeline.mirror): each step pulls what changed
-    before it runs and pushes what it wrote after, so steps on different machines share the bucket.
+    For a URL the steps work in a local mirror (vak_pipeline.mirror): the first use of `layout` in a
+    step pulls what changed, and the end of the step pushes what it wrote, so steps on different
+    machines share the bucket. A sensor that only lists uploads (`mirror().upload_fingerprints()`)
+    downloads nothing.
     """
 
     root: str = "data"
     cache: str = Field(default="", description="Local mirror of a URL root (default $VAK_CACHE or "
-                                                   "~/.cache/vak_pipeline/<hash of the URL>); unused for a path.")
+                                               "~/.cache/vak_pipeline/<hash of the URL>); unused for a path.")
+    _pulled: bool = PrivateAttr(default=False)
 
     @property
     def layout(self) -> DataLayout:
         from vak_pipeline.mirror import is_url, local_root
 
-        return DataLayout.at(Path(self.cache) if self.cache and is_url(self.root) else local_root(self.root))
+        if not is_url(self.root):
+            return DataLayout.at(self.root)
+        mirror = self.mirror()
+        if not self._pulled:
+            mirror.pull()
+            self._pulled = True
+        return DataLayout.at(mirror.cache if self.cache else local_root(self.root))
 
     def mirror(self):  # -> Mirror | None (lazy import: fsspec only when a URL is used)
         from vak_pipeline.mirror import Mirror, is_url
 
         return Mirror(self.root, Path(self.cache) if self.cache else None) if is_url(self.root) else None
 
-    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
-        mirror = self.mirror()
-        if mirror is not None:
-            stats = mirror.pull()
-            context.log.info(f"pulled {self.root} into {mirror.cache}: {stats}")
-
     def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
-        mirror = self.mirror()
-        if mirror is not None:
+        if self._pulled:
+            mirror = self.mirror()
             stats = mirror.push()
-            context.log.info(f"pushed {mirror.cache} to {self.root}: {stats}")
+            if context.log is not None:
+                context.log.info(f"pushed {mirror.cache} to {self.root}: {stats}")
 
 
 def default_resources(data_root: str | None = None) -> dict[str, object]:
