@@ -102,17 +102,26 @@ class JsonLine:
     raw: bytes | None = None  # the bytes of a well-formed line, for fast re-parsing by pydantic
 
 
-def iter_jsonl(path: Path, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, parse: bool = True) -> Iterator[JsonLine]:
+Span = tuple[int, "int | None", int]  # (start byte, end byte or None, number of the first line): a shard of a file
+
+
+def iter_jsonl(path: Path, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, parse: bool = True,
+               span: Span | None = None) -> Iterator[JsonLine]:
     """Stream a JSONL file line by line in bounded memory, turning every defect into a JsonLine error.
 
     Covers: BOM, non-UTF-8 bytes, malformed JSON, non-object values, over-long lines (skipped without
-    loading them), empty files. Blank lines are ignored. Never raises for content problems.
+    loading them), empty files. Blank lines are ignored. Never raises for content problems. With
+    `span` (from line_spans) only that shard of the file is read, with the file's own line numbers.
     """
     path = Path(path)
     seen_any = False
+    start, end, first = span if span is not None else (0, None, 1)
     with open(path, "rb") as fh:
-        lineno = 0
+        fh.seek(start)
+        lineno = first - 1
         while True:
+            if end is not None and fh.tell() >= end:
+                break
             raw = fh.readline(max_line_bytes + 1)
             if not raw:
                 break
@@ -156,8 +165,37 @@ def iter_jsonl(path: Path, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, parse: 
                                code="not_an_object")
                 continue
             yield JsonLine(lineno, value=value, raw=stripped)
-    if not seen_any:
+    if not seen_any and span is None:
         yield JsonLine(0, error="file is empty: no records", code="empty_file")
+
+
+def line_spans(path: Path, n: int) -> list[Span]:
+    """Cut a file into at most `n` shards of about equal size, each starting at a line start, with the
+    number of its first line, so shards can be read in parallel and their outputs joined in order."""
+    path = Path(path)
+    size = path.stat().st_size
+    cuts = [0]
+    with open(path, "rb") as fh:
+        for k in range(1, n):
+            fh.seek(max(k * size // n, cuts[-1]))
+            if fh.tell() > 0:
+                fh.seek(fh.tell() - 1)
+                fh.readline()  # to the start of the next line (a cut already at a line start stays)
+            if fh.tell() < size and fh.tell() > cuts[-1]:
+                cuts.append(fh.tell())
+        spans: list[Span] = []
+        line = 1
+        for i, cut in enumerate(cuts):
+            stop = cuts[i + 1] if i + 1 < len(cuts) else None
+            spans.append((cut, stop, line))
+            if stop is not None:
+                fh.seek(cut)
+                remaining = stop - cut
+                while remaining:
+                    chunk = fh.read(min(remaining, 1 << 20))
+                    line += chunk.count(b"\n")
+                    remaining -= len(chunk)
+    return spans
 
 
 def resolve_inside(base: Path, rel: str) -> Path | None:

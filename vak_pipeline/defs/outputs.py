@@ -36,6 +36,7 @@ class MoshiLoraConfig(dg.Config):
     allow_synthetic_stereo: bool = False
     placeholder_words: str = "drop"  # drop | keep
     splits: list[str] = ["train", "validation", "test"]
+    workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
 class TurnBasedExportConfig(dg.Config):
@@ -46,6 +47,7 @@ class TurnBasedExportConfig(dg.Config):
     min_clip_s: float = 0.05
     absolute_paths: bool = False
     splits: list[str] = ["train", "validation", "test"]
+    workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
 class CascadedExportConfig(dg.Config):
@@ -57,6 +59,7 @@ class CascadedExportConfig(dg.Config):
     leading_assistant: str = "drop"
     placeholder_text: str = "(call connected)"
     min_clip_s: float = 0.05
+    workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
 class ParquetExportConfig(dg.Config):
@@ -65,6 +68,7 @@ class ParquetExportConfig(dg.Config):
     batch_size: int = 1000
     splits: list[str] = ["train", "validation", "test"]
     dataset_name: str = "vakforge"
+    workers: int = 1  # processes over shards of the manifest (0 = one per core); same rows, same order
 
 
 def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg.MaterializeResult:

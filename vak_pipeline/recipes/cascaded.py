@@ -30,7 +30,8 @@ from pydantic import BaseModel, ConfigDict
 from ..schema import Turn, VakRecord
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, export_build, iter_eligible, safe_name
+from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, iter_eligible, safe_name
+from .shards import run_recipe
 
 RECIPE = "cascaded"
 Part = Literal["stt", "llm", "tts"]
@@ -46,6 +47,7 @@ class CascadedConfig(BaseModel):
     leading_assistant: LeadingPolicy = "drop"
     placeholder_text: str = "(call connected)"
     min_clip_s: float = 0.05
+    workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 
 class _TtsSets:
@@ -59,10 +61,9 @@ class _TtsSets:
     def add(self, voice: str, clip_id: str, text: str) -> None:
         fh = self._files.get(voice)
         if fh is None:
-            fh = self._stack.enter_context(open(self.build.path("tts", voice, "metadata.csv"), "w", encoding="utf-8",
-                                                newline="\n"))
+            fh = self._stack.enter_context(open(self.build.append_path("tts", voice, "metadata.csv"), "w",
+                                                encoding="utf-8", newline="\n"))
             self._files[voice] = fh
-            self.build.counts["tts_voices"] += 1
         fh.write(f"{clip_id}|{text}\n")
 
     def close(self) -> None:
@@ -71,20 +72,27 @@ class _TtsSets:
 
 def export_cascaded(data_root: str | Path, config: CascadedConfig | None = None,
                     out_dir: str | Path | None = None) -> BuildResult:
-    config = config or CascadedConfig()
+    return run_recipe(RECIPE, data_root, config or CascadedConfig(), _export_records, out_dir, finish=_count_voices)
+
+
+def _export_records(build: ExportBuild, config: CascadedConfig) -> None:
     parts = set(config.parts)
-    with export_build(RECIPE, data_root, config, out_dir) as build:
-        tts = _TtsSets(build)
-        with contextlib.ExitStack() as stack:
-            stt_w = stack.enter_context(build.writers(config.splits, "stt/{split}.jsonl")) if "stt" in parts else None
-            llm_w = stack.enter_context(build.writers(config.splits, "llm/{split}.jsonl")) if "llm" in parts else None
-            stack.callback(tts.close)
-            for record, split in iter_eligible(build, config.splits):
-                if llm_w is not None:
-                    _llm(build, config, record, split, llm_w)
-                if parts & {"stt", "tts"}:
-                    _speech(build, config, record, split, stt_w, tts if "tts" in parts else None)
-    return build.result()
+    tts = _TtsSets(build)
+    with contextlib.ExitStack() as stack:
+        stt_w = stack.enter_context(build.writers(config.splits, "stt/{split}.jsonl")) if "stt" in parts else None
+        llm_w = stack.enter_context(build.writers(config.splits, "llm/{split}.jsonl")) if "llm" in parts else None
+        stack.callback(tts.close)
+        for record, split in iter_eligible(build, config.splits):
+            if llm_w is not None:
+                _llm(build, config, record, split, llm_w)
+            if parts & {"stt", "tts"}:
+                _speech(build, config, record, split, stt_w, tts if "tts" in parts else None)
+
+
+def _count_voices(build: ExportBuild) -> None:
+    voices = sum(1 for _ in build.stage.glob("tts/*/metadata.csv"))
+    if voices:
+        build.counts["tts_voices"] = voices
 
 
 def llm_example(record: VakRecord, config: CascadedConfig, stats) -> dict:

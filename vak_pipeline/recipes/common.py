@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +28,9 @@ from ..layout import DataLayout
 from ..manifest_hash import manifest_hash
 from ..schema import VakRecord
 from ..splits import SplitStore, open_splits
-from ..storage import JsonlWriter, atomic_write_json, iter_jsonl
+from ..storage import JsonlWriter, Span, atomic_write_json, iter_jsonl
 
+PART_SUFFIX = ".part-"  # <file>.part-0003: shard 3's share of an appended file, joined into <file> at the end
 # numbered placeholders written by the redaction stage, e.g. <PHONE_1>, <PERSON_NAME_2>
 PLACEHOLDER_RE = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -41,8 +42,13 @@ def safe_name(name: str) -> str:
     return cleaned[:120]
 
 
+EXECUTION_ONLY = ("workers",)  # settings that change how an export is built, never what it holds
+
+
 def config_hash(config: BaseModel | dict[str, Any]) -> str:
-    data = config.model_dump(mode="json") if isinstance(config, BaseModel) else config
+    data = config.model_dump(mode="json") if isinstance(config, BaseModel) else dict(config)
+    for key in EXECUTION_ONLY:
+        data.pop(key, None)
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -89,6 +95,9 @@ class ExportBuild:
     skipped_counts: Counter = field(default_factory=Counter)
     flag_counts: Counter = field(default_factory=Counter)
     extra: dict[str, Any] = field(default_factory=dict)
+    tallies: defaultdict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))  # for finish hooks
+    part: int | None = None  # the shard number when a worker builds one shard of the manifest (recipes.shards)
+    span: Span | None = None  # that shard's bytes and first line number
     _skipped: JsonlWriter | None = None
     _flagged: JsonlWriter | None = None
 
@@ -121,8 +130,23 @@ class ExportBuild:
         return SplitWriters(self, names, pattern)
 
     def path(self, *parts: str) -> Path:
+        """A file of one record (a clip, an alignment): the same path whichever worker writes it."""
         p = self.stage.joinpath(*parts)
         p.parent.mkdir(parents=True, exist_ok=True)
+        return p
+
+    def append_path(self, *parts: str) -> Path:
+        """A file many records append to (an index, metadata.csv): one part per shard, joined in order."""
+        p = self.path(*parts)
+        return p.with_name(f"{p.name}{PART_SUFFIX}{self.part:04d}") if self.part is not None else p
+
+    def claim(self, *parts: str) -> Path | None:
+        """Create a record's file exclusively: None when another record (in any worker) already has it."""
+        p = self.path(*parts)
+        try:
+            os.close(os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return None
         return p
 
 
@@ -178,7 +202,7 @@ class SplitWriters:
 
     def __init__(self, build: ExportBuild, names: list[str], pattern: str) -> None:
         self._stack = contextlib.ExitStack()
-        self.writers = {n: JsonlWriter(build.path(pattern.format(split=n))) for n in names}
+        self.writers = {n: JsonlWriter(build.append_path(pattern.format(split=n))) for n in names}
         self.counts: Counter = Counter()
 
     def __enter__(self) -> SplitWriters:
@@ -211,9 +235,9 @@ def _swap_in(stage: Path, final: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def iter_records(manifest: Path) -> Iterator[tuple[int, VakRecord | None, str | None]]:
-    """(line, record, error): the manifest streamed and validated one line at a time."""
-    for jl in iter_jsonl(manifest, parse=False):
+def iter_records(manifest: Path, span: Span | None = None) -> Iterator[tuple[int, VakRecord | None, str | None]]:
+    """(line, record, error): the manifest (or one shard of it) streamed and validated one line at a time."""
+    for jl in iter_jsonl(manifest, parse=False, span=span):
         if jl.error is not None:
             yield jl.line, None, jl.error
             continue
@@ -230,7 +254,7 @@ def iter_eligible(build: ExportBuild, splits_wanted: list[str] | None = None) ->
     published artifact) and rows produced with skip_redaction.
     """
     splits = build.splits
-    for line, record, error in iter_records(build.layout.manifest):
+    for line, record, error in iter_records(build.layout.manifest, build.span):
         if record is None:
             build.skip(None, "unreadable", f"manifest line {line}: {error}", line=line)
             continue

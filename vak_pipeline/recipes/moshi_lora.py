@@ -28,11 +28,11 @@ from .common import (
     BuildResult,
     ExportBuild,
     SplitWriters,
-    export_build,
     iter_eligible,
     safe_name,
     write_json,
 )
+from .shards import run_recipe
 
 RECIPE = "moshi_lora"
 MAIN, OTHER = "SPEAKER_MAIN", "SPEAKER_OTHER"
@@ -44,6 +44,7 @@ class MoshiConfig(BaseModel):
     allow_synthetic_stereo: bool = False  # rebuild two streams from a mono mix by the turns' speaker intervals
     placeholder_words: Literal["drop", "keep"] = "drop"  # redaction placeholders such as <PHONE_1>
     splits: list[str] = ["train", "validation", "test"]
+    workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 
 def words_for(record: VakRecord, alignment: Alignment | None, config: MoshiConfig,
@@ -117,14 +118,15 @@ def load_alignment(build: ExportBuild, conv_id: str) -> Alignment | None:
 
 def export_moshi_lora(data_root: str | Path, config: MoshiConfig | None = None,
                       out_dir: str | Path | None = None) -> BuildResult:
-    config = config or MoshiConfig()
-    with export_build(RECIPE, data_root, config, out_dir) as build:
-        with build.writers(config.splits) as indexes:
-            _export_records(build, config, indexes)
-    return build.result()
+    return run_recipe(RECIPE, data_root, config or MoshiConfig(), _export_records, out_dir)
 
 
-def _export_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWriters) -> None:
+def _export_records(build: ExportBuild, config: MoshiConfig) -> None:
+    with build.writers(config.splits) as indexes:
+        _export_split_records(build, config, indexes)
+
+
+def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWriters) -> None:
     for record, split in iter_eligible(build, config.splits):
         try:
             data, rate = read_audio(build.layout.root, record)
@@ -138,7 +140,7 @@ def _export_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWrite
             build.skip(record.id, "no_agent_words", "no timed agent words: the text stream would be empty")
             continue
         stem = safe_name(record.id)
-        if (build.stage / split / f"{stem}.wav").exists():
+        if build.claim(split, f"{stem}.wav") is None:
             build.skip(record.id, "id_collision", f"another conversation already exported as {split}/{stem}.wav")
             continue
         duration = write_wav(build.path(split, f"{stem}.wav"), stereo, rate)

@@ -30,7 +30,8 @@ from pydantic import BaseModel, ConfigDict
 
 from ..schema import Meta, VakRecord
 from ..storage import atomic_open, atomic_write_text, resolve_inside
-from .common import BuildResult, ExportBuild, export_build, iter_eligible
+from .common import BuildResult, ExportBuild, iter_eligible
+from .shards import run_recipe
 
 RECIPE = "parquet"
 _META_FIELDS = set(Meta.model_fields)
@@ -153,44 +154,42 @@ def write_parquet(rows: Iterable[dict[str, Any]], path: str | Path, schema, batc
     return w.rows
 
 
-class _Shards:
-    """<split>-NNNNN-of-MMMMM.parquet files of at most `rows_per_file` rows; renamed to -of- names at close."""
+class _Pieces:
+    """One split's rows in files of at most `rows_per_file` rows, named `.<split>-<part>-<n>.parquet` until
+    `name_files` gives every split its final `<split>-NNNNN-of-MMMMM.parquet` names (after all workers)."""
 
-    def __init__(self, directory: Path, split: str, schema, rows_per_file: int, batch_size: int) -> None:
-        self.directory, self.split, self.schema = directory, split, schema
+    def __init__(self, directory: Path, split: str, part: int, schema, rows_per_file: int, batch_size: int) -> None:
+        self.directory, self.split, self.part, self.schema = directory, split, part, schema
         self.rows_per_file, self.batch_size = rows_per_file, batch_size
-        self.files: list[Path] = []
-        self.rows = 0
+        self.files = 0
         self._current: ParquetStreamWriter | None = None
-
-    def _open(self) -> ParquetStreamWriter:
-        path = self.directory / f".{self.split}-{len(self.files):05d}.parquet"
-        self.files.append(path)
-        w = ParquetStreamWriter(path, self.schema, self.batch_size)
-        return w.__enter__()
 
     def write(self, row: dict[str, Any]) -> None:
         if self._current is None or self._current.rows + len(self._current._buf) >= self.rows_per_file:
-            self._close_current()
-            self._current = self._open()
+            self.close()
+            path = self.directory / f".{self.split}-{self.part:04d}-{self.files:05d}.parquet"
+            self.files += 1
+            self._current = ParquetStreamWriter(path, self.schema, self.batch_size).__enter__()
         self._current.write(row)
-        self.rows += 1
 
-    def _close_current(self) -> None:
+    def close(self) -> None:
         if self._current is not None:
             self._current.__exit__(None, None, None)
             self._current = None
 
-    def close(self) -> list[Path]:
-        """Final shard paths; none for an empty split (`datasets` refuses a split whose files hold no rows)."""
-        self._close_current()
-        n = len(self.files)
-        final = []
-        for i, p in enumerate(self.files):
-            dst = self.directory / f"{self.split}-{i:05d}-of-{n:05d}.parquet"
-            os.replace(p, dst)
-            final.append(dst)
-        return final
+
+def name_files(directory: Path, splits: list[str]) -> dict[str, list[str]]:
+    """Pieces in (part, n) order -> <split>-NNNNN-of-MMMMM.parquet; none for an empty split (`datasets`
+    refuses a split whose files hold no rows)."""
+    out = {}
+    for split in splits:
+        pieces = sorted(directory.glob(f".{split}-[0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9][0-9].parquet"))
+        out[split] = []
+        for i, piece in enumerate(pieces):
+            dst = directory / f"{split}-{i:05d}-of-{len(pieces):05d}.parquet"
+            os.replace(piece, dst)
+            out[split].append(f"data/{dst.name}")
+    return out
 
 
 class ParquetConfig(BaseModel):
@@ -200,39 +199,50 @@ class ParquetConfig(BaseModel):
     batch_size: int = 1000  # rows per row group (32 when audio is embedded)
     splits: list[str] = ["train", "validation", "test"]
     dataset_name: str = "vakforge"
+    workers: int = 1  # processes over shards of the manifest (0 = one per core); same rows, same order
+
+
+TALLIES = ("split", "locale", "source", "consent", "license")
 
 
 def export_parquet(data_root: str | Path, config: ParquetConfig | None = None,
                    out_dir: str | Path | None = None) -> BuildResult:
-    config = config or ParquetConfig()
+    return run_recipe(RECIPE, data_root, config or ParquetConfig(), _export_rows, out_dir, finish=_finish)
+
+
+def _export_rows(build: ExportBuild, config: ParquetConfig) -> None:
     schema = manifest_schema(config.embed_audio)
     batch = min(config.batch_size, 32) if config.embed_audio else config.batch_size
-    tallies: dict[str, Counter] = {k: Counter() for k in ("split", "locale", "source", "consent", "license")}
-    languages: Counter = Counter()
-    with export_build(RECIPE, data_root, config, out_dir) as build:
-        data_dir = build.stage / "data"
-        data_dir.mkdir()
-        shards = {s: _Shards(data_dir, s, schema, config.rows_per_file, batch) for s in config.splits}
-        try:
-            for record, split in iter_eligible(build, config.splits):
-                audio_bytes = None
-                if config.embed_audio:
-                    audio_bytes = _audio_bytes(build, record)
-                shards[split].write(record_row(record, split, audio_bytes, config.embed_audio))
-                for key, value in (("split", split), ("locale", record.locale), ("source", record.meta.source),
-                                   ("consent", record.meta.consent), ("license", record.meta.license or "(none)")):
-                    tallies[key][value] += 1
-                languages.update(set(record.language.mix or [record.language.primary]))
-                build.counts["rows"] += 1
-        finally:
-            files = {s: sh.close() for s, sh in shards.items()}
-        build.counts.update({f"rows_{s}": sh.rows for s, sh in shards.items()})
-        build.extra["files"] = {s: [f"data/{p.name}" for p in fs] for s, fs in files.items()}
-        build.extra["empty_splits"] = [s for s, fs in files.items() if not fs]
-        build.extra["json_string_columns"] = JSON_STRING_COLUMNS
-        atomic_write_text(build.path("README.md"),
-                          dataset_card(config, tallies, languages, build.manifest_sha256))
-    return build.result()
+    data_dir = build.stage / "data"
+    data_dir.mkdir(exist_ok=True)
+    pieces = {s: _Pieces(data_dir, s, build.part or 0, schema, config.rows_per_file, batch) for s in config.splits}
+    try:
+        for record, split in iter_eligible(build, config.splits):
+            audio_bytes = _audio_bytes(build, record) if config.embed_audio else None
+            pieces[split].write(record_row(record, split, audio_bytes, config.embed_audio))
+            for key, value in (("split", split), ("locale", record.locale), ("source", record.meta.source),
+                               ("consent", record.meta.consent), ("license", record.meta.license or "(none)")):
+                build.tallies[key][value] += 1
+            build.tallies["language"].update(set(record.language.mix or [record.language.primary]))
+            build.counts["rows"] += 1
+            build.counts[f"rows_{split}"] += 1
+    finally:
+        for p in pieces.values():
+            p.close()
+
+
+def _finish(build: ExportBuild) -> None:
+    """After every worker: final file names, per-split row counts, the dataset card."""
+    config = build.config
+    files = name_files(build.stage / "data", config.splits)
+    for s in config.splits:
+        build.counts[f"rows_{s}"] += 0  # an empty split is listed with 0 rows
+    build.extra["files"] = files
+    build.extra["empty_splits"] = [s for s, fs in files.items() if not fs]
+    build.extra["json_string_columns"] = JSON_STRING_COLUMNS
+    tallies = {k: build.tallies[k] for k in TALLIES}
+    atomic_write_text(build.path("README.md"),
+                      dataset_card(config, tallies, build.tallies["language"], build.manifest_sha256))
 
 
 JSON_STRING_COLUMNS = ["audio.channel_map", "tools[].parameters", "turns[].entities[].normalized",

@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict
 from ..schema import Turn, VakRecord
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import BuildResult, ExportBuild, SplitWriters, export_build, iter_eligible, safe_name
+from .common import BuildResult, ExportBuild, SplitWriters, iter_eligible, safe_name
+from .shards import run_recipe
 
 RECIPE = "turn_based"
 AUDIO_TAG = "<audio>"
@@ -44,6 +45,7 @@ class TurnBasedConfig(BaseModel):
     min_clip_s: float = 0.05
     absolute_paths: bool = False
     splits: list[str] = ["train", "validation", "test"]
+    workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 
 class _Clips:
@@ -102,14 +104,16 @@ def kept_turns(record: VakRecord, config: TurnBasedConfig, build: ExportBuild) -
 
 def export_turn_based(data_root: str | Path, config: TurnBasedConfig | None = None,
                       out_dir: str | Path | None = None) -> BuildResult:
-    config = config or TurnBasedConfig()
-    with export_build(RECIPE, data_root, config, out_dir) as build:
-        with build.writers(config.splits) as main, build.writers(config.splits, "{split}.targets.jsonl") as targets:
-            _export_records(build, config, main, targets)
-    return build.result()
+    return run_recipe(RECIPE, data_root, config or TurnBasedConfig(), _export_records, out_dir)
 
 
-def _export_records(build: ExportBuild, config: TurnBasedConfig, main: SplitWriters, targets: SplitWriters) -> None:
+def _export_records(build: ExportBuild, config: TurnBasedConfig) -> None:
+    with build.writers(config.splits) as main, build.writers(config.splits, "{split}.targets.jsonl") as targets:
+        _export_split_records(build, config, main, targets)
+
+
+def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: SplitWriters,
+                          targets: SplitWriters) -> None:
     for record, split in iter_eligible(build, config.splits):
         try:
             audio = ConversationAudio.open(build.layout.root, record)

@@ -1,0 +1,115 @@
+"""Exports on every core: the manifest is cut into contiguous shards, one worker process runs the recipe
+over each, and the shards' appended files are joined in shard order, so the export is the same bytes
+as a one-process build (record files keep their names; per-split indexes and skipped rows keep
+manifest order).
+
+A recipe is a `body(build, config)` that streams `iter_eligible(build)` and writes through the build
+(`append_path` / `writers` for shared files, `path` / `claim` for a record's own files). Counters from
+the workers are added up; `finish(build)` runs once at the end for figures that need the whole export.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..layout import DataLayout
+from ..splits import open_splits
+from ..storage import JsonlWriter, Span, line_spans
+from .common import PART_SUFFIX, BuildResult, ExportBuild, export_build
+
+PARALLEL_MIN_BYTES = 8 << 20  # below this a worker's start-up costs more than it saves
+Body = Callable[[ExportBuild, Any], None]
+
+
+def effective_workers(workers: int) -> int:
+    """0 means one per core."""
+    return max(1, workers or os.cpu_count() or 1)
+
+
+def run_recipe(recipe: str, data_root: str | Path, config: BaseModel, body: Body,
+               out_dir: str | Path | None = None, finish: Callable[[ExportBuild], None] | None = None,
+               require_splits: bool = True) -> BuildResult:
+    """Build exports/<recipe>/ with `body`, in `config.workers` processes when the manifest is big enough."""
+    workers = effective_workers(getattr(config, "workers", 1))
+    with export_build(recipe, data_root, config, out_dir, require_splits) as build:
+        manifest = build.layout.manifest
+        spans = line_spans(manifest, workers) if workers > 1 and manifest.stat().st_size >= PARALLEL_MIN_BYTES \
+            else []
+        if len(spans) > 1:
+            _run_shards(build, body, spans)
+        else:
+            body(build, config)
+        if finish is not None:
+            finish(build)
+    return build.result()
+
+
+def _run_shards(build: ExportBuild, body: Body, spans: list[Span]) -> None:
+    jobs = [(build.recipe, str(build.layout.root), build.config, body, str(build.stage), build.manifest_sha256,
+             k, span) for k, span in enumerate(spans)]
+    with ProcessPoolExecutor(max_workers=len(spans), mp_context=get_context("spawn")) as pool:
+        results = list(pool.map(_shard, jobs))
+    for counts, skipped, flags, tallies in results:
+        _add(build.counts, counts)
+        build.skipped_counts.update(skipped)
+        build.flag_counts.update(flags)
+        for name, tally in tallies.items():
+            build.tallies[name].update(tally)
+    _join_parts(build, len(spans))
+
+
+def _shard(job: tuple) -> tuple[dict[str, Any], dict[str, int], dict[str, int], dict[str, Counter]]:
+    """One worker: the recipe body over one span of the manifest, appended files written as parts."""
+    recipe, root, config, body, stage, sha, part, span = job
+    stage = Path(stage)
+    splits = open_splits(DataLayout.at(root).splits)
+    build = ExportBuild(recipe=recipe, layout=DataLayout.at(root), config=config, manifest_sha256=sha,
+                        splits=splits, stage=stage, final=stage, part=part, span=span)
+    try:
+        with JsonlWriter(build.append_path("skipped.jsonl")) as skipped, \
+                JsonlWriter(build.append_path("flagged.jsonl")) as flagged:
+            build._skipped, build._flagged = skipped, flagged
+            body(build, config)
+    finally:
+        if splits is not None:
+            splits.close()
+    return dict(build.counts), dict(build.skipped_counts), dict(build.flag_counts), dict(build.tallies)
+
+
+def _add(total: Counter, part: dict[str, Any]) -> None:
+    for key, value in part.items():
+        total[key] = round(total.get(key, 0) + value, 6) if isinstance(value, float) else total[key] + value
+
+
+def _join_parts(build: ExportBuild, n: int) -> None:
+    """<file>.part-0000 ... -> <file>, in shard order; skipped/flagged rows go through the build's writers."""
+    groups: dict[Path, list[Path]] = {}
+    for part in build.stage.rglob(f"*{PART_SUFFIX}*"):
+        base, _, index = part.name.rpartition(PART_SUFFIX)
+        if index.isdigit():
+            groups.setdefault(part.with_name(base), []).append(part)
+    into = {build.stage / "skipped.jsonl": build._skipped, build.stage / "flagged.jsonl": build._flagged}
+    for base, parts in groups.items():
+        parts.sort(key=lambda p: int(p.name.rpartition(PART_SUFFIX)[2]))
+        writer = into.get(base)
+        if writer is not None:
+            for part in parts:
+                with open(part, encoding="utf-8") as fh:
+                    for line in fh:
+                        writer.write(line)
+        else:
+            with open(base, "wb") as out:
+                for part in parts:
+                    with open(part, "rb") as fh:
+                        while chunk := fh.read(1 << 20):
+                            out.write(chunk)
+        for part in parts:
+            part.unlink()
