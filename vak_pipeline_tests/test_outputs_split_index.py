@@ -70,20 +70,20 @@ def test_a_hand_edit_to_splits_json_is_seen_and_kept_on_the_next_run(tmp_path):
     assert after.assignment["late"] == other  # a new call of the moved voice follows it
 
 
-def test_unreadable_splits_json_is_an_error_naming_the_file_and_the_fix(tmp_path):
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"seed": 1, "assignment": {"a": "train", ', "splits.json.*not valid JSON.*Fix"),
+    ('{"seed": 1, "assignment": {"a": 3}}', "'assignment' entry 'a' is not a string"),
+    ('{"seed": 1}', "no 'assignment'"),
+    ('{"seed": "x", "assignment": {}}', "seed"),
+])
+def test_unreadable_splits_json_is_an_error_naming_the_file_and_the_fix(tmp_path, text, message):
     path = tmp_path / "splits.json"
-    path.write_text('{"seed": 1, "assignment": {"a": "train", ')
-    with pytest.raises(SplitsFileError, match="splits.json.*not valid JSON.*Fix"):
+    path.write_text(text)
+    with pytest.raises(SplitsFileError, match=message):
         open_splits(path)
-    path.write_text('{"seed": 1, "assignment": {"a": 3}}')
-    with pytest.raises(SplitsFileError, match="'assignment' entry 'a' is not a string"):
-        open_splits(path)
-    path.write_text('{"seed": 1}')
-    with pytest.raises(SplitsFileError, match="no 'assignment'"):
-        open_splits(path)
-    path.write_text('{"seed": "x", "assignment": {}}')
-    with pytest.raises(SplitsFileError, match="seed"):
-        open_splits(path)
+
+
+def test_a_missing_splits_json_is_no_index(tmp_path):
     assert open_splits(tmp_path / "missing.json") is None
 
 

@@ -23,7 +23,7 @@ from itertools import groupby
 
 from .model import Conflict, SplitConfig, SplitsFile, SplitsHeader
 from .store import BATCH, SplitStore
-from .summaries import SplitSummary, as_summary, speaker_keys
+from .summaries import SplitSummary, load_summaries
 
 
 class UnionFind:
@@ -169,26 +169,7 @@ def _more(total: int, shown: int, what: str) -> list[str]:
 def _load_conversations(conn: sqlite3.Connection, summaries: Iterable[SplitSummary | tuple], roles: list[str],
                         warnings: list[str]) -> int:
     """conv(n, id, pinned) numbered 0..n-1 in id order, and ckey(n, key): the speaker keys of each."""
-    conn.executescript("""
-        CREATE TEMP TABLE raw (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, pinned TEXT);
-        CREATE TEMP TABLE rawkey (seq INTEGER NOT NULL, key TEXT NOT NULL);
-    """)
-    rows: list[tuple] = []
-    keys: list[tuple] = []
-
-    def flush() -> None:
-        conn.executemany("INSERT INTO raw VALUES (?, ?, ?)", rows)
-        conn.executemany("INSERT INTO rawkey VALUES (?, ?)", keys)
-        rows.clear()
-        keys.clear()
-
-    for seq, item in enumerate(summaries):
-        s = as_summary(item)
-        rows.append((seq, s.conv_id, s.pinned))
-        keys.extend((seq, k) for k in speaker_keys(s.speakers, roles))
-        if len(rows) >= BATCH:
-            flush()
-    flush()
+    load_summaries(conn, summaries, roles, "raw", "rawkey", BATCH)
     conn.executescript("""
         CREATE TEMP TABLE firsts (id TEXT PRIMARY KEY, seq INTEGER NOT NULL, copies INTEGER NOT NULL) WITHOUT ROWID;
         INSERT INTO firsts SELECT id, MIN(seq), COUNT(*) FROM raw GROUP BY id;

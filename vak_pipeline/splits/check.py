@@ -15,7 +15,7 @@ from typing import Any
 from ..rules.issue import Issue, Severity
 from .model import SplitsFile
 from .store import BATCH, SplitStore
-from .summaries import SplitSummary, as_summary, speaker_keys
+from .summaries import SplitSummary, load_summaries
 
 _FIX_SPLIT = "run `vak split DATA_DIR` (or materialize the splits asset) after the manifest changes"
 MAX_LEAK_ISSUES = 200  # one issue per leaking speaker, capped; the count is in the last message
@@ -57,26 +57,7 @@ def _check(manifest: Iterable[SplitSummary | tuple], store: SplitStore, roles: I
 def _load(conn: sqlite3.Connection, manifest: Iterable[SplitSummary | tuple], roles: list[str]) -> None:
     """chk_first(id, seq): each conversation's first line; chk_key(seq, key): its speaker keys;
     chk_home(key, split, seq): where each speaker is first seen in each split."""
-    conn.executescript("""
-        CREATE TEMP TABLE chk_raw (seq INTEGER PRIMARY KEY, id TEXT NOT NULL);
-        CREATE TEMP TABLE chk_key (seq INTEGER NOT NULL, key TEXT NOT NULL);
-    """)
-    rows: list[tuple] = []
-    keys: list[tuple] = []
-
-    def flush() -> None:
-        conn.executemany("INSERT INTO chk_raw VALUES (?, ?)", rows)
-        conn.executemany("INSERT INTO chk_key VALUES (?, ?)", keys)
-        rows.clear()
-        keys.clear()
-
-    for seq, item in enumerate(manifest):
-        s = as_summary(item)
-        rows.append((seq, s.conv_id))
-        keys.extend((seq, k) for k in speaker_keys(s.speakers, roles))
-        if len(rows) >= BATCH:
-            flush()
-    flush()
+    load_summaries(conn, manifest, roles, "chk_raw", "chk_key", BATCH)
     conn.executescript("""
         CREATE TEMP TABLE chk_first (id TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE) WITHOUT ROWID;
         INSERT INTO chk_first SELECT id, MIN(seq) FROM chk_raw GROUP BY id;

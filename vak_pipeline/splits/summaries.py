@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -63,3 +63,29 @@ def iter_summaries(manifest: str | Path, issues: list[Issue] | None = None) -> I
                                     fix="re-run validated_manifest; the manifest should hold valid records only"))
             continue
         yield summary_of(record)
+
+
+def load_summaries(conn: Any, summaries: Iterable[SplitSummary | tuple], roles: list[str], raw: str,
+                   keys: str, batch: int = 10_000) -> None:
+    """Stream summaries into SQLite temp tables `raw`(seq, id, pinned) and `keys`(seq, key), in batches:
+    the split assignment and its check both start from these, whatever the size of the manifest."""
+    conn.executescript(f"""
+        CREATE TEMP TABLE {raw} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, pinned TEXT);
+        CREATE TEMP TABLE {keys} (seq INTEGER NOT NULL, key TEXT NOT NULL);
+    """)
+    rows: list[tuple] = []
+    key_rows: list[tuple] = []
+
+    def flush() -> None:
+        conn.executemany(f"INSERT INTO {raw} VALUES (?, ?, ?)", rows)
+        conn.executemany(f"INSERT INTO {keys} VALUES (?, ?)", key_rows)
+        rows.clear()
+        key_rows.clear()
+
+    for seq, item in enumerate(summaries):
+        s = as_summary(item)
+        rows.append((seq, s.conv_id, s.pinned))
+        key_rows.extend((seq, k) for k in speaker_keys(s.speakers, roles))
+        if len(rows) >= batch:
+            flush()
+    flush()
