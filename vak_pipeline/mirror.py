@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,11 +49,22 @@ class SyncStats:
     moved: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     unchanged: int = 0
+    left: int = 0  # not needed by this step
     bytes: int = 0
 
     def __str__(self) -> str:
         return (f"{len(self.moved)} file(s) ({self.bytes / 2**20:.1f} MiB) copied, {len(self.deleted)} deleted, "
-                f"{self.unchanged} unchanged")
+                f"{self.unchanged} unchanged" + (f", {self.left} not needed here" if self.left else ""))
+
+
+def step_scope(partition: str | None) -> Callable[[str], bool]:
+    """What one step needs pulled. An upload's ingest: its own raw/ and work/ folders plus the published
+    files; publish: everything but raw/ and the private per-conversation folders under work/<upload>/
+    (normalized audio, word timings). Folders are always mirrored, so upload listings stay right."""
+    if partition:
+        mine = (f"raw/{partition}/", f"work/{partition}/")
+        return lambda rel: rel.startswith(mine) or not rel.startswith(("raw/", "work/"))
+    return lambda rel: not rel.startswith("raw/") and not (rel.startswith("work/") and rel.count("/") > 2)
 
 
 def _syncable(rel: str) -> bool:
@@ -153,8 +164,9 @@ class Mirror:
         st = path.stat()
         return [st.st_size, st.st_mtime_ns]
 
-    def pull(self) -> SyncStats:
-        """Bring the mirror up to date with the remote directory."""
+    def pull(self, wanted: Callable[[str], bool] | None = None) -> SyncStats:
+        """Bring the mirror up to date with the remote directory (only the files `wanted` accepts; the
+        folders of the others are made, empty, so listings of uploads agree with the remote)."""
         stats = SyncStats()
         with self._locked():
             state = self._load()
@@ -163,6 +175,10 @@ class Mirror:
                 if not _syncable(rel):
                     continue
                 local = self.cache / rel
+                if wanted is not None and not wanted(rel):
+                    local.parent.mkdir(parents=True, exist_ok=True)
+                    stats.left += 1
+                    continue
                 version = _version(info)
                 known = state.get(rel)
                 if known and known.get("remote") == version and local.is_file() \

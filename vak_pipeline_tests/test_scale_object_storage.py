@@ -13,7 +13,7 @@ import pytest
 
 from vak_pipeline.defs.ingest import raw_uploads
 from vak_pipeline.defs.resources import DataResource
-from vak_pipeline.mirror import Mirror, is_url, local_root
+from vak_pipeline.mirror import Mirror, is_url, local_root, step_scope
 from vak_pipeline.orchestrate import run_pipeline
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "raw"
@@ -165,3 +165,27 @@ def test_the_upload_sensor_lists_a_url_root_without_downloading(tmp_path):
         with dg.build_sensor_context(instance=instance, cursor=first.cursor, resources=resources) as ctx:
             assert [r.partition_key for r in upload_sensor(ctx).run_requests] == ["sample-chats"]
     assert not (tmp_path / "cache" / "raw").exists()
+
+
+def test_a_step_pulls_what_it_needs_and_only_the_folders_of_the_rest(tmp_path):
+    remote, url = _remote(tmp_path)
+    shutil.copytree(SAMPLE / "sample-hinglish", remote / "raw" / "sample-hinglish")
+    (remote / "work" / "sample-hinglish" / "audio").mkdir(parents=True)
+    (remote / "work" / "sample-hinglish" / "audio" / "big.wav").write_bytes(b"RIFF" + bytes(1000))
+    (remote / "work" / "sample-hinglish" / "redacted.jsonl").write_text("")
+    (remote / "vakforge.jsonl").write_text("")
+    publish = step_scope(None)
+    assert publish("vakforge.jsonl") and publish("work/sample-hinglish/redacted.jsonl")
+    assert not publish("raw/sample-hinglish/upload.yaml") and not publish("work/sample-hinglish/audio/big.wav")
+
+    data = DataResource(root=url, cache=str(tmp_path / "cache"))
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("uploads", ["sample-chats", "sample-hinglish"])
+        assert dg.materialize([raw_uploads], partition_key="sample-chats", resources={"data": data},
+                              instance=instance).success
+    cache = tmp_path / "cache"
+    assert (cache / "raw" / "sample-chats" / "upload.yaml").is_file()
+    assert (cache / "raw" / "sample-hinglish").is_dir()  # listed as an upload ...
+    assert not any((cache / "raw" / "sample-hinglish").iterdir())  # ... but not downloaded
+    assert not (cache / "work" / "sample-hinglish" / "audio" / "big.wav").exists()
+    assert (cache / "vakforge.jsonl").is_file()

@@ -15,7 +15,8 @@ class DataResource(dg.ConfigurableResource):
 
     For a URL the steps work in a local mirror (vak_pipeline.mirror): the first use of `layout` in a
     step pulls what changed, and the end of the step pushes what it wrote, so steps on different
-    machines share the bucket. A sensor that only lists uploads (`mirror().upload_fingerprints()`)
+    machines share the bucket; an upload's ingest run pulls only that upload's raw/ and work/ files. A
+    sensor that only lists uploads (`mirror().upload_fingerprints()`)
     downloads nothing.
     """
 
@@ -23,6 +24,11 @@ class DataResource(dg.ConfigurableResource):
     cache: str = Field(default="", description="Local mirror of a URL root (default $VAK_CACHE or "
                                                "~/.cache/vak_pipeline/<hash of the URL>); unused for a path.")
     _pulled: bool = PrivateAttr(default=False)
+    _partition: str | None = PrivateAttr(default=None)
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        run = context.run
+        self._partition = run.tags.get("dagster/partition") if run is not None else None
 
     @property
     def layout(self) -> DataLayout:
@@ -32,7 +38,9 @@ class DataResource(dg.ConfigurableResource):
             return DataLayout.at(self.root)
         mirror = self.mirror()
         if not self._pulled:
-            mirror.pull()
+            from vak_pipeline.mirror import step_scope
+
+            mirror.pull(step_scope(self._partition))  # an upload's ingest pulls that upload, not the others'
             self._pulled = True
         return DataLayout.at(mirror.cache if self.cache else local_root(self.root))
 
