@@ -28,11 +28,11 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from .common import row
+from .common import _PEAK, row
 
 ROOT = Path(__file__).resolve().parent.parent
 
-CHILD = r"""
+CHILD = _PEAK + r"""
 import json, resource, sys, time
 from pathlib import Path
 import dagster as dg
@@ -51,7 +51,7 @@ with dg.DagsterInstance.local_temp(home) as inst:
                               "s": s.end_time - s.start_time})
     out = {"total": total, "success": rep.success, "steps": steps,
            "failed": [f for r in rep.runs for f in r.failed_steps + r.failed_checks],
-           "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+           "rss": _peak_mib(),
            "rss_children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 print("__RESULT__" + json.dumps(out))
 """

@@ -16,12 +16,28 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t0, out
 
 
+# The child's own peak: VmHWM of its memory map. Not ru_maxrss: Linux carries the parent's peak across
+# fork + exec into the child's ru_maxrss, so a child of a big bench process would report the parent's size.
+_PEAK = """
+def _peak_mib():
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+"""
+
+
 def peak_rss_mb(code: str, *args: str) -> float:
-    """Run `code` in a fresh Python process and return its peak RSS in MiB (ru_maxrss of the child)."""
+    """Run `code` in a fresh Python process and return its peak RSS in MiB (VmHWM of the child)."""
     wrapper = (
-        "import resource, sys, json\n"
+        "import sys, json\n"
+        f"{_PEAK}\n"
         f"{code}\n"
-        "print('__PEAK__' + json.dumps(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))\n"
+        "print('__PEAK__' + json.dumps(_peak_mib()))\n"
     )
     out = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True, check=True)
     line = [x for x in out.stdout.splitlines() if x.startswith("__PEAK__")][-1]
@@ -35,13 +51,13 @@ def row(bench: str, metric: str, value: Any, unit: str = "", reference: Any = No
 
 
 _STAGE_CHILD = """
-import json, resource, sys, time
+import json, sys, time
 from pathlib import Path
+{peak}
 root = Path(sys.argv[1])
 t0 = time.perf_counter()
 {body}
-print("__RESULT__" + json.dumps({{"s": time.perf_counter() - t0,
-                                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+print("__RESULT__" + json.dumps({{"s": time.perf_counter() - t0, "rss": _peak_mib()}}))
 """
 
 
@@ -50,8 +66,8 @@ def run_stage(body: str, root) -> dict:
     from pathlib import Path
 
     repo = Path(__file__).resolve().parent.parent
-    out = subprocess.run([sys.executable, "-c", _STAGE_CHILD.format(body=body), str(root)], capture_output=True,
-                         text=True, cwd=repo)
+    code = _STAGE_CHILD.format(peak=_PEAK, body=body)
+    out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, cwd=repo)
     lines = [x for x in out.stdout.splitlines() if x.startswith("__RESULT__")]
     if out.returncode or not lines:
         raise RuntimeError(f"stage failed: {out.stderr[-1500:]}")
