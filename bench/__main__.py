@@ -57,6 +57,7 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     (out / "results.json").write_text(json.dumps({"machine": machine(), "quick": args.quick, "rows": rows},
                                                  indent=2, default=str))
+    (out / "results.md").write_text(f"{machine()}\n\n{markdown_table(rows)}")
     print_table(rows)
     print(f"machine: {machine()}")
 
@@ -67,6 +68,16 @@ def _fmt(v: object) -> str:
     if isinstance(v, float):
         return f"{v:,.3g}" if abs(v) < 1000 else f"{v:,.0f}"
     return str(v)
+
+
+def markdown_table(rows: list[dict]) -> str:
+    """The table as Markdown (bench/out/results.md), ready for the README."""
+    cols = ["bench", "metric", "value", "unit", "reference", "ratio", "note"]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        cells = [_fmt(r.get(c)).replace("|", "/").replace("\n", " ") for c in cols]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def print_table(rows: list[dict]) -> None:
