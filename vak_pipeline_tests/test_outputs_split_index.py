@@ -129,3 +129,11 @@ def test_build_splits_accepts_a_previous_store_as_well_as_a_file(tmp_path):
         again = build_splits(manifest + [("z", {"user": "u3"})], EVEN, previous=store)
     assert {c: again.assignment[c] for c in first.assignment} == first.assignment
     assert again.assignment["z"] == first.assignment["c3"]
+
+
+def test_a_damaged_index_is_rebuilt_from_the_json(tmp_path):
+    path = tmp_path / "splits.json"
+    path.write_text(json.dumps({"seed": 1, "assignment": {"a": "train"}}))
+    index_path(path).write_bytes(b"not a database at all" * 100)
+    with open_splits(path) as store:
+        assert store.split_of("a") == "train"

@@ -51,7 +51,8 @@ def _check(manifest: Iterable[SplitSummary | tuple], store: SplitStore, roles: I
         issues.extend(_stale(conn))
         return issues
     finally:
-        conn.executescript("DROP TABLE chk_key; DROP TABLE chk_first; DROP TABLE chk_home;")
+        conn.executescript("DROP TABLE IF EXISTS chk_raw; DROP TABLE IF EXISTS chk_key; "
+                           "DROP TABLE IF EXISTS chk_first; DROP TABLE IF EXISTS chk_home;")
 
 
 def _load(conn: sqlite3.Connection, manifest: Iterable[SplitSummary | tuple], roles: list[str]) -> None:

@@ -273,10 +273,16 @@ def open_splits(json_path: str | Path) -> SplitStore | None:
     sha = sha256_file(json_path)
     idx = index_path(json_path)
     if idx.exists():
-        with contextlib.suppress(sqlite3.Error, SplitsFileError):
+        try:
             store = SplitStore.open(idx)
-            if store.meta(_SOURCE_KEY) == sha:
-                return store
+        except sqlite3.Error:
+            store = None
+        if store is not None:
+            try:
+                if store.meta(_SOURCE_KEY) == sha:
+                    return store
+            except sqlite3.Error:  # a damaged or foreign file: rebuilt below
+                pass
             store.close()
     directory = json_path.parent if os.access(json_path.parent, os.W_OK) else None
     fd, tmp = tempfile.mkstemp(prefix=f".{json_path.name}.", suffix=".sqlite.tmp", dir=directory)
