@@ -25,24 +25,42 @@ ChannelRole = Literal["user", "agent"]
 MAX_JSON_DEPTH = 64  # pydantic refuses to serialize past ~255 levels; real tool JSON is a handful deep
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def json_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> int:
-    """Nesting depth of a JSON-like value (iterative, stops counting just past `limit`)."""
+    """Nesting depth of a JSON-like value (iterative, stops counting just past `limit`).
+
+    Runs on every record the validator reads, so the common types are tested by identity first.
+    """
     deepest = 0
     stack = [(value, 1)]
+    pop, push = stack.pop, stack.append
     while stack:
-        v, d = stack.pop()
-        if isinstance(v, BaseModel):  # a record built from models (importers) rather than parsed JSON
-            v = v.__dict__
-        if isinstance(v, dict):
+        v, d = pop()
+        t = type(v)
+        if t is dict:
+            items = v.values()
+        elif t is list or t is tuple:
+            items = v
+        elif t in _SCALARS:
+            continue
+        elif isinstance(v, BaseModel):  # a record built from models (importers) rather than parsed JSON
+            items = v.__dict__.values()
+        elif isinstance(v, dict):
             items = v.values()
         elif isinstance(v, (list, tuple)):
             items = v
         else:
             continue
-        deepest = max(deepest, d)
-        if d > limit:
-            return d
-        stack.extend((c, d + 1) for c in items if isinstance(c, (dict, list, tuple, BaseModel)))
+        if d > deepest:
+            deepest = d
+            if d > limit:
+                return d
+        d1 = d + 1
+        for c in items:
+            if type(c) not in _SCALARS:
+                push((c, d1))
     return deepest
 
 

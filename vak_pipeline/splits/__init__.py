@@ -8,22 +8,23 @@ from pathlib import Path
 
 from ..manifest_hash import manifest_hash
 from ..rules.issue import Issue
-from .assign import UnionFind, assign_into, build_splits, component_order_key
-from .check import check_splits
+from .assign import UnionFind, assign_into, assign_loaded, build_splits, component_order_key
+from .check import check_loaded, check_splits
 from .model import DEFAULT_RATIOS, Conflict, SplitConfig, SplitsFile, SplitsHeader, read_splits, write_splits
 from .store import SplitsFileError, SplitStore, open_splits, publish
-from .summaries import SplitSummary, iter_summaries, speaker_keys, summary_of
+from .summaries import SplitSummary, iter_summaries, load_summaries, speaker_keys, summary_of
 
 
 def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | None = None,
                    previous: str | Path | None = None) -> tuple[SplitsHeader, list[Issue]]:
     """Build splits.json (and its index) for a manifest, keeping any assignment in `previous` (default: `out`).
 
-    Streams the manifest twice (assign, then check) and keeps the assignment in SQLite, so memory does
-    not grow with the number of conversations. Returns the header and the issues found (unreadable
-    manifest lines, plus check_splits' findings).
+    One streamed pass over the manifest feeds both the assignment and its check, and the assignment
+    lives in SQLite, so memory does not grow with the number of conversations. Returns the header and
+    the issues found (unreadable manifest lines, plus check_splits' findings).
     """
     manifest, out = Path(manifest), Path(out)
+    config = config or SplitConfig()
     read_issues: list[Issue] = []
     prev = open_splits(Path(previous) if previous is not None else out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -31,7 +32,10 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
     os.close(fd)
     store = SplitStore.create(Path(tmp))
     try:
-        header = assign_into(store, iter_summaries(manifest, read_issues), config, prev, manifest_hash(manifest))
+        load_summaries(store.conn, iter_summaries(manifest, read_issues), config.roles, "raw", "rawkey")
+        header = assign_loaded(store, config, prev, manifest_hash(manifest))
+        issues = read_issues + check_loaded(store)
+        store.conn.executescript("DROP TABLE raw; DROP TABLE rawkey;")
         if prev is not None:
             prev.close()
             prev = None
@@ -43,8 +47,7 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
     finally:
         if prev is not None:
             prev.close()
-    with open_splits(out) as written:
-        return header, read_issues + check_splits(iter_summaries(manifest), written)
+    return header, issues
 
 
 __all__ = [

@@ -110,16 +110,26 @@ def assign_into(
     previous: SplitsFile | SplitStore | None = None,
     manifest_hash: str | None = None,
 ) -> SplitsHeader:
-    """Fill an empty store with the splits of `summaries` (see the module docstring); returns the header.
+    """Fill an empty store with the splits of `summaries` (see the module docstring); returns the header."""
+    config = config or SplitConfig()
+    load_summaries(store.conn, summaries, config.roles, "raw", "rawkey", BATCH)
+    header = assign_loaded(store, config, previous, manifest_hash)
+    store.conn.executescript("DROP TABLE rawkey; DROP TABLE raw;")
+    return header
+
+
+def assign_loaded(store: SplitStore, config: SplitConfig, previous: SplitsFile | SplitStore | None = None,
+                  manifest_hash: str | None = None) -> SplitsHeader:
+    """assign_into over summaries already in the temp tables raw/rawkey (summaries.load_summaries), which
+    are left in place so the split check can read the same pass over the manifest.
 
     Everything that grows with the dataset lives in SQLite temp tables; Python holds one integer array
     for the union-find and, at a time, one component that already has assigned members.
     """
-    config = config or SplitConfig()
     names = list(config.ratios)
     conn = store.conn
     warnings: list[str] = []
-    n = _load_conversations(conn, summaries, config.roles, warnings)
+    n = _load_conversations(conn, warnings)
     _load_previous(conn, previous, config, warnings)
     _load_components(conn, n)
     _anchor(conn, config, warnings)
@@ -166,10 +176,8 @@ def _more(total: int, shown: int, what: str) -> list[str]:
     return [f"... and {total - shown} more {what}"] if total > shown else []
 
 
-def _load_conversations(conn: sqlite3.Connection, summaries: Iterable[SplitSummary | tuple], roles: list[str],
-                        warnings: list[str]) -> int:
+def _load_conversations(conn: sqlite3.Connection, warnings: list[str]) -> int:
     """conv(n, id, pinned) numbered 0..n-1 in id order, and ckey(n, key): the speaker keys of each."""
-    load_summaries(conn, summaries, roles, "raw", "rawkey", BATCH)
     conn.executescript("""
         CREATE TEMP TABLE firsts (id TEXT PRIMARY KEY, seq INTEGER NOT NULL, copies INTEGER NOT NULL) WITHOUT ROWID;
         INSERT INTO firsts SELECT id, MIN(seq), COUNT(*) FROM raw GROUP BY id;
@@ -184,7 +192,7 @@ def _load_conversations(conn: sqlite3.Connection, summaries: Iterable[SplitSumma
     dups, total = _listed(conn, "SELECT id FROM firsts WHERE copies > 1 ORDER BY id")
     warnings.extend(f"conversation id {cid} appears more than once in the manifest; assigned once" for (cid,) in dups)
     warnings.extend(_more(total, len(dups), "conversation ids appear more than once"))
-    conn.executescript("DROP TABLE rawkey; DROP TABLE raw; DROP TABLE firsts;")
+    conn.executescript("DROP TABLE firsts;")
     return conn.execute("SELECT COUNT(*) FROM conv").fetchone()[0]
 
 

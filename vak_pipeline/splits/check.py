@@ -41,31 +41,36 @@ def check_splits(
 
 
 def _check(manifest: Iterable[SplitSummary | tuple], store: SplitStore, roles: Iterable[str] | None) -> list[Issue]:
-    header = store.header
-    roles = list(roles) if roles is not None else list(header.roles)
-    conn = store.conn
-    _load(conn, manifest, roles)
+    roles = list(roles) if roles is not None else list(store.header.roles)
+    load_summaries(store.conn, manifest, roles, "raw", "rawkey", BATCH)
     try:
-        issues = list(_per_conversation(conn, sorted(header.ratios)))
+        return check_loaded(store)
+    finally:
+        store.conn.executescript("DROP TABLE IF EXISTS raw; DROP TABLE IF EXISTS rawkey;")
+
+
+def check_loaded(store: SplitStore) -> list[Issue]:
+    """check_splits over summaries already in the temp tables raw/rawkey (summaries.load_summaries)."""
+    conn = store.conn
+    try:
+        _index(conn)
+        issues = list(_per_conversation(conn, sorted(store.header.ratios)))
         issues.extend(_leaks(conn))
         issues.extend(_stale(conn))
         return issues
     finally:
-        conn.executescript("DROP TABLE IF EXISTS chk_raw; DROP TABLE IF EXISTS chk_key; "
-                           "DROP TABLE IF EXISTS chk_first; DROP TABLE IF EXISTS chk_home;")
+        conn.executescript("DROP TABLE IF EXISTS chk_first; DROP TABLE IF EXISTS chk_home;")
 
 
-def _load(conn: sqlite3.Connection, manifest: Iterable[SplitSummary | tuple], roles: list[str]) -> None:
-    """chk_first(id, seq): each conversation's first line; chk_key(seq, key): its speaker keys;
-    chk_home(key, split, seq): where each speaker is first seen in each split."""
-    load_summaries(conn, manifest, roles, "chk_raw", "chk_key", BATCH)
+def _index(conn: sqlite3.Connection) -> None:
+    """chk_first(id, seq): each conversation's first line; chk_home(key, split, seq, id): where each speaker
+    is first seen in each split (speaker keys of a conversation's first line only)."""
     conn.executescript("""
         CREATE TEMP TABLE chk_first (id TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE) WITHOUT ROWID;
-        INSERT INTO chk_first SELECT id, MIN(seq) FROM chk_raw GROUP BY id;
-        DROP TABLE chk_raw;
+        INSERT INTO chk_first SELECT id, MIN(seq) FROM raw GROUP BY id;
         CREATE TEMP TABLE chk_home (key TEXT NOT NULL, split TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL,
                                     PRIMARY KEY (key, split)) WITHOUT ROWID;
-        INSERT INTO chk_home SELECT k.key, a.v, MIN(f.seq), f.id FROM chk_key k
+        INSERT INTO chk_home SELECT k.key, a.v, MIN(f.seq), f.id FROM rawkey k
             JOIN chk_first f ON f.seq = k.seq JOIN main.assignment a ON a.k = f.id GROUP BY k.key, a.v;
     """)
 
