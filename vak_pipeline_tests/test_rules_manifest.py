@@ -109,3 +109,23 @@ def test_the_exported_json_schema_accepts_the_example_record(tmp_path, example_r
     jsonschema.validate(example_record, schema)
     bad = dict(example_record, turns="nope")
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(bad))
+
+
+def test_each_leaking_speaker_is_reported_once_at_the_record_that_leaks_it(tmp_path, example_dataset, example_record):
+    rows = [("a", "v1", "c1", "train"), ("b", "v1", "c2", "train"), ("c", "v2", "c3", "train"),
+            ("d", "v2", "c4", "test"), ("e", "v1", "c5", "test"), ("f", "v1", "c6", "test")]
+    records = []
+    for rid, agent, user, _ in rows:
+        r = dict(example_record, id=rid)
+        r["meta"] = dict(r["meta"], speakers={"agent": agent, "user": user})
+        records.append(json.dumps(r))
+    path = write_manifest(example_dataset, records, name="leaks.jsonl")
+    splits = tmp_path / "splits.json"
+    splits.write_text(json.dumps({"seed": 1, "assignment": {rid: split for rid, _, _, split in rows}}))
+    res = runner.invoke(app, ["validate", str(path), "--splits", str(splits), "--format", "json"])
+    leaks = [json.loads(x) for x in res.stdout.splitlines() if x.strip()]
+    assert [(i["record_id"], i["line"], i["field"]) for i in leaks] == [
+        ("d", 4, "meta.speakers.agent"), ("e", 5, "meta.speakers.agent")]  # v2 leaks at d, v1 at e; f not again
+    assert all("v1" not in i["message"] and "v2" not in i["message"] for i in leaks)
+    text = runner.invoke(app, ["validate", str(path), "--splits", str(splits)])
+    assert text.exit_code == 1 and "6 records, 4 valid, 2 invalid" in text.stdout

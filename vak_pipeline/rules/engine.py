@@ -117,7 +117,7 @@ def validate_manifest(path: Path, ctx: ValidationContext | None = None, splits_p
             if result.record_id:
                 dups.add(result.record_id)
             if splits is not None and result.record is not None:
-                result.issues.extend(splits.check(result.record.id, result.record.meta.speakers, jl.line, ctx.file))
+                splits.add(result.record.id, result.record.meta.speakers, jl.line, result.ok)
         summary.records += 1 if jl.line else 0
         if result.ok:
             summary.valid += 1
@@ -126,6 +126,12 @@ def validate_manifest(path: Path, ctx: ValidationContext | None = None, splits_p
         summary.count(result.issues)
         yield result
     if splits is not None:
+        for issue, was_valid in splits.issues_after_stream(ctx.file):
+            summary.count([issue])
+            if was_valid:
+                summary.valid -= 1
+                summary.invalid += 1
+            yield RecordResult(issue.line, issue.record_id, None, [issue])
         splits.close()
     dup_hashes = dups.duplicates()
     if dup_hashes:
