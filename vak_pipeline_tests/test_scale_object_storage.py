@@ -189,3 +189,15 @@ def test_a_step_pulls_what_it_needs_and_only_the_folders_of_the_rest(tmp_path):
     assert not any((cache / "raw" / "sample-hinglish").iterdir())  # ... but not downloaded
     assert not (cache / "work" / "sample-hinglish" / "audio" / "big.wav").exists()
     assert (cache / "vakforge.jsonl").is_file()
+
+
+def test_vak_run_on_a_url_without_uploads_or_backend_says_what_to_do(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from vak_pipeline.cli import app
+
+    monkeypatch.setenv("VAK_CACHE", str(tmp_path / "cache"))
+    empty = CliRunner().invoke(app, ["run", "--data", f"file://{tmp_path / 'nothing-here'}"])
+    assert empty.exit_code == 2 and "raw does not exist" in empty.output and "Traceback" not in empty.output
+    unknown = CliRunner().invoke(app, ["run", "--data", "nosuchprotocol://bucket/data"])
+    assert unknown.exit_code == 2 and "error:" in unknown.output and "Traceback" not in unknown.output
