@@ -17,11 +17,13 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .storage import atomic_open
 
 STATE_DIR = ".vak-mirror"
 PULL_ONLY = ("raw/",)
@@ -185,18 +187,11 @@ class Mirror:
                         and self._stat(local) == known.get("local"):
                     stats.unchanged += 1
                     continue
-                local.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(prefix=f".{local.name}.", suffix=".tmp", dir=local.parent)
-                os.close(fd)
-                try:
-                    self.fs.get_file(f"{self.base}/{rel}", tmp)
-                    mtime = _remote_mtime(info)
-                    if mtime is not None:  # so fingerprints (name, size, mtime) agree on every machine
-                        os.utime(tmp, (mtime, mtime))
-                    os.replace(tmp, local)
-                except BaseException:
-                    Path(tmp).unlink(missing_ok=True)
-                    raise
+                with atomic_open(local, "wb", encoding=None) as out, self.fs.open(f"{self.base}/{rel}", "rb") as src:
+                    shutil.copyfileobj(src, out, 1 << 20)
+                mtime = _remote_mtime(info)
+                if mtime is not None:  # so fingerprints (name, size, mtime) agree on every machine
+                    os.utime(local, (mtime, mtime))
                 state[rel] = {"remote": version, "local": self._stat(local)}
                 stats.moved.append(rel)
                 stats.bytes += int(info.get("size") or 0)

@@ -35,6 +35,7 @@ def test_the_split_stage_writes_the_json_and_an_index_that_answers_lookups(tmp_p
     header, issues = split_manifest(manifest, tmp_path / "splits.json", EVEN)
     assert issues == []
     assert index_path(tmp_path / "splits.json").is_file()
+    built = index_path(tmp_path / "splits.json").stat().st_mtime_ns
     on_disk = json.loads((tmp_path / "splits.json").read_text())
     with open_splits(tmp_path / "splits.json") as store:
         assert store.header == header
@@ -42,6 +43,7 @@ def test_the_split_stage_writes_the_json_and_an_index_that_answers_lookups(tmp_p
         assert store.split_of("c000") == on_disk["assignment"]["c000"]
         assert store.split_of("nope") is None and store.held_out_reason("c000") is None
         assert store.to_file() == read_splits(tmp_path / "splits.json")
+    assert index_path(tmp_path / "splits.json").stat().st_mtime_ns == built  # the stage's index is used as is
     assert list(on_disk) == ["seed", "ratios", "roles", "assignment", "counts", "held_out", "conflicts", "retired",
                              "speakers", "warnings", "manifest_hash"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 from pydantic import Field, PrivateAttr
@@ -14,15 +15,15 @@ class DataResource(dg.ConfigurableResource):
     """Where the dataset lives: a local path, a mounted shared volume, or an fsspec URL (s3://bucket/x).
 
     For a URL the steps work in a local mirror (vak_pipeline.mirror): the first use of `layout` in a
-    step pulls what changed, and the end of the step pushes what it wrote, so steps on different
-    machines share the bucket; an upload's ingest run pulls only that upload's raw/ and work/ files. A
-    sensor that only lists uploads (`mirror().upload_fingerprints()`)
-    downloads nothing.
+    step pulls what that step needs (an upload's ingest run: only that upload), and the end of the step
+    pushes what it wrote, so steps on different machines share the bucket. A sensor that only lists
+    uploads (`mirror().upload_fingerprints()`) downloads nothing.
     """
 
     root: str = "data"
     cache: str = Field(default="", description="Local mirror of a URL root (default $VAK_CACHE or "
                                                "~/.cache/vak_pipeline/<hash of the URL>); unused for a path.")
+    _mirror: Any = PrivateAttr(default=None)
     _pulled: bool = PrivateAttr(default=False)
     _partition: str | None = PrivateAttr(default=None)
 
@@ -30,31 +31,30 @@ class DataResource(dg.ConfigurableResource):
         run = context.run
         self._partition = run.tags.get("dagster/partition") if run is not None else None
 
+    def mirror(self):  # -> Mirror | None; made once per resource (lazy import: fsspec only for a URL)
+        from vak_pipeline.mirror import Mirror, is_url
+
+        if self._mirror is None and is_url(self.root):
+            self._mirror = Mirror(self.root, Path(self.cache) if self.cache else None)
+        return self._mirror
+
     @property
     def layout(self) -> DataLayout:
-        from vak_pipeline.mirror import is_url, local_root
-
-        if not is_url(self.root):
-            return DataLayout.at(self.root)
         mirror = self.mirror()
+        if mirror is None:
+            return DataLayout.at(self.root)
         if not self._pulled:
             from vak_pipeline.mirror import step_scope
 
-            mirror.pull(step_scope(self._partition))  # an upload's ingest pulls that upload, not the others'
+            mirror.pull(step_scope(self._partition))
             self._pulled = True
-        return DataLayout.at(mirror.cache if self.cache else local_root(self.root))
-
-    def mirror(self):  # -> Mirror | None (lazy import: fsspec only when a URL is used)
-        from vak_pipeline.mirror import Mirror, is_url
-
-        return Mirror(self.root, Path(self.cache) if self.cache else None) if is_url(self.root) else None
+        return DataLayout.at(mirror.cache)
 
     def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
         if self._pulled:
-            mirror = self.mirror()
-            stats = mirror.push()
+            stats = self._mirror.push()
             if context.log is not None:
-                context.log.info(f"pushed {mirror.cache} to {self.root}: {stats}")
+                context.log.info(f"pushed {self._mirror.cache} to {self.root}: {stats}")
 
 
 def default_resources(data_root: str | None = None) -> dict[str, object]:

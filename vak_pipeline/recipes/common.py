@@ -27,7 +27,7 @@ from .. import __version__
 from ..layout import DataLayout
 from ..manifest_hash import manifest_hash
 from ..schema import VakRecord
-from ..splits import SplitStore, open_splits
+from ..splits import SplitStore, open_splits, without_fix
 from ..storage import JsonlWriter, Span, atomic_write_json, iter_jsonl
 
 PART_SUFFIX = ".part-"  # <file>.part-0003: shard 3's share of an appended file, joined into <file> at the end
@@ -268,7 +268,7 @@ def iter_eligible(build: ExportBuild, splits_wanted: list[str] | None = None) ->
         if split is None:
             held = splits.held_out_reason(record.id) if splits is not None else None
             if held is not None:
-                build.skip(record.id, "held_out", held.split(". Fix:")[0])
+                build.skip(record.id, "held_out", without_fix(held))
             else:
                 build.skip(record.id, "no_split", "not in splits.json: re-run `vak split` after the manifest changed")
             continue

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from ..manifest_hash import manifest_hash
 from ..rules.issue import Issue
 from .assign import UnionFind, assign_into, assign_loaded, build_splits, component_order_key
 from .check import check_loaded, check_splits
-from .model import DEFAULT_RATIOS, Conflict, SplitConfig, SplitsFile, SplitsHeader, read_splits, write_splits
-from .store import SplitsFileError, SplitStore, open_splits, publish
+from .model import DEFAULT_RATIOS, Conflict, SplitConfig, SplitsFile, SplitsHeader, read_splits, without_fix
+from .store import SplitsFileError, SplitStore, open_splits, publish, write_splits
 from .summaries import SplitSummary, iter_summaries, load_summaries, speaker_keys, summary_of
 
 
@@ -28,9 +26,7 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
     read_issues: list[Issue] = []
     prev = open_splits(Path(previous) if previous is not None else out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".sqlite.tmp", dir=out.parent)
-    os.close(fd)
-    store = SplitStore.create(Path(tmp))
+    store = SplitStore.create_temp(out.parent, out.name)
     try:
         load_summaries(store.conn, iter_summaries(manifest, read_issues), config.roles, "raw", "rawkey")
         header = assign_loaded(store, config, prev, manifest_hash(manifest))
@@ -42,7 +38,7 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
         publish(store, out)
     except BaseException:
         store.close()
-        Path(tmp).unlink(missing_ok=True)
+        store.path.unlink(missing_ok=True)
         raise
     finally:
         if prev is not None:
@@ -51,7 +47,8 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
 
 
 __all__ = [
-    "DEFAULT_RATIOS", "Conflict", "SplitConfig", "SplitStore", "SplitSummary", "SplitsFile", "SplitsFileError",
+    "Conflict", "DEFAULT_RATIOS", "SplitConfig", "SplitStore", "SplitSummary", "SplitsFile", "SplitsFileError",
     "SplitsHeader", "UnionFind", "assign_into", "build_splits", "check_splits", "component_order_key",
-    "iter_summaries", "open_splits", "read_splits", "speaker_keys", "split_manifest", "summary_of", "write_splits",
+    "iter_summaries", "open_splits", "read_splits", "speaker_keys", "split_manifest", "summary_of", "without_fix",
+    "write_splits",
 ]

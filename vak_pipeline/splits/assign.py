@@ -13,6 +13,7 @@ furthest below its target share, so existing assignments constrain but never get
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -21,8 +22,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from itertools import groupby
 
-from .model import Conflict, SplitConfig, SplitsFile, SplitsHeader
-from .store import BATCH, SplitStore
+from .model import FIX_SEPARATOR, Conflict, SplitConfig, SplitsFile, SplitsHeader
+from .store import BATCH, SplitStore, as_store
 from .summaries import SplitSummary, load_summaries
 
 
@@ -113,12 +114,14 @@ def assign_into(
     """Fill an empty store with the splits of `summaries` (see the module docstring); returns the header."""
     config = config or SplitConfig()
     load_summaries(store.conn, summaries, config.roles, "raw", "rawkey", BATCH)
-    header = assign_loaded(store, config, previous, manifest_hash)
+    with contextlib.ExitStack() as stack:
+        prev = stack.enter_context(as_store(previous)) if previous is not None else None
+        header = assign_loaded(store, config, prev, manifest_hash)
     store.conn.executescript("DROP TABLE rawkey; DROP TABLE raw;")
     return header
 
 
-def assign_loaded(store: SplitStore, config: SplitConfig, previous: SplitsFile | SplitStore | None = None,
+def assign_loaded(store: SplitStore, config: SplitConfig, previous: SplitStore | None = None,
                   manifest_hash: str | None = None) -> SplitsHeader:
     """assign_into over summaries already in the temp tables raw/rawkey (summaries.load_summaries), which
     are left in place so the split check can read the same pass over the manifest.
@@ -196,7 +199,7 @@ def _load_conversations(conn: sqlite3.Connection, warnings: list[str]) -> int:
     return conn.execute("SELECT COUNT(*) FROM conv").fetchone()[0]
 
 
-def _load_previous(conn: sqlite3.Connection, previous: SplitsFile | SplitStore | None, config: SplitConfig,
+def _load_previous(conn: sqlite3.Connection, previous: SplitStore | None, config: SplitConfig,
                    warnings: list[str]) -> None:
     """prev_assign (assignment over retired) and prev_speakers, copied from the previous splits."""
     conn.executescript("""
@@ -205,14 +208,10 @@ def _load_previous(conn: sqlite3.Connection, previous: SplitsFile | SplitStore |
     """)
     if previous is None:
         return
-
-    def pairs(name: str) -> Iterable[tuple[str, str]]:
-        return previous.items(name) if isinstance(previous, SplitStore) else getattr(previous, name).items()
-
-    conn.executemany("INSERT OR REPLACE INTO prev_assign VALUES (?, ?)", pairs("retired"))
-    conn.executemany("INSERT OR REPLACE INTO prev_assign VALUES (?, ?)", pairs("assignment"))
-    conn.executemany("INSERT OR REPLACE INTO prev_speakers VALUES (?, ?)", pairs("speakers"))
-    seed = previous.header.seed if isinstance(previous, SplitStore) else previous.seed
+    conn.executemany("INSERT OR REPLACE INTO prev_assign VALUES (?, ?)", previous.items("retired"))
+    conn.executemany("INSERT OR REPLACE INTO prev_assign VALUES (?, ?)", previous.items("assignment"))
+    conn.executemany("INSERT OR REPLACE INTO prev_speakers VALUES (?, ?)", previous.items("speakers"))
+    seed = previous.header.seed
     if seed != config.seed:
         warnings.append(f"seed changed from {seed} to {config.seed}: existing assignments are kept; "
                         "the new seed orders only new components")
@@ -388,9 +387,10 @@ def _resolve_conflict(
         evidence = "; ".join(sorted({e for ev in touched.values() for e in ev})[:6])
         msg = (f"held out: would join speakers already in {' and '.join(splits)} ({evidence}). Moving either side "
                "would leak a speaker into a second split")
+        reason = (f"{msg}{FIX_SEPARATOR} check meta.speakers of these conversations (a wrong speaker id is the "
+                  "usual cause) or move conversations by hand in splits.json, then re-run splits")
         for c in group:
-            held_out[c] = msg + (". Fix: check meta.speakers of these conversations (a wrong speaker id is the "
-                                 "usual cause) or move conversations by hand in splits.json, then re-run splits")
+            held_out[c] = reason
         conflicts.append(Conflict(code="bridge", conversations=group, splits=splits, message=msg))
     if len(old_splits) > 1:
         olds = [c for c in comp if c in anchor]

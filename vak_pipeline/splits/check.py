@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..rules.issue import Issue, Severity
-from .model import SplitsFile
-from .store import BATCH, SplitStore
+from .model import SplitsFile, without_fix
+from .store import BATCH, SplitStore, as_store
 from .summaries import SplitSummary, load_summaries
 
 _FIX_SPLIT = "run `vak split DATA_DIR` (or materialize the splits asset) after the manifest changes"
@@ -33,10 +33,7 @@ def check_splits(
     The manifest's ids and speaker keys go into SQLite temp tables beside the split index, so the check
     holds no per-conversation state in Python however large the manifest is.
     """
-    if isinstance(splits, SplitStore):
-        return _check(manifest, splits, roles)
-    sp = splits if isinstance(splits, SplitsFile) else SplitsFile.model_validate(dict(splits))
-    with SplitStore.from_file(sp) as store:
+    with as_store(splits) as store:
         return _check(manifest, store, roles)
 
 
@@ -106,7 +103,7 @@ def _per_conversation(conn: sqlite3.Connection, names: list[str]) -> Iterator[Is
         for conv_id, split, held in rows:
             if split is None and held is not None:
                 yield Issue(code="split_held_out", severity=Severity.WARN, family="manifest", record_id=conv_id,
-                            field="splits.json:held_out", message=held.split(". Fix:")[0],
+                            field="splits.json:held_out", message=without_fix(held),
                             fix="resolve the speaker conflict, then re-run splits; held-out conversations "
                                 "are left out of every export")
             elif split is None:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from ..storage import atomic_write_text
 
 DEFAULT_RATIOS = {"train": 0.8, "validation": 0.1, "test": 0.1}
 DEFAULT_ROLES = ("agent", "user")
@@ -60,6 +57,15 @@ class SplitsHeader(BaseModel):
 
 
 MAPS = ("assignment", "held_out", "retired", "speakers")
+# splits.json's key order: header fields with the maps where the file has always had them
+JSON_KEY_ORDER = ("seed", "ratios", "roles", "assignment", "counts", "held_out", "conflicts", "retired", "speakers",
+                  "warnings", "manifest_hash")
+FIX_SEPARATOR = ". Fix:"  # a held-out reason is "<why>. Fix: <what to do>"
+
+
+def without_fix(reason: str) -> str:
+    """A held-out reason without its fix, for one-line reports."""
+    return reason.split(FIX_SEPARATOR)[0]
 
 
 class SplitsFile(SplitsHeader):
@@ -72,30 +78,19 @@ class SplitsFile(SplitsHeader):
     speakers: dict[str, str] = Field(
         default_factory=dict, description="role-qualified speaker key -> split, so a returning speaker stays put")
 
-    def split_of(self, conv_id: str) -> str | None:
-        return self.assignment.get(conv_id)
-
     def header(self) -> SplitsHeader:
         return SplitsHeader.model_validate(self.model_dump(mode="json", exclude=set(MAPS)))
 
     def dump(self) -> dict[str, Any]:
-        """splits.json's key order: header fields with the maps where the file has always had them."""
+        """The splits.json object, keys in JSON_KEY_ORDER (extra keys of a hand-made file last)."""
         data = self.model_dump(mode="json")
-        order = ["seed", "ratios", "roles", "assignment", "counts", "held_out", "conflicts", "retired", "speakers",
-                 "warnings", "manifest_hash"]
-        return {**{k: data[k] for k in order}, **{k: v for k, v in data.items() if k not in order}}
+        return {**{k: data[k] for k in JSON_KEY_ORDER}, **{k: v for k, v in data.items() if k not in JSON_KEY_ORDER}}
 
 
 def read_splits(path: str | Path) -> SplitsFile | None:
-    """The splits file at `path`, or None when there is none yet."""
+    """The whole splits file at `path` in memory, or None when there is none yet (small datasets and tests;
+    everything that may meet a large dataset uses store.open_splits)."""
     path = Path(path)
     if not path.exists():
         return None
-    # parsed straight into the model: no intermediate dict, repeated split names shared (about 25% less
-    # peak memory for a million-conversation assignment, measured in bench_million)
     return SplitsFile.model_validate_json(path.read_bytes())
-
-
-def write_splits(path: str | Path, splits: SplitsFile) -> Path:
-    text = json.dumps(splits.dump(), ensure_ascii=False, indent=1, sort_keys=False) + "\n"
-    return atomic_write_text(Path(path), text)

@@ -9,18 +9,19 @@ another writer) the index is rebuilt from it, streamed with ijson. The splits st
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from ..storage import atomic_open, sha256_file
-from .model import MAPS, SplitsFile, SplitsHeader
+from .model import JSON_KEY_ORDER, MAPS, SplitsFile, SplitsHeader
 
 BATCH = 10_000
 _HEADER_KEY = "header"
@@ -69,15 +70,21 @@ class SplitStore:
         return cls(path, conn)
 
     @classmethod
+    def create_temp(cls, directory: Path | None = None, name: str = "splits") -> SplitStore:
+        """A new store under a fresh hidden name in `directory` (default: the system temp dir), to be renamed
+        into place (publish) or deleted."""
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".sqlite.tmp", dir=directory)
+        os.close(fd)
+        return cls.create(Path(tmp))
+
+    @classmethod
     def open(cls, path: Path) -> SplitStore:
         return cls(path, connect(path, readonly=True))
 
     @classmethod
     def temporary(cls, directory: Path | None = None) -> SplitStore:
         """A scratch store deleted on close (for in-memory splits that need the same queries)."""
-        fd, name = tempfile.mkstemp(prefix=".splits.", suffix=".sqlite", dir=directory)
-        os.close(fd)
-        store = cls.create(Path(name))
+        store = cls.create_temp(directory)
         store._delete_on_close = True
         return store
 
@@ -108,10 +115,10 @@ class SplitStore:
     @property
     def header(self) -> SplitsHeader:
         if self._header is None:
-            row = self.conn.execute("SELECT v FROM meta WHERE k = ?", (_HEADER_KEY,)).fetchone()
-            if row is None:
+            text = self.meta(_HEADER_KEY)
+            if text is None:
                 raise SplitsFileError(f"{self.path}: split index has no header; re-run `vak split`")
-            self._header = SplitsHeader.model_validate_json(row[0])
+            self._header = SplitsHeader.model_validate_json(text)
         return self._header
 
     def set_header(self, header: SplitsHeader) -> None:
@@ -126,9 +133,8 @@ class SplitStore:
         return row[0] if row else None
 
     # --- maps
-    def insert(self, name: str, pairs: Iterable[tuple[str, str]], replace: bool = True) -> None:
-        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
-        self.conn.executemany(f"{verb} INTO {_table(name)} (k, v) VALUES (?, ?)", pairs)
+    def insert(self, name: str, pairs: Iterable[tuple[str, str]]) -> None:
+        self.conn.executemany(f"INSERT OR REPLACE INTO {_table(name)} (k, v) VALUES (?, ?)", pairs)
 
     def get(self, name: str, key: str) -> str | None:
         row = self.conn.execute(f"SELECT v FROM {_table(name)} WHERE k = ?", (key,)).fetchone()
@@ -154,21 +160,25 @@ class SplitStore:
                                           **{name: dict(self.items(name)) for name in MAPS}})
 
     def write_json(self, path: Path) -> str:
-        """Write splits.json (same keys and order as SplitsFile.dump), streamed; returns its sha256."""
+        """Write splits.json (keys in JSON_KEY_ORDER, like SplitsFile.dump), streamed; returns its sha256,
+        computed on the way out rather than by reading the file back."""
         header = self.header.model_dump(mode="json")
-        order = ["seed", "ratios", "roles", "assignment", "counts", "held_out", "conflicts", "retired", "speakers",
-                 "warnings", "manifest_hash"]
-        keys = order + [k for k in header if k not in order]
-        with atomic_open(Path(path), "w") as fh:
-            fh.write("{")
-            for i, key in enumerate(keys):
-                fh.write(("," if i else "") + f"\n {json.dumps(key)}: ")
+        digest = hashlib.sha256()
+        with atomic_open(Path(path), "wb", encoding=None) as fh:
+            def write(text: str) -> None:
+                data = text.encode("utf-8")
+                digest.update(data)
+                fh.write(data)
+
+            write("{")
+            for i, key in enumerate([*JSON_KEY_ORDER, *(k for k in header if k not in JSON_KEY_ORDER)]):
+                write(("," if i else "") + f"\n {json.dumps(key)}: ")
                 if key in MAPS:
-                    _write_map(fh, self.items(key))
+                    _write_map(write, self.items(key))
                 else:
-                    fh.write(json.dumps(header.get(key), ensure_ascii=False))
-            fh.write("\n}\n")
-        return sha256_file(Path(path))
+                    write(json.dumps(header.get(key), ensure_ascii=False))
+            write("\n}\n")
+        return digest.hexdigest()
 
 
 def _table(name: str) -> str:
@@ -177,13 +187,13 @@ def _table(name: str) -> str:
     return name
 
 
-def _write_map(fh: Any, pairs: Iterable[tuple[str, str]]) -> None:
+def _write_map(write: Callable[[str], None], pairs: Iterable[tuple[str, str]]) -> None:
     first = True
     for k, v in pairs:
         key, value = json.dumps(k, ensure_ascii=False), json.dumps(v, ensure_ascii=False)
-        fh.write(("{" if first else ",") + f"\n  {key}: {value}")
+        write(("{" if first else ",") + f"\n  {key}: {value}")
         first = False
-    fh.write("{}" if first else "\n }")
+    write("{}" if first else "\n }")
 
 
 def import_json(json_path: Path, store: SplitStore) -> None:
@@ -285,9 +295,8 @@ def open_splits(json_path: str | Path) -> SplitStore | None:
                 pass
             store.close()
     directory = json_path.parent if os.access(json_path.parent, os.W_OK) else None
-    fd, tmp = tempfile.mkstemp(prefix=f".{json_path.name}.", suffix=".sqlite.tmp", dir=directory)
-    os.close(fd)
-    store = SplitStore.create(Path(tmp))
+    store = SplitStore.create_temp(directory, json_path.name)
+    tmp = store.path
     try:
         import_json(json_path, store)
         store.set_meta(_SOURCE_KEY, sha)
@@ -295,10 +304,10 @@ def open_splits(json_path: str | Path) -> SplitStore | None:
         store.close()
     except BaseException:
         store.close()
-        os.unlink(tmp)
+        tmp.unlink(missing_ok=True)
         raise
     if directory is None:  # read-only folder: a private index, deleted on close
-        store = SplitStore.open(Path(tmp))
+        store = SplitStore.open(tmp)
         store._delete_on_close = True
         return store
     os.replace(tmp, idx)
@@ -313,3 +322,21 @@ def publish(store: SplitStore, json_path: Path) -> Path:
     store.close()
     os.replace(store.path, index_path(json_path))
     return json_path
+
+
+@contextlib.contextmanager
+def as_store(splits: SplitStore | SplitsFile | dict[str, Any]) -> Iterator[SplitStore]:
+    """The same queries for every form of splits: a store as it is, a file or a plain dict in a scratch store."""
+    if isinstance(splits, SplitStore):
+        yield splits
+        return
+    sp = splits if isinstance(splits, SplitsFile) else SplitsFile.model_validate(dict(splits))
+    with SplitStore.from_file(sp) as store:
+        yield store
+
+
+def write_splits(path: str | Path, splits: SplitsFile) -> Path:
+    """Write an in-memory splits file with the one splits.json writer (SplitStore.write_json)."""
+    with SplitStore.from_file(splits) as store:
+        store.write_json(Path(path))
+    return Path(path)
