@@ -64,7 +64,9 @@ def run(
     config: Path | None = typer.Option(None, "--config", help="YAML run config (resources/ops), e.g. whisper model."),
     executor: str = typer.Option("in_process", help="in_process | multiprocess | dask | k8s (see README: scale)."),
     parallel_uploads: int = typer.Option(1, help="Upload partitions run at once (with a non-in_process executor)."),
-    log_level: str = typer.Option("WARNING", help="Dagster console log level (DEBUG, INFO, WARNING)."),
+    log_level: str = typer.Option("CRITICAL", help="Dagster console log level (DEBUG, INFO, WARNING, ERROR). The "
+                                               "default shows only this command's own summary; ERROR adds "
+                                               "Dagster's step failures with their stack traces."),
     force: bool = typer.Option(False, help="Re-run uploads and publish even when nothing changed."),
 ) -> None:
     """Materialize the whole asset graph with Dagster for DATA and print what it produced and where."""
@@ -87,20 +89,44 @@ def run(
     for r in report.runs:
         status = "unchanged, skipped" if r.skipped else "ok" if r.success else "FAILED"
         extra = ""
-        if r.failed_steps:
-            extra += f" failed steps: {', '.join(r.failed_steps)}"
+        if r.errors:
+            extra += f" failed steps: {', '.join(r.errors)}"
         if r.failed_checks:
             extra += f" blocking checks failed: {', '.join(r.failed_checks)}"
         run_id = "" if r.skipped else f" (run {r.run_id[:8]})"
         typer.echo(f"{r.name}{'[' + r.partition + ']' if r.partition else ''}: {status}{run_id}{extra}")
+        for step, err in r.errors.items():
+            typer.echo(f"  {step}: {err}")
+    if any(r.errors for r in report.runs):
+        typer.echo("  (full stack traces: the run in `dagster dev`, or run again with --log-level ERROR)")
     if is_url(data):
         typer.echo(f"(outputs were pushed to {data}; local mirror below)")
-    _print_outputs(local_root(data))
+    root = local_root(data)
+    if report.release == "blocked":
+        typer.echo(_blocked_paragraph(root, report.blocked_reasons))
+    _print_outputs(root, report.release)
     raise typer.Exit(0 if report.success else 1)
 
 
-def _print_outputs(data: Path) -> None:
-    """What a run left under DATA, with counts, so a user knows where to look."""
+def _blocked_paragraph(root: Path, reasons: list[str]) -> str:
+    """One paragraph: what failed, where the rows are, what to do; the published release is untouched."""
+    import textwrap
+
+    from .layout import DataLayout
+
+    cand = DataLayout.at(root).candidate()
+    where = [str(p) for p in (cand.rejected, cand.reports / "steward" / "index.html") if p.is_file()]
+    text = (f"Release BLOCKED: {'; '.join(reasons)}. The published release in {root} is unchanged (manifest, "
+            f"splits, exports and steward report stay together). The candidate and its verdict are kept in "
+            f"{cand.release_root}" + (f"; the rows that blocked it, each with its file, line, rule and fix, are in "
+                                      f"{where[0]}" if where else "") +
+            (f"; its steward report is {where[1]}" if len(where) > 1 else "") +
+            ". Fix or remove those rows in the upload (or drop the upload folder), then run `vak run` again.")
+    return "\n".join(textwrap.wrap(text, 110, break_long_words=False, break_on_hyphens=False))
+
+
+def _print_outputs(data: Path, release: str = "unchanged") -> None:
+    """What the published release under DATA holds, with counts, so a user knows where to look."""
     from .layout import DataLayout
 
     layout = DataLayout.at(data)
@@ -109,7 +135,8 @@ def _print_outputs(data: Path) -> None:
         with open(p, "rb") as fh:
             return sum(1 for line in fh if line.strip())
 
-    typer.echo("produced:")
+    typer.echo({"released": "published release (new):", "blocked": "published release (unchanged, the new "
+                "candidate was blocked):"}.get(release, "published release (unchanged, nothing new to publish):"))
     for label, path in (("manifest", layout.manifest), ("rejected rows", layout.rejected),
                         ("schema", layout.schema), ("splits", layout.splits)):
         if path.is_file():

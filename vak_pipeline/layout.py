@@ -20,6 +20,13 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       reports/                       rejected rows, check reports, steward report
       splits.json                    splits
       exports/<recipe>/              recipe outputs
+      work/.release-candidate/       the next release (manifest, schema, splits, reports, exports), built
+                                     by the publish assets and swapped in whole by `release`; a blocked
+                                     candidate stays here with verdict.json saying why
+
+The release is what `vak validate data/` and every consumer read: vakforge.jsonl, its schema, splits.json
+(and its index), reports/ and exports/. `DataLayout.candidate()` is the same layout with those files in
+the candidate folder; audio, alignments and redaction logs are shared (conversation ids are unique).
 """
 
 from __future__ import annotations
@@ -27,14 +34,50 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+RELEASE_ITEMS = ("vakforge.jsonl", "vakforge.schema.json", "splits.json", ".splits.json.sqlite", "reports", "exports")
+
 
 @dataclass(frozen=True)
 class DataLayout:
     root: Path
+    release_dir: Path | None = None  # where the dataset-level files live; None = root (the published release)
 
     @classmethod
-    def at(cls, root: str | Path) -> DataLayout:
-        return cls(Path(root))
+    def at(cls, root: str | Path | DataLayout) -> DataLayout:
+        return root if isinstance(root, DataLayout) else cls(Path(root))
+
+    # --- releases
+    @property
+    def release_root(self) -> Path:
+        return self.release_dir or self.root
+
+    @property
+    def candidate_dir(self) -> Path:
+        return self.root / "work" / ".release-candidate"
+
+    def candidate(self) -> DataLayout:
+        """This layout with the release files in the candidate folder (what the publish assets write)."""
+        return DataLayout(self.root, self.candidate_dir)
+
+    def published(self) -> DataLayout:
+        return DataLayout(self.root)
+
+    @property
+    def is_candidate(self) -> bool:
+        return self.release_dir is not None
+
+    @property
+    def release_verdict(self) -> Path:
+        return self.release_root / "verdict.json"
+
+    @property
+    def release_journal(self) -> Path:
+        """Written before a release swap starts, removed after it ends: a crash in between is finished later."""
+        return self.root / "work" / ".release-swap.json"
+
+    @property
+    def previous_release_dir(self) -> Path:
+        return self.root / "work" / ".release-previous"
 
     # --- inputs
     @property
@@ -96,23 +139,26 @@ class DataLayout:
     # --- dataset-level outputs
     @property
     def manifest(self) -> Path:
-        return self.root / "vakforge.jsonl"
+        return self.release_root / "vakforge.jsonl"
 
     @property
     def schema(self) -> Path:
-        return self.root / "vakforge.schema.json"
+        return self.release_root / "vakforge.schema.json"
 
     @property
     def splits(self) -> Path:
-        return self.root / "splits.json"
+        return self.release_root / "splits.json"
 
     @property
     def reports(self) -> Path:
-        return self.root / "reports"
+        return self.release_root / "reports"
 
     @property
     def rejected(self) -> Path:
         return self.reports / "rejected.jsonl"
 
     def export_dir(self, recipe: str) -> Path:
-        return self.root / "exports" / recipe
+        return self.release_root / "exports" / recipe
+
+
+DataRoot = str | Path | DataLayout  # what the library's entry points accept as a data directory

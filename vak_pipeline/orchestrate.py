@@ -35,12 +35,15 @@ class StageRun:
     failed_steps: list[str] = field(default_factory=list)
     failed_checks: list[str] = field(default_factory=list)
     skipped: bool = False
+    errors: dict[str, str] = field(default_factory=dict)  # step -> its error, one line (not a check failure)
 
 
 @dataclass
 class PipelineReport:
     data_dir: Path
     runs: list[StageRun] = field(default_factory=list)
+    release: str = "unchanged"  # released | blocked | unchanged (publish skipped: nothing changed)
+    blocked_reasons: list[str] = field(default_factory=list)
 
     @property
     def success(self) -> bool:
@@ -138,6 +141,10 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
     report = PipelineReport(data_dir)
     with contextlib.ExitStack() as stack:
         stack.enter_context(data_lock(data_dir, echo))
+        from .release import recover
+
+        if recover(layout):
+            echo("finished a release swap that an earlier run left half done")
         inst = instance or stack.enter_context(open_instance(persistent=executor != "in_process"))
         existing = set(inst.get_dynamic_partitions("uploads"))
         new = [n for n in names if n not in existing]
@@ -165,16 +172,42 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
             echo("publish: no input changed since the last run, skipped")
             report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
         else:
-            echo("publish (validate, split, export, report) ...")
+            echo("publish (validate, split, export, report, release) ...")
             marker.unlink(missing_ok=True)
             run = _execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor)
-            if run.success:
-                atomic_write_json(marker, {"stamp": stamp})
             report.runs.append(run)
+            if run.success and not layout.candidate().manifest.exists():  # `release` swapped the candidate in
+                report.release = "released"
+                atomic_write_json(marker, {"stamp": stamp})
+            else:
+                report.release = "blocked"
+                report.blocked_reasons = _block_release(layout, run)
         if mirror is not None:
             echo(f"pushing {mirror.cache} to {mirror.url} ...")
             echo(f"  {mirror.push()}")
     return report
+
+
+def _block_release(layout: DataLayout, run: StageRun) -> list[str]:
+    """Say in the candidate why it was not released, and give it a steward report that says so too."""
+    from .release import block
+
+    reasons = [f"blocking check {c} failed" for c in run.failed_checks]
+    reasons += [f"step {step} failed: {err}" for step, err in run.errors.items()]
+    if not reasons:
+        reasons = ["the publish run did not finish (see the run's logs)"]
+    cand = layout.candidate()
+    where = [str(p.relative_to(layout.root)) for p in (cand.rejected, cand.reports / "validation.jsonl")
+             if p.is_file()]
+    block(layout, reasons, where)
+    if cand.manifest.is_file():
+        from .report.steward import build_steward_report
+
+        try:
+            build_steward_report(cand)
+        except Exception as exc:  # the report is a courtesy here; the verdict file is what counts
+            reasons.append(f"(the candidate's steward report could not be built: {type(exc).__name__})")
+    return reasons
 
 
 INGEST_MARKER = "ingest_done.json"  # work/<upload>/: what the last successful ingest run was made from
@@ -237,19 +270,31 @@ def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:
 
 def _execute(factory: Callable[[], dg.JobDefinition], name: str, partition: str | None,
              inst: dg.DagsterInstance, rc: dict[str, Any], executor: str) -> StageRun:
-    tags = {"dagster/partition": partition} if partition else None
+    from .defs.tags import run_tags
+
+    tags = run_tags("cli", rc["resources"]["data"]["config"]["root"])
     rc = config_for_job(factory(), rc)
     if executor == "in_process":
         res = factory().execute_in_process(partition_key=partition, instance=inst, run_config=rc,
-                                           raise_on_error=False)
+                                           raise_on_error=False, tags=tags)
     else:
+        if partition:
+            tags["dagster/partition"] = partition
         with dg.execute_job(dg.reconstructable(factory), instance=inst, run_config=rc, tags=tags) as res:
             return _summarize(name, partition, res)
     return _summarize(name, partition, res)
 
 
 def _summarize(job: str, partition: str | None, res: Any) -> StageRun:
-    failed_steps = [e.step_key for e in res.all_events if e.event_type_value == "STEP_FAILURE" and e.step_key]
+    failed_steps, errors = [], {}
+    for e in res.all_events:
+        if e.event_type_value != "STEP_FAILURE" or not e.step_key:
+            continue
+        failed_steps.append(e.step_key)
+        err = getattr(e.event_specific_data, "error", None)
+        if err is not None and err.cls_name != "DagsterAssetCheckFailedError":  # checks are reported by name
+            cause = err.cause if err.cls_name == "DagsterExecutionStepExecutionError" and err.cause else err
+            errors[e.step_key] = f"{cause.cls_name}: {cause.message.strip().splitlines()[0] if cause.message else ''}"
     failed_checks = [e.check_name for e in res.get_asset_check_evaluations()
                      if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
-    return StageRun(job, partition, res.success, res.run_id, failed_steps, failed_checks)
+    return StageRun(job, partition, res.success, res.run_id, failed_steps, failed_checks, errors=errors)

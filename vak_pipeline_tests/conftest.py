@@ -10,6 +10,30 @@ from pathlib import Path
 import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _instance_home(home: Path) -> str:
+    """A Dagster home holding a copy of the repo's dagster.yaml; storage defaults to the home itself."""
+    home.mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / "dagster.yaml", home / "dagster.yaml")
+    return str(home)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_dagster_home(tmp_path_factory: pytest.TempPathFactory):
+    """Tests never write to the user's instance (`./dev` points DAGSTER_HOME at the repo's .dagster/):
+    module- and session-scoped fixtures run on a temp instance of the session."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("DAGSTER_HOME", _instance_home(tmp_path_factory.mktemp("dagster_home")))
+    yield
+    mp.undo()
+
+
+@pytest.fixture(autouse=True)
+def _test_dagster_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own temp Dagster instance: runs of one test never show up in another."""
+    monkeypatch.setenv("DAGSTER_HOME", _instance_home(tmp_path_factory.mktemp("dagster_home")))
 
 
 def _example() -> dict:

@@ -22,15 +22,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _instance_env(home: Path) -> dict[str, str]:
-    """A temp DAGSTER_HOME holding a copy of our dagster.yaml, with its storage dirs."""
+    """A temp DAGSTER_HOME holding a copy of our dagster.yaml (storage defaults to the home)."""
     home.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "dagster.yaml", home / "dagster.yaml")
-    env = {"DAGSTER_HOME": str(home)}
-    for var, sub in (("VAK_DAGSTER_STORAGE", "storage"), ("VAK_DAGSTER_LOGS", "logs"),
-                     ("VAK_DAGSTER_ARTIFACTS", "artifacts")):
-        (home / sub).mkdir(exist_ok=True)
-        env[var] = str(home / sub)
-    return env
+    return {"DAGSTER_HOME": str(home)}
 
 
 @pytest.mark.slow

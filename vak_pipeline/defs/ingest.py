@@ -13,6 +13,7 @@ from vak_pipeline.storage import atomic_write_json
 from .jobs import ingest_job, publish_job
 from .partitions import uploads_partitions
 from .resources import DataResource
+from .tags import run_tags
 
 FAILED_ROWS_CAP = 50
 
@@ -135,8 +136,8 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
     if not new_partitions and not changed:
         return dg.SensorResult(skip_reason=dg.SkipReason("no new or changed uploads"), cursor=cursor)
     return dg.SensorResult(
-        run_requests=[dg.RunRequest(partition_key=u, run_key=f"{u}:{current[u]}", tags={"vak/upload": u})
-                      for u in changed],
+        run_requests=[dg.RunRequest(partition_key=u, run_key=f"{u}:{current[u]}",
+                                    tags=run_tags("sensor", data.root, **{"vak/upload": u})) for u in changed],
         dynamic_partitions_requests=[uploads_partitions.build_add_request(new_partitions)] if new_partitions else [],
         cursor=cursor)
 
@@ -144,7 +145,7 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
 @dg.schedule(cron_schedule="0 2 * * *", job=publish_job, name="nightly_reingest",
              default_status=dg.DefaultScheduleStatus.STOPPED,
              description="Nightly: re-validate the manifest, re-split and rebuild every export.")
-def nightly_reingest(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
+def nightly_reingest(context: dg.ScheduleEvaluationContext, data: DataResource) -> dg.RunRequest:
     when = context.scheduled_execution_time
     stamp = when.strftime("%Y-%m-%d") if when else "manual"
-    return dg.RunRequest(run_key=f"publish:{stamp}", tags={"vak/trigger": "nightly"})
+    return dg.RunRequest(run_key=f"publish:{stamp}", tags=run_tags("schedule", data.root, **{"vak/trigger": "nightly"}))

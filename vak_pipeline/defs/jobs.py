@@ -4,12 +4,19 @@ Group "uploads": every per-upload (partitioned) asset, raw_uploads -> ... -> red
 Group "dataset": every unpartitioned asset, validated_manifest -> splits -> exports, steward report.
 """
 
+import os
+
 import dagster as dg
+
+from .tags import run_tags
+
+# what a run launched from the UI carries; `vak run`, the sensor and the schedule set their own tags
+UI_TAGS = run_tags("ui", os.environ.get("VAK_DATA", "data"))
 
 ingest_job = dg.define_asset_job(
     "ingest_job", selection=dg.AssetSelection.groups("uploads"),  # partitioned by uploads (inferred)
-    description="One upload from raw files to its redacted manifest (sensor-triggered per upload).")
+    description="One upload from raw files to its redacted manifest (sensor-triggered per upload).", tags=UI_TAGS)
 
 publish_job = dg.define_asset_job(
     "publish_job", selection=dg.AssetSelection.groups("dataset"),
-    description="Validate the manifest, split it, and build every export.")
+    description="Validate the manifest, split it, and build every export.", tags=UI_TAGS)

@@ -3,6 +3,7 @@
 
 import dagster as dg
 
+from vak_pipeline.release import begin_candidate
 from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
 
 from .resources import DataResource
@@ -15,10 +16,11 @@ BLOCKING_FAMILIES = {"structure", "provenance"}
     group_name="dataset",
     deps=[dg.AssetKey("redacted_manifest")],
     kinds={"jsonl"},
-    description="vakforge.jsonl: valid records only, JSON Schema beside it, rejected rows with reasons.",
+    description="vakforge.jsonl of the next release (work/.release-candidate/ until `release` swaps it in): valid "
+                "records only, JSON Schema beside it, rejected rows with reasons.",
 )
 def validated_manifest(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
-    layout = data.layout
+    layout = begin_candidate(data.layout)  # a fresh candidate; the published release is not touched
     inputs = [layout.redacted(u) for u in layout.uploads() if layout.redacted(u).is_file()]
     result = publish_manifest(layout, inputs)
     context.log.info(f"{result.valid} valid, {result.rejected} rejected of {result.records_in} records")
@@ -51,8 +53,10 @@ _ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "
     ],
 )
 def manifest_rule_checks(data: DataResource):
-    """One check per rule family: failing rows as a capped table plus the path of the full report."""
-    layout = data.layout
+    """One check per rule family: failing rows as a capped table plus the path of the full report.
+
+    A failing blocking check stops everything downstream, `release` included: the published release stays."""
+    layout = data.layout.candidate()
     report = layout.reports / "validation.jsonl"
     for fam in FAMILIES:
         errors, warnings, rows = family_rows(report, fam)
@@ -67,6 +71,8 @@ def manifest_rule_checks(data: DataResource):
             passed=errors == 0,
             severity=severity,
             metadata={"errors": errors, "warnings": warnings, "failing_rows": table,
+                      "release": ("blocked: the published release stays as it was" if errors and
+                                  fam in BLOCKING_FAMILIES else "not blocked by this check"),
                       "full_report": dg.MetadataValue.path(str(report.resolve())),
                       "rejected_rows": dg.MetadataValue.path(str(layout.rejected.resolve()))},
         )

@@ -91,7 +91,7 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg
 @dg.asset(group_name=GROUP, deps=[dg.AssetKey("validated_manifest")], kinds={"json"},
           description="splits.json: speaker-disjoint, seeded, stable train/validation/test by conversation id.")
 def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataResource) -> dg.MaterializeResult:
-    layout = data.layout
+    layout = data.layout.candidate()
     lib_config = SplitConfig(seed=config.seed, ratios=dict(config.ratios), roles=list(config.roles))
     result, issues = split_manifest(layout.manifest, layout.splits, lib_config)
     for w in result.warnings:
@@ -118,7 +118,7 @@ _ISSUE_COLUMNS = ("severity", "code", "record_id", "field", "message")
                 description="Every manifest conversation is assigned (or explicitly held out) and no speaker is "
                             "in two splits.")
 def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
-    layout = data.layout
+    layout = data.layout.candidate()
     current = open_splits(layout.splits)
     if current is None:
         return dg.AssetCheckResult(passed=False, severity=dg.AssetCheckSeverity.ERROR,
@@ -150,7 +150,7 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
 def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.moshi_lora import MoshiConfig, export_moshi_lora
 
-    return _export_result(context, export_moshi_lora(data.layout.root, MoshiConfig(**config.model_dump())))
+    return _export_result(context, export_moshi_lora(data.layout.candidate(), MoshiConfig(**config.model_dump())))
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
@@ -159,7 +159,7 @@ def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
                data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.turn_based import TurnBasedConfig, export_turn_based
 
-    return _export_result(context, export_turn_based(data.layout.root, TurnBasedConfig(**config.model_dump())))
+    return _export_result(context, export_turn_based(data.layout.candidate(), TurnBasedConfig(**config.model_dump())))
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl", "csv"},
@@ -168,7 +168,7 @@ def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
              data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.cascaded import CascadedConfig, export_cascaded
 
-    return _export_result(context, export_cascaded(data.layout.root, CascadedConfig(**config.model_dump())))
+    return _export_result(context, export_cascaded(data.layout.candidate(), CascadedConfig(**config.model_dump())))
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"parquet"},
@@ -177,7 +177,7 @@ def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfi
                    data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.parquet import ParquetConfig, export_parquet
 
-    return _export_result(context, export_parquet(data.layout.root, ParquetConfig(**config.model_dump())))
+    return _export_result(context, export_parquet(data.layout.candidate(), ParquetConfig(**config.model_dump())))
 
 
 def _file_hash(path: Path) -> str:
@@ -189,8 +189,8 @@ def _file_hash(path: Path) -> str:
 def steward_report(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.report.steward import build_steward_report, summary_markdown
 
-    layout = data.layout
-    report = build_steward_report(layout.root)
+    layout = data.layout.candidate()
+    report = build_steward_report(layout)
     s = report.summary
     inputs: dict[str, Any] = {"splits": _file_hash(layout.splits), "rejected": _file_hash(layout.rejected)}
     version = hashlib.sha256(f"{s.manifest_hash}:{sorted(inputs.items())}".encode()).hexdigest()
@@ -208,3 +208,22 @@ def steward_report(context: dg.AssetExecutionContext, data: DataResource) -> dg.
             "redactions_by_type": dg.MetadataValue.json(dict(s.redactions_by_type)),
         },
     )
+
+
+EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export)
+
+
+@dg.asset(group_name=GROUP, deps=[splits, *EXPORTS, steward_report], kinds={"json"},
+          description="Swaps the candidate (manifest, schema, splits, reports, exports) into data/ whole. It runs "
+                      "only when every blocking check and every export succeeded; otherwise the published release "
+                      "stays as it was and the candidate waits in work/.release-candidate/.")
+def release(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
+    from vak_pipeline.release import promote
+
+    layout = data.layout
+    sha = manifest_hash(layout.candidate().manifest)
+    items = promote(layout, sha)
+    context.log.info(f"released manifest {sha[:12]}: {', '.join(items)}")
+    return dg.MaterializeResult(data_version=dg.DataVersion(sha),
+                                metadata={"manifest_hash": sha, "items": dg.MetadataValue.json(items),
+                                          "path": dg.MetadataValue.path(str(layout.root.resolve()))})

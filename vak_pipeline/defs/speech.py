@@ -29,14 +29,15 @@ class WhisperResource(dg.ConfigurableResource):
     beam_size: int = 5
     language: str | None = None
     vad_filter: bool = True
-    cpu_threads: int = 0
+    cpu_threads: int = 2  # part of the transcript cache key (see AsrSettings.cpu_threads)
+    cpu_isa: str = "AVX2"  # AVX2 | AVX512 | AVX | GENERIC | native (see AsrSettings.cpu_isa)
 
     def settings(self):
         from vak_pipeline.speech.asr import AsrSettings
 
         return AsrSettings(model=self.model, device=self.device, compute_type=self.compute_type,
                            batch_size=self.batch_size, beam_size=self.beam_size, language=self.language,
-                           vad_filter=self.vad_filter, cpu_threads=self.cpu_threads)
+                           vad_filter=self.vad_filter, cpu_threads=self.cpu_threads, cpu_isa=self.cpu_isa)
 
 
 class DiarizerResource(dg.ConfigurableResource):

@@ -27,6 +27,7 @@ from typing import IO, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ..layout import DataRoot
 from ..schema import Turn, VakRecord
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
@@ -70,7 +71,7 @@ class _TtsSets:
         self._stack.close()
 
 
-def export_cascaded(data_root: str | Path, config: CascadedConfig | None = None,
+def export_cascaded(data_root: DataRoot, config: CascadedConfig | None = None,
                     out_dir: str | Path | None = None) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or CascadedConfig(), _export_records, out_dir, finish=_count_voices)
 

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from .. import __version__
-from ..layout import DataLayout
+from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
 from ..schema import VakRecord
 from ..splits import SplitStore, open_splits, without_fix
@@ -96,6 +96,7 @@ class ExportBuild:
     flag_counts: Counter = field(default_factory=Counter)
     extra: dict[str, Any] = field(default_factory=dict)
     tallies: defaultdict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))  # for finish hooks
+    published: Path | None = None  # where `final` will live once its release is swapped in (None: final itself)
     part: int | None = None  # the shard number when a worker builds one shard of the manifest (recipes.shards)
     span: Span | None = None  # that shard's bytes and first line number
     _skipped: JsonlWriter | None = None
@@ -151,7 +152,7 @@ class ExportBuild:
 
 
 @contextlib.contextmanager
-def export_build(recipe: str, data_root: str | Path, config: BaseModel,
+def export_build(recipe: str, data_root: DataRoot, config: BaseModel,
                  out_dir: str | Path | None = None, require_splits: bool = True) -> Iterator[ExportBuild]:
     """Stage exports/<recipe>/: yields an ExportBuild; on success writes build.json and swaps the dir in."""
     layout = DataLayout.at(data_root)
@@ -165,8 +166,9 @@ def export_build(recipe: str, data_root: str | Path, config: BaseModel,
     final = Path(out_dir) if out_dir is not None else layout.export_dir(recipe)
     final.parent.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".stage", dir=final.parent))
+    published = layout.published().export_dir(recipe) if out_dir is None and layout.is_candidate else final
     build = ExportBuild(recipe=recipe, layout=layout, config=config, manifest_sha256=sha, splits=splits,
-                        stage=stage, final=final)
+                        stage=stage, final=final, published=published)
     try:
         with contextlib.ExitStack() as closing:
             if splits is not None:

@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from ..layout import DataRoot
 from ..schema import Alignment, VakRecord
 from .audio_io import AudioProblem, read_audio, role_channels, write_wav
 from .common import (
@@ -116,7 +117,7 @@ def load_alignment(build: ExportBuild, conv_id: str) -> Alignment | None:
                                                 f"schema ({exc.error_count()} errors)") from exc
 
 
-def export_moshi_lora(data_root: str | Path, config: MoshiConfig | None = None,
+def export_moshi_lora(data_root: DataRoot, config: MoshiConfig | None = None,
                       out_dir: str | Path | None = None) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or MoshiConfig(), _export_records, out_dir)
 

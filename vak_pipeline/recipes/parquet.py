@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from ..layout import DataRoot
 from ..schema import Meta, VakRecord
 from ..storage import atomic_open, atomic_write_text, resolve_inside
 from .common import BuildResult, ExportBuild, iter_eligible
@@ -205,7 +206,7 @@ class ParquetConfig(BaseModel):
 TALLIES = ("split", "locale", "source", "consent", "license")
 
 
-def export_parquet(data_root: str | Path, config: ParquetConfig | None = None,
+def export_parquet(data_root: DataRoot, config: ParquetConfig | None = None,
                    out_dir: str | Path | None = None) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or ParquetConfig(), _export_rows, out_dir, finish=_finish)
 

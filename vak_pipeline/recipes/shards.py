@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..layout import DataLayout
+from ..layout import DataRoot
 from ..splits import open_splits
 from ..storage import JsonlWriter, Span, line_spans
 from .common import PART_SUFFIX, BuildResult, ExportBuild, export_build
@@ -34,7 +34,7 @@ def effective_workers(workers: int) -> int:
     return max(1, workers or os.cpu_count() or 1)
 
 
-def run_recipe(recipe: str, data_root: str | Path, config: BaseModel, body: Body,
+def run_recipe(recipe: str, data_root: DataRoot, config: BaseModel, body: Body,
                out_dir: str | Path | None = None, finish: Callable[[ExportBuild], None] | None = None,
                require_splits: bool = True) -> BuildResult:
     """Build exports/<recipe>/ with `body`, in `config.workers` processes when the manifest is big enough."""
@@ -53,8 +53,8 @@ def run_recipe(recipe: str, data_root: str | Path, config: BaseModel, body: Body
 
 
 def _run_shards(build: ExportBuild, body: Body, spans: list[Span]) -> None:
-    jobs = [(build.recipe, str(build.layout.root), build.config, body, str(build.stage), build.manifest_sha256,
-             k, span) for k, span in enumerate(spans)]
+    jobs = [(build.recipe, build.layout, build.config, body, str(build.stage), build.manifest_sha256,
+             build.published or build.final, k, span) for k, span in enumerate(spans)]
     with ProcessPoolExecutor(max_workers=len(spans), mp_context=get_context("spawn")) as pool:
         results = list(pool.map(_shard, jobs))
     for counts, skipped, flags, tallies in results:
@@ -68,11 +68,11 @@ def _run_shards(build: ExportBuild, body: Body, spans: list[Span]) -> None:
 
 def _shard(job: tuple) -> tuple[dict[str, Any], dict[str, int], dict[str, int], dict[str, Counter]]:
     """One worker: the recipe body over one span of the manifest, appended files written as parts."""
-    recipe, root, config, body, stage, sha, part, span = job
+    recipe, layout, config, body, stage, sha, published, part, span = job
     stage = Path(stage)
-    splits = open_splits(DataLayout.at(root).splits)
-    build = ExportBuild(recipe=recipe, layout=DataLayout.at(root), config=config, manifest_sha256=sha,
-                        splits=splits, stage=stage, final=stage, part=part, span=span)
+    splits = open_splits(layout.splits)
+    build = ExportBuild(recipe=recipe, layout=layout, config=config, manifest_sha256=sha,
+                        splits=splits, stage=stage, final=stage, published=published, part=part, span=span)
     try:
         with JsonlWriter(build.append_path("skipped.jsonl")) as skipped, \
                 JsonlWriter(build.append_path("flagged.jsonl")) as flagged:

@@ -26,6 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ..layout import DataRoot
 from ..schema import Turn, VakRecord
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
@@ -74,7 +75,7 @@ class _Clips:
             return None
         file = self.build.path(rel)
         write_wav(file, clip, TARGET_RATE)
-        ref = str(self.build.final / rel) if self.config.absolute_paths else rel
+        ref = str((self.build.published or self.build.final) / rel) if self.config.absolute_paths else rel
         self.written[ref] = file
         return ref
 
@@ -102,7 +103,7 @@ def kept_turns(record: VakRecord, config: TurnBasedConfig, build: ExportBuild) -
     return spoken - over if config.overlap_policy == "drop" else spoken
 
 
-def export_turn_based(data_root: str | Path, config: TurnBasedConfig | None = None,
+def export_turn_based(data_root: DataRoot, config: TurnBasedConfig | None = None,
                       out_dir: str | Path | None = None) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or TurnBasedConfig(), _export_records, out_dir)
 

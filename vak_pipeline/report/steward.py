@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..layout import DataLayout
+from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
 from ..recipes.common import iter_records
 from ..schema import RedactionLog
@@ -71,6 +71,8 @@ class StewardSummary:
     turn_hist: Histogram = field(default_factory=lambda: Histogram(TURN_EDGES))
     splits_warnings: list[str] = field(default_factory=list)
     held_out: int = 0
+    release: str = ""  # the release verdict in one sentence (blocked, or passed every blocking check)
+    release_reasons: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +87,7 @@ class StewardSummary:
             "conversation_duration_s": dict(zip(self.conv_hist.labels(), self.conv_hist.counts, strict=True)),
             "turn_duration_s": dict(zip(self.turn_hist.labels(), self.turn_hist.counts, strict=True)),
             "splits_warnings": self.splits_warnings,
+            "release": self.release, "release_reasons": self.release_reasons,
         }
 
 
@@ -102,7 +105,7 @@ class StewardReport:
         return self.out_dir / "report.md"
 
 
-def summarize(data_root: str | Path) -> StewardSummary:
+def summarize(data_root: DataRoot) -> StewardSummary:
     """One streamed pass over the manifest, the rejected rows and the redaction logs."""
     layout = DataLayout.at(data_root)
     s = StewardSummary()
@@ -231,6 +234,8 @@ def _sections(s: StewardSummary) -> list[tuple[str, list[tuple[str, Any]]]]:
 
 def _markdown(s: StewardSummary, charts: list[tuple[str, str]]) -> str:
     lines = ["# Steward report", "", f"Manifest sha256: `{s.manifest_hash}`", ""]
+    if s.release:
+        lines += [f"**Release verdict:** {s.release}", ""] + [f"- {r}" for r in s.release_reasons] + [""]
     for title, rows in _sections(s):
         lines += [f"## {title}", "", "| | count |", "|---|---|"]
         lines += [f"| {str(k).replace('|', '/')} | {v} |" for k, v in rows] or ["| (none) | 0 |"]
@@ -248,6 +253,8 @@ def _html(s: StewardSummary, charts: list[tuple[str, str]]) -> str:
              "margin-bottom:1.5em}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
              "td.n{text-align:right}.grid{display:flex;flex-wrap:wrap;gap:2em}</style></head><body>",
              "<h1>Steward report</h1>", f"<p>Manifest sha256: <code>{e(str(s.manifest_hash))}</code></p>",
+             f"<p id='release'><b>Release verdict:</b> {e(s.release)}</p>" if s.release else "",
+             "<ul>" + "".join(f"<li>{e(r)}</li>" for r in s.release_reasons) + "</ul>" if s.release_reasons else "",
              "<div class='grid'>"]
     for title, rows in _sections(s):
         body = "".join(f"<tr><td>{e(str(k))}</td><td class='n'>{v}</td></tr>" for k, v in rows) or \
@@ -262,17 +269,28 @@ def _html(s: StewardSummary, charts: list[tuple[str, str]]) -> str:
     return "\n".join(parts)
 
 
-def build_steward_report(data_root: str | Path, out_dir: str | Path | None = None) -> StewardReport:
+def build_steward_report(data_root: DataRoot, out_dir: str | Path | None = None) -> StewardReport:
     """Write index.html, report.md, summary.json and the PNG charts; returns where they are."""
     layout = DataLayout.at(data_root)
     out = Path(out_dir) if out_dir is not None else layout.reports / "steward"
     out.mkdir(parents=True, exist_ok=True)
     s = summarize(data_root)
+    s.release, s.release_reasons = _release_verdict(layout)
     charts = _charts(s, out)
     atomic_write_text(out / "report.md", _markdown(s, charts))
     atomic_write_text(out / "index.html", _html(s, charts))
     atomic_write_json(out / "summary.json", s.as_dict())
     return StewardReport(out, s)
+
+
+def _release_verdict(layout: DataLayout) -> tuple[str, list[str]]:
+    from ..release import read_verdict
+
+    verdict = read_verdict(layout)
+    if verdict is not None and verdict.status == "blocked":
+        return ("BLOCKED: this candidate was not released; the published release in data/ is unchanged "
+                "(candidate kept in work/.release-candidate/)", verdict.reasons + [f"see {w}" for w in verdict.where])
+    return "passed every blocking check: released as a whole with its splits and exports", []
 
 
 def summary_markdown(s: StewardSummary, limit: int = 8) -> str:
@@ -281,6 +299,7 @@ def summary_markdown(s: StewardSummary, limit: int = 8) -> str:
         return ", ".join(f"{k} {v}" for k, v in c.most_common(limit)) or "none"
 
     return "\n".join([
+        f"release: {s.release}" if s.release else "",
         f"**{s.conversations} conversations**, {s.with_audio} with audio ({s.audio_hours:.2f} h), {s.turns} turns",
         f"- splits: {top(s.by['split'])}", f"- locales: {top(s.by['locale'])}",
         f"- consent: {top(s.by['consent'])}", f"- rejected rows: {s.rejected_rows} ({top(s.rejected_by_rule)})",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Literal
@@ -40,7 +42,14 @@ class AsrSettings(BaseModel):
     vad_filter: bool = Field(default=True, description="Silero VAD (bundled with faster-whisper): skips the "
                              "long silences of a stereo channel while the other party talks; faster and fewer "
                              "hallucinations on tiny models.")
-    cpu_threads: int = Field(default=0, ge=0, description="0 = CTranslate2 default.")
+    cpu_threads: int = Field(default=2, ge=1, description="Threads of one transcription. Part of the cache key: "
+                             "the order in which CTranslate2 and MKL add up partial sums depends on it, and with "
+                             "it word times and punctuation (a Dask worker's OMP_NUM_THREADS=1 changed a turn "
+                             "start by 0.12 s). Raise it for speed; fan out over recordings for more.")
+    cpu_isa: Literal["AVX2", "AVX512", "AVX", "GENERIC", "native"] = Field(
+        default="AVX2", description="The x86 code path CTranslate2 and MKL use (CT2_FORCE_CPU_ISA, MKL_CBWR), so "
+        "two machines with different CPUs give the same transcript. 'native' = fastest for this CPU, "
+        "machine-dependent output. Ignored on other architectures and on GPUs.")
 
     def model_ref(self) -> str:
         """The string handed to WhisperModel: a directory for the bundled model."""
@@ -61,6 +70,7 @@ class AsrSettings(BaseModel):
         return f"faster-whisper-{self.model_name()}"
 
     def resolved_device(self) -> str:
+        pin_numerics(self.cpu_isa)
         if self.device != "auto":
             return self.device
         try:
@@ -76,10 +86,31 @@ class AsrSettings(BaseModel):
         return "float16" if self.resolved_device() == "cuda" else "int8"
 
     def fingerprint(self) -> str:
-        """Hash of what shapes the transcript (not cpu_threads/device, which only change speed)."""
-        shaping = self.model_dump(exclude={"cpu_threads", "device"}) | {
-            "model": self.model_name(), "compute_type": self.resolved_compute_type()}
+        """Hash of everything that shapes the transcript: model, decoding options, and the numerics
+        (device, compute type, thread count, the CPU code path actually in effect in this process)."""
+        shaping = self.model_dump() | {"model": self.model_name(), "device": self.resolved_device(),
+                                       "compute_type": self.resolved_compute_type(), "cpu_isa": effective_isa()}
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
+
+
+_ISA_ENV = "CT2_FORCE_CPU_ISA"
+
+
+def pin_numerics(isa: str) -> None:
+    """Fix CTranslate2's and MKL's x86 code path before ctranslate2 loads (they read it once per process).
+
+    A process that already loaded ctranslate2 keeps its path; `effective_isa` then reports that path,
+    so the cache key stays honest.
+    """
+    if isa == "native" or "ctranslate2" in sys.modules:
+        return
+    os.environ.setdefault(_ISA_ENV, isa)
+    os.environ.setdefault("MKL_CBWR", f"{isa},STRICT" if isa in ("AVX2", "AVX512", "AVX") else "COMPATIBLE")
+
+
+def effective_isa() -> str:
+    """The code path ctranslate2 uses in this process ('native' when nothing pinned it)."""
+    return os.environ.get(_ISA_ENV, "native")
 
 
 _MODELS: dict[tuple, Any] = {}
@@ -88,7 +119,8 @@ _LOCK = threading.Lock()
 
 def load_model(settings: AsrSettings) -> Any:
     """The faster-whisper WhisperModel for `settings`, loaded once per process."""
-    key = (settings.model_ref(), settings.resolved_device(), settings.resolved_compute_type(), settings.cpu_threads)
+    key = (settings.model_ref(), settings.resolved_device(), settings.resolved_compute_type(), settings.cpu_threads,
+           effective_isa())
     with _LOCK:
         if key not in _MODELS:
             from faster_whisper import WhisperModel

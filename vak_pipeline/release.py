@@ -1,0 +1,119 @@
+"""One release at a time: the publish assets build a candidate beside the published release, and
+`promote` swaps the whole candidate in, or nothing.
+
+Promises:
+- data/ holds one release: its manifest, schema, splits, reports and exports were built together.
+  A blocked or failed publish leaves the previous release as it was; the candidate stays in
+  work/.release-candidate/ with verdict.json saying what blocked it and where the rows are.
+- A swap is a handful of renames, journaled first (work/.release-swap.json): a crash between them is
+  finished by `recover` before anything else reads or writes a release, so no mix survives a restart.
+- A candidate starts from the published splits.json, so split assignments never move between releases.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .layout import RELEASE_ITEMS, DataLayout
+from .storage import atomic_write_json
+
+VERDICT_NAME = "verdict.json"
+
+
+class ReleaseVerdict(BaseModel):
+    """What became of a candidate: released, or blocked with the reasons a steward reads."""
+
+    status: Literal["released", "blocked"]
+    manifest_sha256: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+    where: list[str] = Field(default_factory=list, description="files to look at, relative to the data root")
+
+
+def begin_candidate(layout: DataLayout) -> DataLayout:
+    """A fresh, empty candidate seeded with the published splits.json; returns its layout."""
+    published = layout.published()
+    recover(published)
+    cand = published.candidate()
+    shutil.rmtree(cand.release_root, ignore_errors=True)
+    cand.release_root.mkdir(parents=True)
+    if published.splits.is_file():
+        shutil.copy2(published.splits, cand.splits)
+    return cand
+
+
+def _items(layout: DataLayout) -> tuple[str, ...]:
+    return (*RELEASE_ITEMS, VERDICT_NAME)
+
+
+def promote(layout: DataLayout, manifest_sha256: str | None = None) -> list[str]:
+    """Swap the candidate in whole; returns the release items now published. Raises if there is no candidate."""
+    published = layout.published()
+    recover(published)
+    cand = published.candidate()
+    if not cand.manifest.is_file():
+        raise FileNotFoundError(f"{cand.manifest} does not exist: materialize validated_manifest first")
+    atomic_write_json(cand.release_verdict, ReleaseVerdict(status="released", manifest_sha256=manifest_sha256)
+                      .model_dump(mode="json"))
+    plan = {name: (cand.release_root / name).exists() for name in _items(published)}
+    atomic_write_json(published.release_journal, {"items": plan})
+    recover(published)
+    return [name for name, has in plan.items() if has]
+
+
+def recover(layout: DataLayout) -> bool:
+    """Finish a swap that was journaled (by `promote`, or before a crash): roll forward, since the
+    candidate was complete when the journal was written. Returns whether there was one."""
+    published = layout.published()
+    journal = published.release_journal
+    if not journal.is_file():
+        return False
+    plan: dict[str, bool] = json.loads(journal.read_text(encoding="utf-8"))["items"]
+    cand, prev = published.candidate_dir, published.previous_release_dir
+    prev.mkdir(parents=True, exist_ok=True)
+    for name, in_candidate in plan.items():
+        new, live = cand / name, published.root / name
+        if in_candidate and not new.exists():
+            continue  # already swapped in
+        if live.exists() or live.is_symlink():
+            _remove(prev / name)
+            os.replace(live, prev / name)  # set the old one aside (an item the new release lacks goes too)
+        if in_candidate:
+            os.replace(new, live)
+    _remove(prev)
+    shutil.rmtree(cand, ignore_errors=True)
+    journal.unlink()
+    return True
+
+
+def block(layout: DataLayout, reasons: list[str], where: list[str] | None = None) -> ReleaseVerdict:
+    """Record in the candidate why it was not released; the published release is untouched."""
+    cand = layout.published().candidate()
+    sha = None
+    if cand.manifest.is_file():
+        from .manifest_hash import manifest_hash
+
+        sha = manifest_hash(cand.manifest)
+    verdict = ReleaseVerdict(status="blocked", manifest_sha256=sha, reasons=reasons, where=where or [])
+    cand.release_root.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(cand.release_verdict, verdict.model_dump(mode="json"))
+    return verdict
+
+
+def read_verdict(layout: DataLayout) -> ReleaseVerdict | None:
+    try:
+        return ReleaseVerdict.model_validate_json(layout.release_verdict.read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
