@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -80,9 +83,10 @@ def run(
         raise typer.Exit(2)
     run_config = yaml.safe_load(config.read_text()) if config else None
     try:
-        report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo,
-                              executor=executor, parallel_uploads=parallel_uploads, log_level=log_level.upper(),
-                              force=force)
+        with _progress_bars(enabled=executor == "in_process"):
+            report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo,
+                                  executor=executor, parallel_uploads=parallel_uploads, log_level=log_level.upper(),
+                                  force=force)
     except (FileNotFoundError, ImportError, ValueError) as exc:  # a URL root: no backend, no bucket, no raw/
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
@@ -108,16 +112,46 @@ def run(
     raise typer.Exit(0 if report.success else 1)
 
 
+@contextlib.contextmanager
+def _progress_bars(enabled: bool) -> Iterator[None]:
+    """A rich bar per stage and upload (files, or audio seconds while transcribing) for steps in this process."""
+    if not enabled:
+        yield
+        return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from . import progress
+
+    tasks: dict[tuple[str, str], Any] = {}
+    bars = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:g}/{task.total:g} "
+                    "{task.fields[unit]}"), TimeRemainingColumn(), transient=True)
+
+    def sink(t: progress.Tick) -> None:
+        key = (t.stage, t.upload)
+        if key not in tasks:
+            tasks[key] = bars.add_task(f"{t.stage} {t.upload}", total=t.total or None, unit=t.unit)
+        bars.update(tasks[key], completed=t.done, total=t.total or None)
+
+    remove = progress.add_sink(sink)
+    try:
+        with bars:
+            yield
+    finally:
+        remove()
+
+
 def _blocked_paragraph(root: Path, reasons: list[str]) -> str:
     """One paragraph: what failed, where the rows are, what to do; the published release is untouched."""
     import textwrap
 
     from .layout import DataLayout
 
-    cand = DataLayout.at(root).candidate()
+    layout = DataLayout.at(root)
+    cand = layout.candidate()
     where = [str(p) for p in (cand.rejected, cand.reports / "steward" / "index.html") if p.is_file()]
-    text = (f"Release BLOCKED: {'; '.join(reasons)}. The published release in {root} is unchanged (manifest, "
-            f"splits, exports and steward report stay together). The candidate and its verdict are kept in "
+    published = (f"The published release in {root} is unchanged (manifest, splits, exports and steward report stay "
+                 "together)" if layout.manifest.is_file() else f"There is no published release in {root} yet")
+    text = (f"Release BLOCKED: {'; '.join(reasons)}. {published}. The candidate and its verdict are kept in "
             f"{cand.release_root}" + (f"; the rows that blocked it, each with its file, line, rule and fix, are in "
                                       f"{where[0]}" if where else "") +
             (f"; its steward report is {where[1]}" if len(where) > 1 else "") +

@@ -192,11 +192,11 @@ def _block_release(layout: DataLayout, run: StageRun) -> list[str]:
     """Say in the candidate why it was not released, and give it a steward report that says so too."""
     from .release import block
 
-    reasons = [f"blocking check {c} failed" for c in run.failed_checks]
+    cand = layout.candidate()
+    reasons = [f"blocking check {c} failed ({_top_issues(cand, c)})" for c in run.failed_checks]
     reasons += [f"step {step} failed: {err}" for step, err in run.errors.items()]
     if not reasons:
         reasons = ["the publish run did not finish (see the run's logs)"]
-    cand = layout.candidate()
     where = [str(p.relative_to(layout.root)) for p in (cand.rejected, cand.reports / "validation.jsonl")
              if p.is_file()]
     block(layout, reasons, where)
@@ -208,6 +208,32 @@ def _block_release(layout: DataLayout, run: StageRun) -> list[str]:
         except Exception as exc:  # the report is a courtesy here; the verdict file is what counts
             reasons.append(f"(the candidate's steward report could not be built: {type(exc).__name__})")
     return reasons
+
+
+def _top_issues(cand: DataLayout, check: str, limit: int = 3) -> str:
+    """'code x N: message (file:line); fix: ...' for the most common errors behind a failed rules_<family> check."""
+    from collections import Counter
+
+    from .storage import iter_jsonl
+
+    family = check.removeprefix("rules_")
+    report = cand.reports / "validation.jsonl"
+    if not report.is_file():
+        return "see the check in the UI"
+    counts: Counter = Counter()
+    first: dict[str, dict] = {}
+    for jl in iter_jsonl(report):
+        row = jl.value or {}
+        if row.get("family") == family and row.get("severity") == "ERROR":
+            counts[row.get("code")] += 1
+            first.setdefault(row.get("code"), row)
+    parts = []
+    for code, n in counts.most_common(limit):
+        row = first[code]
+        where = f"{row['file']}:{row['line']}" if row.get("line") else row.get("file") or row.get("record_id") or ""
+        parts.append(f"{code} x{n}: {row.get('message')}" + (f" ({where})" if where else "") +
+                     (f"; fix: {row['fix']}" if row.get("fix") else ""))
+    return "; ".join(parts) or "see the check in the UI"
 
 
 INGEST_MARKER = "ingest_done.json"  # work/<upload>/: what the last successful ingest run was made from

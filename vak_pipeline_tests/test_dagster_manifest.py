@@ -11,6 +11,7 @@ import dagster as dg
 from vak_pipeline.definitions import defs as load_defs
 from vak_pipeline.defs.manifest import manifest_rule_checks, validated_manifest
 from vak_pipeline.defs.resources import DataResource
+from vak_pipeline.layout import DataLayout
 from vak_pipeline.storage import sha256_file
 
 
@@ -37,13 +38,14 @@ def test_validated_manifest_keeps_valid_rows_and_reports_the_rest(example_datase
     root = _dataset_with_upload(example_dataset, tmp_path, [example_record, bad, example_record])
     res = dg.materialize([validated_manifest, manifest_rule_checks], resources={"data": DataResource(root=str(root))},
                          raise_on_error=False)
-    lines = (root / "vakforge.jsonl").read_text().splitlines()
+    cand = DataLayout.at(root).candidate()  # the next release; `release` swaps it in when nothing blocks it
+    lines = cand.manifest.read_text().splitlines()
     assert [json.loads(x)["id"] for x in lines] == ["conv_000123"]
-    rejected = [json.loads(x) for x in (root / "reports" / "rejected.jsonl").read_text().splitlines()]
+    rejected = [json.loads(x) for x in cand.rejected.read_text().splitlines()]
     assert {c["code"] for r in rejected for c in r["issues"]} == {"real_not_redacted", "id_duplicate"}
     mat = res.asset_materializations_for_node("validated_manifest")[0]
-    assert mat.metadata["manifest_sha256"].value == sha256_file(root / "vakforge.jsonl")
-    assert (root / "vakforge.schema.json").is_file()
+    assert mat.metadata["manifest_sha256"].value == sha256_file(cand.manifest)
+    assert cand.schema.is_file()
     evals = {e.check_name: e for e in res.get_asset_check_evaluations()}
     assert not evals["rules_provenance"].passed  # blocking: exports would not run on this data
     assert evals["rules_provenance"].severity == dg.AssetCheckSeverity.ERROR
@@ -56,4 +58,4 @@ def test_data_version_is_the_manifest_hash(example_dataset, example_record, tmp_
         dg.materialize([validated_manifest], resources={"data": DataResource(root=str(root))}, instance=instance)
         record = instance.get_latest_materialization_event(dg.AssetKey("validated_manifest"))
         tags = record.asset_materialization.tags
-        assert tags["dagster/data_version"] == sha256_file(root / "vakforge.jsonl")
+        assert tags["dagster/data_version"] == sha256_file(DataLayout.at(root).candidate().manifest)

@@ -8,6 +8,7 @@ import dagster as dg
 
 from vak_pipeline.defs import outputs
 from vak_pipeline.defs.resources import DataResource
+from vak_pipeline.layout import DataLayout
 from vak_pipeline.manifest_hash import manifest_hash
 from vak_pipeline.splits import SplitsFile, write_splits
 from vak_pipeline_tests.builders import make_record, write_manifest
@@ -22,8 +23,9 @@ def run(tmp_path, selection=ASSETS, **run_config):
 
 
 def test_publish_chain_materializes_with_lineage_and_data_versions(tmp_path):
-    write_manifest(tmp_path / "vakforge.jsonl", [make_record(f"c{i}", {"user": f"u{i}"}) for i in range(12)])
-    sha = manifest_hash(tmp_path / "vakforge.jsonl")
+    cand = DataLayout.at(tmp_path).candidate()  # what validated_manifest would have written
+    write_manifest(cand.manifest, [make_record(f"c{i}", {"user": f"u{i}"}) for i in range(12)])
+    sha = manifest_hash(cand.manifest)
     result = run(tmp_path, cascaded=outputs.CascadedExportConfig(parts=["llm"]))
     assert result.success
     (check,) = result.get_asset_check_evaluations()
@@ -32,7 +34,7 @@ def test_publish_chain_materializes_with_lineage_and_data_versions(tmp_path):
     for key in ("splits", "cascaded", "parquet_export", "steward_report"):
         meta = mats[key].materialization.metadata
         assert meta["manifest_hash"].value == sha, key
-    assert json.loads((tmp_path / "exports/cascaded/build.json").read_text())["manifest_hash"] == sha
+    assert json.loads((cand.export_dir("cascaded") / "build.json").read_text())["manifest_hash"] == sha
     steward = mats["steward_report"].materialization.metadata
     assert steward["report_url"].value.startswith("file://") and "12 conversations" in steward["summary"].value
     tags = mats["cascaded"].materialization.tags
@@ -46,9 +48,10 @@ def test_publish_chain_materializes_with_lineage_and_data_versions(tmp_path):
 
 
 def test_a_leaking_split_fails_the_blocking_check_with_error_severity(tmp_path):
-    write_manifest(tmp_path / "vakforge.jsonl", [make_record("a", {"agent": "v"}), make_record("b", {"agent": "v"})])
+    cand = DataLayout.at(tmp_path).candidate()
+    write_manifest(cand.manifest, [make_record("a", {"agent": "v"}), make_record("b", {"agent": "v"})])
     leak = SplitsFile(seed=1, ratios={"train": 0.5, "test": 0.5}, assignment={"a": "train", "b": "test"})
-    write_splits(tmp_path / "splits.json", leak)
+    write_splits(cand.splits, leak)
     ev = outputs.splits_complete_and_leak_free(data=DataResource(root=str(tmp_path)))
     assert not ev.passed and ev.severity == dg.AssetCheckSeverity.ERROR
     assert ev.metadata["issues_by_code"].value == {"split_leak": 1}

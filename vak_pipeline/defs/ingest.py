@@ -12,6 +12,7 @@ from vak_pipeline.storage import atomic_write_json
 
 from .jobs import ingest_job, publish_job
 from .partitions import uploads_partitions
+from .progress import logged_progress
 from .resources import DataResource
 from .tags import run_tags
 
@@ -54,8 +55,9 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
                      data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.audio.stage import normalize_upload
 
-    res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality,
-                           max_duration_s=config.max_duration_s)
+    with logged_progress(context):
+        res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality,
+                               max_duration_s=config.max_duration_s)
     errors = [i for i in res.issues if i.severity.value == "ERROR"]
     table = [dg.TableRecord({"file": i.file or "", "line": i.line or 0, "code": i.code, "reason": i.message,
                              "fix": i.fix}) for i in errors[:FAILED_ROWS_CAP]]

@@ -7,6 +7,7 @@ overridden per run: RunConfig(resources={"whisper": {"config": {"device": "cpu"}
 import dagster as dg
 
 from .partitions import uploads_partitions
+from .progress import logged_progress
 from .resources import DataResource
 
 ISSUES_CAP = 50
@@ -76,7 +77,8 @@ def transcripts(context: dg.AssetExecutionContext, data: DataResource, whisper: 
     from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
 
     upload = context.partition_key
-    res = transcribe_upload(data.layout, upload, whisper.settings(), diarizer.diarizer())
+    with logged_progress(context):
+        res = transcribe_upload(data.layout, upload, whisper.settings(), diarizer.diarizer())
     context.log.info(f"{upload}: {res.conversations} transcripts ({res.transcribed} new, {res.skipped} unchanged), "
                      f"{res.needs_diarization} need diarization, {res.failed} failed; engine {res.engine}")
     return dg.MaterializeResult(metadata={

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from .. import progress
 from ..audio.models import NormalizedAudio
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
@@ -151,7 +152,8 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
     rows = read_audio_rows(layout, upload, issues)
     previous = _previous(out_path)
     with JsonlWriter(out_path) as w:
-        for row in rows:
+        for row in progress.ticking(rows, "transcripts", upload, "audio s", lambda r: r.duration_s,
+                                    lambda r: r.source_file):
             key = cache_key(row, asr_settings, diarizer)
             prev = previous.get(row.conv_id)
             if prev and prev[0] == key:
