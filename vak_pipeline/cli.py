@@ -107,7 +107,8 @@ def run(
         typer.echo(f"(outputs were pushed to {data}; local mirror below)")
     root = local_root(data)
     if report.release == "blocked":
-        typer.echo(_blocked_paragraph(root, report.blocked_reasons))
+        publish = report.runs[-1]
+        typer.echo(_blocked_paragraph(root, report.blocked_reasons, data_problem=bool(publish.failed_checks)))
     _print_outputs(root, report.release)
     raise typer.Exit(0 if report.success else 1)
 
@@ -140,7 +141,7 @@ def _progress_bars(enabled: bool) -> Iterator[None]:
         remove()
 
 
-def _blocked_paragraph(root: Path, reasons: list[str]) -> str:
+def _blocked_paragraph(root: Path, reasons: list[str], data_problem: bool = True) -> str:
     """One paragraph: what failed, where the rows are, what to do; the published release is untouched."""
     import textwrap
 
@@ -155,7 +156,9 @@ def _blocked_paragraph(root: Path, reasons: list[str]) -> str:
             f"{cand.release_root}" + (f"; the rows that blocked it, each with its file, line, rule and fix, are in "
                                       f"{where[0]}" if where else "") +
             (f"; its steward report is {where[1]}" if len(where) > 1 else "") +
-            ". Fix or remove those rows in the upload (or drop the upload folder), then run `vak run` again.")
+            (". Fix or remove those rows in the upload (or drop the upload folder), then run `vak run` again."
+             if data_problem else ". No row caused this: run again with --log-level ERROR for the stack trace (or "
+             "open the run in `dagster dev`), fix the cause, then run `vak run` again."))
     return "\n".join(textwrap.wrap(text, 110, break_long_words=False, break_on_hyphens=False))
 
 

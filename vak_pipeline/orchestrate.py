@@ -320,7 +320,8 @@ def _summarize(job: str, partition: str | None, res: Any) -> StageRun:
         err = getattr(e.event_specific_data, "error", None)
         if err is not None and err.cls_name != "DagsterAssetCheckFailedError":  # checks are reported by name
             cause = err.cause if err.cls_name == "DagsterExecutionStepExecutionError" and err.cause else err
-            errors[e.step_key] = f"{cause.cls_name}: {cause.message.strip().splitlines()[0] if cause.message else ''}"
+            first = cause.message.strip().splitlines()[0] if cause.message else ""
+            errors[e.step_key] = first if first.startswith(f"{cause.cls_name}:") else f"{cause.cls_name}: {first}"
     failed_checks = [e.check_name for e in res.get_asset_check_evaluations()
                      if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
     return StageRun(job, partition, res.success, res.run_id, failed_steps, failed_checks, errors=errors)

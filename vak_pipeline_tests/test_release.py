@@ -164,3 +164,20 @@ def test_a_process_pool_is_used_only_when_the_work_outweighs_its_start_up():
     assert pool_size(8, 2, total_bytes=420_000_000, bytes_per_s=50e6) == 2  # 8 x 300 s: 8 s of work
     assert pool_size(1, 8, total_bytes=10**10, bytes_per_s=50e6) == 1  # one file: nothing to share
     assert pool_size(3, 8, total_bytes=10**10, bytes_per_s=50e6) == 3  # never more workers than files
+
+
+def test_an_upload_with_no_usable_record_is_one_paragraph_and_blocks_only_an_empty_manifest(tmp_path):
+    up = tmp_path / "raw" / "junk"
+    up.mkdir(parents=True)
+    shutil.copy2(REPO / "data" / "raw" / "sample-chats" / "upload.yaml", up / "upload.yaml")
+    (up / "chats.messages.jsonl").write_text("{not json\n", encoding="utf-8")
+    out = CliRunner().invoke(app, ["run", "--data", str(tmp_path)])
+    assert out.exit_code == 1
+    text = " ".join(out.output.split())
+    assert "Release BLOCKED: blocking check rules_structure failed (manifest_empty x1" in text
+    assert "There is no published release in" in text
+    assert "upload junk: 1 file(s)/record(s) not used: messages_json_invalid x1" in text
+    assert "Traceback" not in out.output and "Stack Trace" not in out.output
+    issues = [json.loads(x) for x in (DataLayout.at(tmp_path).candidate().reports / "validation.jsonl")
+              .read_text().splitlines()]
+    assert {(i["code"], i["severity"]) for i in issues} == {("upload_no_records", "WARN"), ("manifest_empty", "ERROR")}

@@ -54,6 +54,12 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
                 for src in inputs:
                     _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss)
             result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss)
+            if result.valid == 0:  # nothing to release: the one structural failure of an empty manifest
+                _tally(result, [Issue(code="manifest_empty", family="structure", file=layout.manifest.name,
+                                      message="no valid record in any upload: the manifest would be empty",
+                                      fix="add an upload with usable records, or fix the rejected rows "
+                                          "(reports/rejected.jsonl) and the unused files in each upload's report")],
+                       iss)
     finally:
         if candidates.exists():
             os.unlink(candidates)
@@ -66,6 +72,12 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
                      dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter) -> None:
     ctx.file = _display(src, layout.root)
     for jl in iter_jsonl(src):
+        if jl.code == "empty_file":  # an upload with no usable record: its own report says why; not a bad row
+            _tally(result, [Issue(code="upload_no_records", severity=Severity.WARN, family="structure",
+                                  file=ctx.file, message="this upload produced no usable record",
+                                  fix="read the upload's reports under work/<upload>/ (each unused file with its "
+                                      "reason and fix), or remove the upload folder")], iss)
+            continue
         if jl.error:
             issue = _line_issue(src, jl.code or "json_invalid", jl.error, jl.line)
             issues = [issue.model_copy(update={"file": ctx.file})]
