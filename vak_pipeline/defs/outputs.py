@@ -83,7 +83,7 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg
             "flags": dg.MetadataValue.json(result.flags),
             "path": dg.MetadataValue.path(str(result.out_dir.resolve())),
             "build_json": dg.MetadataValue.path(str(result.build_json.resolve())),
-            "skipped_report": dg.MetadataValue.path(str((result.out_dir / "skipped.jsonl").resolve())),
+            "skipped_report": dg.MetadataValue.path(str(result.skipped_path.resolve())),
         },
     )
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..schema import Meta, VakRecord
 from ..storage import atomic_open, atomic_write_text, resolve_inside
-from .common import BuildResult, ExportBuild, iter_eligible
+from .common import BuildResult, ExportBuild, explain_empty_splits, iter_eligible
 from .shards import run_recipe
 
 RECIPE = "parquet"
@@ -238,7 +238,7 @@ def _finish(build: ExportBuild) -> None:
     for s in config.splits:
         build.counts[f"rows_{s}"] += 0  # an empty split is listed with 0 rows
     build.extra["files"] = files
-    build.extra["empty_splits"] = [s for s, fs in files.items() if not fs]
+    explain_empty_splits(build, {s: len(fs) for s, fs in files.items()}, config.splits, needs_audio=False)
     build.extra["json_string_columns"] = JSON_STRING_COLUMNS
     tallies = {k: build.tallies[k] for k in TALLIES}
     atomic_write_text(build.path("README.md"),
