@@ -289,7 +289,8 @@ def iter_eligible(build: ExportBuild, splits_wanted: list[str] | None = None) ->
         yield record, split
 
 
-def explain_empty_splits(build: ExportBuild, rows: dict[str, int], splits: list[str], needs_audio: bool) -> None:
+def explain_empty_splits(build: ExportBuild, rows: dict[str, int], splits: list[str], needs_audio: bool,
+                         part: str | None = None) -> dict[str, str]:
     """build.json `empty_splits`: {split: why} for each configured split this export wrote nothing to.
 
     The why comes from splits.json (its `strata` say how many conversations with audio each split got, and
@@ -313,4 +314,8 @@ def explain_empty_splits(build: ExportBuild, rows: dict[str, int], splits: list[
             n = audio if needs_audio else assigned
             out[split] = (f"the {n} eligible conversation(s) of {split} were all left out of this export "
                           f"(see skipped{build.diagnostics_ext})")
-    build.extra["empty_splits"] = out
+    if part is None:
+        build.extra["empty_splits"] = out
+    else:
+        build.extra.setdefault("empty_splits", {})[part] = out
+    return out
