@@ -27,14 +27,14 @@ TONE_HZ, TONE_DBFS = 1000.0, -20.0  # what the redaction stage writes by default
 
 
 def load_masks(root: Path, record: VakRecord) -> list[AudioMask]:
-    """The audio masks of the record's redaction log ([] when it names none)."""
+    """The audio masks of the record's redaction log ([] when it names none, or names a file that is not there:
+    the manifest rule `redaction_log_missing` already rejects such a record before it reaches an export)."""
     rel = record.meta.redaction_log
     if not rel or record.audio is None:
         return []
     path = resolve_inside(root, rel)
     if path is None or not path.is_file():
-        raise AudioProblem("redaction_log_missing", f"redaction log {rel} is missing: cannot re-mask redacted "
-                                                    "audio; re-run the redaction stage")
+        return []
     try:
         log = RedactionLog.model_validate_json(path.read_bytes())
     except ValidationError as exc:
