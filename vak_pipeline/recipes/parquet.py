@@ -337,10 +337,11 @@ def dataset_card(config: ParquetConfig, tallies: dict[str, Counter], languages: 
         "```python",
         "import datasets, json",
         f"ds = datasets.load_dataset(\"parquet\", data_files={{{', '.join(repr(s) + ': ' + repr(f'data/{s}-*.parquet') for s in present)}}})",  # noqa: E501
-        "ds = ds.cast_column(\"audio\", datasets.Audio())  # decoding needs torchcodec and FFmpeg",
         f"row = ds[{present[0]!r}][0]" if present else "row = None",
         "calls = [(t['tool_call']['name'], json.loads(t['tool_call']['arguments']))",
         "         for t in (row['turns'] if row else []) if t['tool_call'] is not None]",
+        "ds = ds.cast_column(\"audio\", datasets.Audio())  # decoded on access (torchcodec + FFmpeg);",
+        "# without FFmpeg: datasets.Audio(decode=False) gives {bytes, path}, readable with soundfile",
         "```", "",
         "## Fields", "",
         "Same layout as `vakforge.jsonl` (one row per conversation; `turns` is a list of structs) plus `split`; "
