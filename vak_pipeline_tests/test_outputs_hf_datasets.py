@@ -35,16 +35,39 @@ def root(tmp_path):
     agent = tone(1000, 4.0)
     write_wav(tmp_path / "audio" / "c1.wav", [agent, tone(440, 4.0)])
     (tmp_path / "redactions").mkdir()
-    (tmp_path / "redactions" / "c1.json").write_text(json.dumps({"conversation_id": "c1", "spans": [
-        {"turn": 1, "field": "text", "type": "phone", "start": 8, "end": 17, "placeholder": "<PHONE_1>",
-         "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 0}}]}))
-    turns = [turn("user", 0.0, 1.0, "hello"),  # the first turn has no tool call: the old snippet's TypeError
-             turn("agent", 1.1, 2.0, "call me <PHONE_1>"),
-             tool_call(2.0, "call_1", "check_status", customer_id="SC-1"),
-             tool_result(2.0, "call_1", {"status": "ok"}),
-             turn("agent", 2.2, 3.0, "all good")]
-    rec = make_record("c1", {"agent": "a", "user": "u"}, turns, audio=make_audio("c1", 4.0),
-                      tools=[make_tool("check_status", customer_id="string")], redaction_log="redactions/c1.json")
+    (tmp_path / "redactions" / "c1.json").write_text(
+        json.dumps(
+            {
+                "conversation_id": "c1",
+                "spans": [
+                    {
+                        "turn": 1,
+                        "field": "text",
+                        "type": "phone",
+                        "start": 8,
+                        "end": 17,
+                        "placeholder": "<PHONE_1>",
+                        "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 0},
+                    }
+                ],
+            }
+        )
+    )
+    turns = [
+        turn("user", 0.0, 1.0, "hello"),  # the first turn has no tool call: the old snippet's TypeError
+        turn("agent", 1.1, 2.0, "call me <PHONE_1>"),
+        tool_call(2.0, "call_1", "check_status", customer_id="SC-1"),
+        tool_result(2.0, "call_1", {"status": "ok"}),
+        turn("agent", 2.2, 3.0, "all good"),
+    ]
+    rec = make_record(
+        "c1",
+        {"agent": "a", "user": "u"},
+        turns,
+        audio=make_audio("c1", 4.0),
+        tools=[make_tool("check_status", customer_id="string")],
+        redaction_log="redactions/c1.json",
+    )
     write_manifest(tmp_path / "vakforge.jsonl", [rec, make_record("t1", {"user": "u2"})])
     split_manifest(tmp_path / "vakforge.jsonl", tmp_path / "splits.json", ALL_TRAIN)
     return tmp_path

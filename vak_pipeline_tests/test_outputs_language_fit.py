@@ -15,21 +15,36 @@ from vak_pipeline_tests.builders import make_audio, make_record, tone, turn, wri
 ALL_TRAIN = SplitConfig(ratios={"train": 1.0, "validation": 0.0, "test": 0.0})
 
 
-@pytest.mark.parametrize(("engine", "languages"), [
-    ("faster-whisper-tiny.en", {"en"}), ("small.en", {"en"}), ("distil-large-v3", {"en"}),
-    ("Systran/faster-distil-whisper-small.en", {"en"}),
-    ("faster-whisper-large-v3", None), ("medium", None), ("tiny", None),
-])
+@pytest.mark.parametrize(
+    ("engine", "languages"),
+    [
+        ("faster-whisper-tiny.en", {"en"}),
+        ("small.en", {"en"}),
+        ("distil-large-v3", {"en"}),
+        ("Systran/faster-distil-whisper-small.en", {"en"}),
+        ("faster-whisper-large-v3", None),
+        ("medium", None),
+        ("tiny", None),
+    ],
+)
 def test_english_only_checkpoints_are_known(engine, languages):
     assert model_languages(engine) == languages
 
 
 def hinglish_call(cid: str, engine: str, locale: str = "hi-Latn-IN", lang: str = "en", **meta):
     # tiny.en turns Hinglish into English-looking text that detect_lang then tags `en`
-    turns = [turn("user", 0.0, 1.0, "my inverter is off since tomorrow", lang=lang),
-             turn("agent", 1.1, 2.0, "one minute I check", lang=lang)]
-    return make_record(cid, {"agent": "a", "user": f"u-{cid}"}, turns, audio=make_audio(cid, 2.0), locale=locale,
-                       transcription={"engine": engine, **meta})
+    turns = [
+        turn("user", 0.0, 1.0, "my inverter is off since tomorrow", lang=lang),
+        turn("agent", 1.1, 2.0, "one minute I check", lang=lang),
+    ]
+    return make_record(
+        cid,
+        {"agent": "a", "user": f"u-{cid}"},
+        turns,
+        audio=make_audio(cid, 2.0),
+        locale=locale,
+        transcription={"engine": engine, **meta},
+    )
 
 
 def test_unfit_turns_follow_the_locale_and_the_turn_language():

@@ -19,20 +19,41 @@ from pathlib import Path
 
 from vak_pipeline.recipes.turn_based import export_turn_based
 from vak_pipeline.splits import SplitConfig, split_manifest
-from vak_pipeline_tests.builders import make_audio, make_record, make_tool, tone, tool_call, tool_result, turn
-from vak_pipeline_tests.builders import write_manifest, write_wav
+from vak_pipeline_tests.builders import (
+    make_audio,
+    make_record,
+    make_tool,
+    tone,
+    tool_call,
+    tool_result,
+    turn,
+    write_manifest,
+    write_wav,
+)
 
 ALL_TRAIN = SplitConfig(ratios={"train": 1.0, "validation": 0.0, "test": 0.0})
-SHAREGPT_DEFAULT_TAGS = {"role_tag": "from", "content_tag": "value", "user_tag": "human", "assistant_tag": "gpt",
-                         "observation_tag": "observation", "function_tag": "function_call", "system_tag": "system"}
+SHAREGPT_DEFAULT_TAGS = {
+    "role_tag": "from",
+    "content_tag": "value",
+    "user_tag": "human",
+    "assistant_tag": "gpt",
+    "observation_tag": "observation",
+    "function_tag": "function_call",
+    "system_tag": "system",
+}
 
 
 def lf_sharegpt_convert(example: dict, attr: dict, dataset_dir: Path) -> dict:
     """Replica of SharegptDatasetConverter.__call__ (+ DatasetConverter._find_medias for audios)."""
     tags = {**SHAREGPT_DEFAULT_TAGS, **attr.get("tags", {})}
     cols = attr["columns"]
-    mapping = {tags["user_tag"]: "user", tags["assistant_tag"]: "assistant", tags["observation_tag"]: "observation",
-               tags["function_tag"]: "function", tags["system_tag"]: "system"}
+    mapping = {
+        tags["user_tag"]: "user",
+        tags["assistant_tag"]: "assistant",
+        tags["observation_tag"]: "observation",
+        tags["function_tag"]: "function",
+        tags["system_tag"]: "system",
+    }
     odd, even = (tags["user_tag"], tags["observation_tag"]), (tags["assistant_tag"], tags["function_tag"])
     messages = example[cols["messages"]]
     if messages and messages[0][tags["role_tag"]] == tags["system_tag"]:
@@ -49,12 +70,18 @@ def lf_sharegpt_convert(example: dict, attr: dict, dataset_dir: Path) -> dict:
         broken = True  # "Invalid message count"
     audios = example.get(cols.get("audios", ""), None)
     found = [str(dataset_dir / a) if (dataset_dir / a).is_file() else a for a in audios] if audios else None
-    return {"_prompt": [] if broken else aligned[:-1], "_response": [] if broken else aligned[-1:],
-            "_system": system, "_tools": example[cols["tools"]] if cols.get("tools") else "", "_audios": found}
+    return {
+        "_prompt": [] if broken else aligned[:-1],
+        "_response": [] if broken else aligned[-1:],
+        "_system": system,
+        "_tools": example[cols["tools"]] if cols.get("tools") else "",
+        "_audios": found,
+    }
 
 
 def lf_function_formatter(content: str, tool_call_words=("<tool_call>", "</tool_call>")) -> tuple[str, list]:
     """Replica of FunctionFormatter.apply's parsing: (text kept before the call, [(name, arguments JSON)])."""
+
     def parse(js: str) -> list:
         calls = json.loads(js)
         calls = calls if isinstance(calls, list) else [calls]
@@ -68,19 +95,26 @@ def lf_function_formatter(content: str, tool_call_words=("<tool_call>", "</tool_
 
 def build(tmp_path: Path) -> Path:
     write_wav(tmp_path / "audio" / "c1.wav", [tone(1000, 6.0), tone(440, 6.0)])  # ch0 agent, ch1 user
-    turns = [turn("user", 0.0, 1.0, "my inverter is off"),
-             turn("agent", 1.1, 2.0, "let me check that"),
-             tool_call(2.0, "call_1", "check_status", customer_id="SC-4471"),
-             tool_call(2.0, "call_2", "check_status", customer_id="SC-9"),
-             tool_result(2.0, "call_1", {"status": "fault_reported"}),
-             tool_result(2.0, "call_2", "ok"),
-             turn("agent", 2.2, 3.0, "a fault is logged"),
-             turn("user", 3.1, 4.0, "and the other one"),
-             tool_call(4.0, "call_3", "check_status", customer_id="SC-10"),
-             tool_result(4.0, "call_3", {"status": "fine"}),
-             turn("agent", 4.2, 5.0, "that one is fine")]
-    rec = make_record("c1", {"agent": "a", "user": "u"}, turns, audio=make_audio("c1", 6.0),
-                      tools=[make_tool("check_status", customer_id="string")])
+    turns = [
+        turn("user", 0.0, 1.0, "my inverter is off"),
+        turn("agent", 1.1, 2.0, "let me check that"),
+        tool_call(2.0, "call_1", "check_status", customer_id="SC-4471"),
+        tool_call(2.0, "call_2", "check_status", customer_id="SC-9"),
+        tool_result(2.0, "call_1", {"status": "fault_reported"}),
+        tool_result(2.0, "call_2", "ok"),
+        turn("agent", 2.2, 3.0, "a fault is logged"),
+        turn("user", 3.1, 4.0, "and the other one"),
+        tool_call(4.0, "call_3", "check_status", customer_id="SC-10"),
+        tool_result(4.0, "call_3", {"status": "fine"}),
+        turn("agent", 4.2, 5.0, "that one is fine"),
+    ]
+    rec = make_record(
+        "c1",
+        {"agent": "a", "user": "u"},
+        turns,
+        audio=make_audio("c1", 6.0),
+        tools=[make_tool("check_status", customer_id="string")],
+    )
     write_manifest(tmp_path / "vakforge.jsonl", [rec, make_record("t1", {"user": "u2"})])
     split_manifest(tmp_path / "vakforge.jsonl", tmp_path / "splits.json", ALL_TRAIN)
     return tmp_path
@@ -107,8 +141,10 @@ def test_a_call_with_tool_calls_loads_with_spoken_text_and_arguments_encoded_onc
     first_call = conv["_prompt"][1]["content"]
     text, calls = lf_function_formatter(first_call)
     assert text == "let me check that"  # the words spoken before the call are kept
-    assert [(n, json.loads(a)) for n, a in calls] == [("check_status", {"customer_id": "SC-4471"}),
-                                                       ("check_status", {"customer_id": "SC-9"})]  # decoded once
+    assert [(n, json.loads(a)) for n, a in calls] == [
+        ("check_status", {"customer_id": "SC-4471"}),
+        ("check_status", {"customer_id": "SC-9"}),
+    ]  # decoded once
     text, calls = lf_function_formatter(conv["_prompt"][5]["content"])  # a call with no words before it
     assert text == "" and json.loads(calls[0][1]) == {"customer_id": "SC-10"}
     observation = conv["_prompt"][2]["content"]

@@ -48,8 +48,9 @@ def moshi_sources(data: str) -> list[Path]:
 def moshi_samples(jsonl: Path, duration_sec: float = 100.0) -> list[tuple[np.ndarray, float, str, list]]:
     """get_dataset_iterator (one finite pass, rank 0 of 1) + the alignment read of InterleavedTokenizer."""
     out = []
-    dataset = sphn.dataset_jsonl(str(jsonl), duration_sec=duration_sec, num_threads=1, sample_rate=MIMI_RATE,
-                                 pad_last_segment=True)
+    dataset = sphn.dataset_jsonl(
+        str(jsonl), duration_sec=duration_sec, num_threads=1, sample_rate=MIMI_RATE, pad_last_segment=True
+    )
     for sample in dataset.seq(skip=0, step_by=1):
         wav = sample["data"][..., : sample["unpadded_len"]]
         with open(os.path.splitext(sample["path"])[0] + ".json") as f:
@@ -64,13 +65,37 @@ def call(root: Path, n: int) -> object:
     agent[a:b] = tone(1000, MASK[1] - MASK[0])[: b - a]  # what the published (redacted) recording holds
     write_wav(root / "audio" / f"c{n}.wav", [agent, tone(500, 4.0)])
     (root / "redactions").mkdir(exist_ok=True)
-    (root / "redactions" / f"c{n}.json").write_text(json.dumps({"conversation_id": f"c{n}", "spans": [
-        {"turn": 1, "field": "text", "type": "phone", "start": 11, "end": 20, "placeholder": "<PHONE_1>",
-         "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 0}}]}))
-    turns = [turn("user", 0.0, 1.0, "hello there"), turn("agent", 1.1, 2.5, "my number is <PHONE_1>"),
-             turn("user", 2.6, 3.0, "ok"), turn("agent", 3.1, 4.0, "anything else")]
-    return make_record(f"c{n}", {"agent": f"agent{n}", "user": f"user{n}"}, turns, audio=make_audio(f"c{n}", 4.0),
-                       redaction_log=f"redactions/c{n}.json")
+    (root / "redactions" / f"c{n}.json").write_text(
+        json.dumps(
+            {
+                "conversation_id": f"c{n}",
+                "spans": [
+                    {
+                        "turn": 1,
+                        "field": "text",
+                        "type": "phone",
+                        "start": 11,
+                        "end": 20,
+                        "placeholder": "<PHONE_1>",
+                        "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 0},
+                    }
+                ],
+            }
+        )
+    )
+    turns = [
+        turn("user", 0.0, 1.0, "hello there"),
+        turn("agent", 1.1, 2.5, "my number is <PHONE_1>"),
+        turn("user", 2.6, 3.0, "ok"),
+        turn("agent", 3.1, 4.0, "anything else"),
+    ]
+    return make_record(
+        f"c{n}",
+        {"agent": f"agent{n}", "user": f"user{n}"},
+        turns,
+        audio=make_audio(f"c{n}", 4.0),
+        redaction_log=f"redactions/c{n}.json",
+    )
 
 
 @pytest.fixture

@@ -34,15 +34,40 @@ def call(root: Path, n: int, lang: str = "en", locale: str = "en-US", engine: st
     agent[a:b] = tone(1000, MASK[1] - MASK[0])[: b - a]
     write_wav(root / "audio" / f"c{n}.wav", [tone(500, 4.0), agent], sample_rate=24000)  # ch0 user, ch1 agent
     (root / "redactions").mkdir(exist_ok=True)
-    (root / "redactions" / f"c{n}.json").write_text(json.dumps({"conversation_id": f"c{n}", "spans": [
-        {"turn": 1, "field": "text", "type": "phone", "start": 13, "end": 22, "placeholder": "<PHONE_1>",
-         "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 1}}]}))
-    turns = [turn("user", 0.0, 1.0, "hello there", lang=lang), turn("agent", 1.1, 2.5, "my number is <PHONE_1>"),
-             turn("user", 2.4, 3.0, "ok", lang=lang), turn("agent", 3.1, 4.0, "anything else")]
+    (root / "redactions" / f"c{n}.json").write_text(
+        json.dumps(
+            {
+                "conversation_id": f"c{n}",
+                "spans": [
+                    {
+                        "turn": 1,
+                        "field": "text",
+                        "type": "phone",
+                        "start": 13,
+                        "end": 22,
+                        "placeholder": "<PHONE_1>",
+                        "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 1},
+                    }
+                ],
+            }
+        )
+    )
+    turns = [
+        turn("user", 0.0, 1.0, "hello there", lang=lang),
+        turn("agent", 1.1, 2.5, "my number is <PHONE_1>"),
+        turn("user", 2.4, 3.0, "ok", lang=lang),
+        turn("agent", 3.1, 4.0, "anything else"),
+    ]
     meta = {"transcription": {"engine": engine}} if engine else {}
-    return make_record(f"c{n}", {"agent": f"agent{n}", "user": f"user{n}"}, turns, locale=locale,
-                       audio=make_audio(f"c{n}", 4.0, channel_map={"0": "user", "1": "agent"}),
-                       redaction_log=f"redactions/c{n}.json", **meta)
+    return make_record(
+        f"c{n}",
+        {"agent": f"agent{n}", "user": f"user{n}"},
+        turns,
+        locale=locale,
+        audio=make_audio(f"c{n}", 4.0, channel_map={"0": "user", "1": "agent"}),
+        redaction_log=f"redactions/c{n}.json",
+        **meta,
+    )
 
 
 @pytest.fixture
@@ -59,10 +84,13 @@ def nemo_batch(cuts, config: DuplexS2SConfig) -> dict:
 
     source, source_lens = collate_audio(cuts.resample(config.source_sample_rate))
     target, target_lens = collate_audio(cuts.resample(config.target_sample_rate), recording_field="target_audio")
-    return {"source_audio": source, "source_audio_lens": source_lens, "target_audio": target,
-            "target_audio_lens": target_lens,
-            "target_texts": [" ".join(s.text for s in c.supervisions if s.speaker in {config.agent_role})
-                             for c in cuts]}
+    return {
+        "source_audio": source,
+        "source_audio_lens": source_lens,
+        "target_audio": target,
+        "target_audio_lens": target_lens,
+        "target_texts": [" ".join(s.text for s in c.supervisions if s.speaker in {config.agent_role}) for c in cuts],
+    }
 
 
 def token_frames(cut, frame_length: float, roles: set[str]) -> list[tuple[int, int]]:
@@ -100,14 +128,16 @@ def test_every_split_is_lhotse_shar_nemo_can_batch(export):
         assert frames == [(14, 31), (39, 50)]  # 1.1 s / 0.08 -> 13.75 -> frame 14 (lhotse rounds)
         target = batch["target_audio"][0].numpy()
         a, b = int(MASK[0] * config.target_sample_rate), int(MASK[1] * config.target_sample_rate)
-        assert np.abs(target[a + 50:b - 50]).max() < 1e-3  # silence, not the beep
+        assert np.abs(target[a + 50 : b - 50]).max() < 1e-3  # silence, not the beep
         assert np.abs(batch["source_audio"][0].numpy()).max() > 0.1
 
 
 def test_a_transcript_from_a_model_without_the_language_is_left_out(tmp_path):
-    records = [call(tmp_path, 0, lang="hi-Latn", locale="hi-Latn-IN", engine="faster-whisper-tiny.en"),
-               call(tmp_path, 1, engine="faster-whisper-tiny.en"), call(tmp_path, 2, lang="hi-Latn",
-                                                                      locale="hi-Latn-IN", engine="large-v3")]
+    records = [
+        call(tmp_path, 0, lang="hi-Latn", locale="hi-Latn-IN", engine="faster-whisper-tiny.en"),
+        call(tmp_path, 1, engine="faster-whisper-tiny.en"),
+        call(tmp_path, 2, lang="hi-Latn", locale="hi-Latn-IN", engine="large-v3"),
+    ]
     write_manifest(tmp_path / "vakforge.jsonl", records)
     split_manifest(tmp_path / "vakforge.jsonl", tmp_path / "splits.json")
     result = export_duplex_s2s(tmp_path)

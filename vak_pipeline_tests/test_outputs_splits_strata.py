@@ -11,8 +11,12 @@ from vak_pipeline_tests.builders import make_audio, make_record, tone, write_man
 
 
 def records(n_audio: int, n_text: int, shared_agent: bool = False):
-    out = [make_record(f"a{i:02d}", {"agent": "one" if shared_agent else f"ag{i}", "user": f"u{i}"},
-                       audio=make_audio(f"a{i:02d}")) for i in range(n_audio)]
+    out = [
+        make_record(
+            f"a{i:02d}", {"agent": "one" if shared_agent else f"ag{i}", "user": f"u{i}"}, audio=make_audio(f"a{i:02d}")
+        )
+        for i in range(n_audio)
+    ]
     return out + [make_record(f"t{i:03d}", {"user": f"tu{i}"}) for i in range(n_text)]
 
 

@@ -41,8 +41,12 @@ def piper_ljspeech(dataset_dir: Path) -> list[tuple[str, Path]]:
         for row in csv.reader(fh, delimiter="|"):
             assert len(row) >= 2, "Not enough columns"
             filename, text = row[0], row[-1]
-            for wav in (dataset_dir / filename, dataset_dir / f"{filename}.wav", dataset_dir / "wavs" / filename,
-                        dataset_dir / "wavs" / f"{filename}.wav"):
+            for wav in (
+                dataset_dir / filename,
+                dataset_dir / f"{filename}.wav",
+                dataset_dir / "wavs" / filename,
+                dataset_dir / "wavs" / f"{filename}.wav",
+            ):
                 if wav.exists():
                     break
             out.append((text, wav))
@@ -66,7 +70,10 @@ def test_coqui_reads_three_columns_and_finds_every_wav(tmp_path):
     assert len(items) == len(TEXTS)
     assert all(Path(i["audio_file"]).is_file() for i in items)
     assert [i["text"].rstrip("\n") for i in items] == [
-        "\u201cHello,\u201d she said", "the model is \u201cX5\u201d today", "press \u201c1\u201d then hash"]
+        "\u201cHello,\u201d she said",
+        "the model is \u201cX5\u201d today",
+        "press \u201c1\u201d then hash",
+    ]
 
 
 def test_piper_csv_reader_keeps_every_row_and_every_word(tmp_path):

@@ -57,8 +57,9 @@ class DuplexS2SConfig(BaseModel):
     splits: list[str] = ["train", "validation", "test"]
 
 
-def export_duplex_s2s(data_root: str | Path, config: DuplexS2SConfig | None = None,
-                      out_dir: str | Path | None = None) -> BuildResult:
+def export_duplex_s2s(
+    data_root: str | Path, config: DuplexS2SConfig | None = None, out_dir: str | Path | None = None
+) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or DuplexS2SConfig(), _export_records, out_dir, finish=_finish)
 
 
@@ -96,12 +97,27 @@ def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: D
         if not text or end <= start:
             counts["supervisions_dropped"] += 1
             continue
-        sups.append(SupervisionSegment(
-            id=f"{stem}-{i:04d}", recording_id=source.id, start=round(start, 3), duration=round(end - start, 3),
-            channel=0, text=text, language=t.lang, speaker=config.user_role if t.speaker == "user"
-            else config.agent_role))
-    return MonoCut(id=stem, start=0.0, duration=duration, channel=0, recording=source, supervisions=sups,
-                   custom={"target_audio": target})
+        sups.append(
+            SupervisionSegment(
+                id=f"{stem}-{i:04d}",
+                recording_id=source.id,
+                start=round(start, 3),
+                duration=round(end - start, 3),
+                channel=0,
+                text=text,
+                language=t.lang,
+                speaker=config.user_role if t.speaker == "user" else config.agent_role,
+            )
+        )
+    return MonoCut(
+        id=stem,
+        start=0.0,
+        duration=duration,
+        channel=0,
+        recording=source,
+        supervisions=sups,
+        custom={"target_audio": target},
+    )
 
 
 class _Writers:
@@ -117,8 +133,9 @@ class _Writers:
         if w is None:
             out = self.build.stage / split
             out.mkdir(parents=True, exist_ok=True)
-            w = self.open[split] = SharWriter(str(out), fields={"recording": "wav", "target_audio": "wav"},
-                                              shard_size=self.config.shard_size).__enter__()
+            w = self.open[split] = SharWriter(
+                str(out), fields={"recording": "wav", "target_audio": "wav"}, shard_size=self.config.shard_size
+            ).__enter__()
         w.write(cut)
 
     def close(self) -> None:
@@ -141,8 +158,11 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
                 data, masked = apply_masks(data, rate, load_masks(build.layout.root, record), config.redacted_audio)
                 if data.shape[1] == 1:
                     if not config.allow_synthetic_stereo:
-                        raise AudioProblem("mono_refused", "mono recording: duplex_s2s needs one stream per speaker; "
-                                                           "set allow_synthetic_stereo to cut streams from the turns")
+                        raise AudioProblem(
+                            "mono_refused",
+                            "mono recording: duplex_s2s needs one stream per speaker; "
+                            "set allow_synthetic_stereo to cut streams from the turns",
+                        )
                     stereo = synthetic_stereo(data[:, 0], rate, record)
                     build.flag(record.id, "synthetic_stereo", "mono recording split into two streams by turns")
                 else:
@@ -176,8 +196,10 @@ def nemo_data_block(config: DuplexS2SConfig, rows: dict[str, int]) -> dict:
         "output_roles": [config.agent_role],
     }
     if rows.get("train"):
-        data["train_ds"] = {"sample_rate": config.target_sample_rate,
-                            "input_cfg": [{"type": "lhotse_shar", "shar_path": "train"}]}
+        data["train_ds"] = {
+            "sample_rate": config.target_sample_rate,
+            "input_cfg": [{"type": "lhotse_shar", "shar_path": "train"}],
+        }
     evals = {s: {"shar_path": s} for s in config.splits if s != "train" and rows.get(s)}
     if evals:
         data["validation_ds"] = {"datasets": evals, "sample_rate": config.target_sample_rate, "batch_size": 1}
@@ -190,8 +212,11 @@ def _finish(build: ExportBuild) -> None:
     config = build.config
     rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
     empty = explain_empty_splits(build, rows, config.splits, needs_audio=True)
-    head = ["# NeMo speechlm2 DuplexS2S data block (examples/speechlm2/conf/s2s_duplex.yaml) for this export.",
-            "# shar_path values are relative to this folder: prefix them with its location."]
+    head = [
+        "# NeMo speechlm2 DuplexS2S data block (examples/speechlm2/conf/s2s_duplex.yaml) for this export.",
+        "# shar_path values are relative to this folder: prefix them with its location.",
+    ]
     head += [f"# {s} is empty: {why}" for s, why in empty.items()]
     (build.stage / "nemo_data.yaml").write_text(
-        "\n".join(head) + "\n" + yaml.safe_dump(nemo_data_block(config, rows), sort_keys=False), encoding="utf-8")
+        "\n".join(head) + "\n" + yaml.safe_dump(nemo_data_block(config, rows), sort_keys=False), encoding="utf-8"
+    )

@@ -38,8 +38,9 @@ def load_masks(root: Path, record: VakRecord) -> list[AudioMask]:
     try:
         log = RedactionLog.model_validate_json(path.read_bytes())
     except ValidationError as exc:
-        raise AudioProblem("redaction_log_invalid", f"redaction log {rel} does not match the schema "
-                                                    f"({exc.error_count()} errors)") from exc
+        raise AudioProblem(
+            "redaction_log_invalid", f"redaction log {rel} does not match the schema ({exc.error_count()} errors)"
+        ) from exc
     return [s.audio for s in log.spans if s.audio is not None]
 
 

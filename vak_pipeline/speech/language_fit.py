@@ -46,8 +46,10 @@ def unfit_asr_turns(record: VakRecord) -> dict[int, str]:
             continue
         for lang in (expected, base_language(t.lang)):
             if lang is not None and lang not in covered:
-                out[i] = (f"transcribed by {tr.engine}, which covers {', '.join(sorted(covered))} only, but the "
-                          f"{'locale ' + record.locale if lang == expected else 'turn language ' + str(t.lang)} "
-                          f"is {lang}; re-transcribe with a multilingual model (large-v3)")
+                out[i] = (
+                    f"transcribed by {tr.engine}, which covers {', '.join(sorted(covered))} only, but the "
+                    f"{'locale ' + record.locale if lang == expected else 'turn language ' + str(t.lang)} "
+                    f"is {lang}; re-transcribe with a multilingual model (large-v3)"
+                )
                 break
     return out

@@ -61,8 +61,8 @@ class SplitsHeader(BaseModel):
 
 MAPS = ("assignment", "held_out", "retired", "speakers")
 # splits.json's key order: header fields with the maps where the file has always had them
-JSON_KEY_ORDER = ("seed", "ratios", "roles", "assignment", "counts", "strata", "held_out", "conflicts", "retired", "speakers",
-                  "warnings", "manifest_hash")
+JSON_KEY_ORDER = ("seed", "ratios", "roles", "assignment", "counts", "strata", "held_out", "conflicts", "retired",
+                  "speakers", "warnings", "manifest_hash")
 FIX_SEPARATOR = ". Fix:"  # a held-out reason is "<why>. Fix: <what to do>"
 
 
