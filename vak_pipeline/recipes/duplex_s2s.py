@@ -141,6 +141,22 @@ class _Writers:
     def close(self) -> None:
         for w in self.open.values():
             w.close()
+        for split in self.open:
+            for gz in sorted((self.build.stage / split).glob("*.jsonl.gz")):
+                _reset_gzip_header(gz)
+
+
+def _reset_gzip_header(path: Path) -> None:
+    """Rewrite a gzip file with no name and mtime 0 in its header: same bytes for the same cuts."""
+    import gzip
+    import os
+
+    tmp = path.with_name(f".{path.name}.tmp")
+    with gzip.open(path, "rb") as src, open(tmp, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as dst:
+        while chunk := src.read(1 << 20):
+            dst.write(chunk)
+    os.replace(tmp, path)
 
 
 def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
