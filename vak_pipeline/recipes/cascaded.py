@@ -194,6 +194,9 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
     build.counts[f"redacted_spans_{config.redacted_audio}"] += audio.masked_spans
     over = overlapping_turns(record)
     unfit = unfit_asr_turns(record) if config.asr_language_unfit == "exclude" else {}
+    if unfit:
+        build.flag(record.id, "asr_language_unfit", f"{len(unfit)} turn(s) left out of STT/TTS: "
+                                                    f"{next(iter(unfit.values()))}")
     voice = safe_name((record.meta.speakers or {}).get("agent") or "agent")
     conv = safe_name(record.id)
     for i, t in enumerate(record.turns):

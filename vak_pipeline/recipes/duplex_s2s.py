@@ -25,6 +25,7 @@ numbered in order and a sharded build would interleave them.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -73,8 +74,12 @@ def _wav_recording(samples: np.ndarray, rate: int, recording_id: str):
 
 
 def supervision_text(text: str, config: DuplexS2SConfig) -> str:
+    """The turn's text as heard: with "drop", placeholders go (their span is masked), and so does a
+    space or stray punctuation they leave ("Mrs. <PERSON_1>. How" -> "Mrs. How")."""
     if config.placeholder_text == "drop":
-        text = PLACEHOLDER_RE.sub(" ", text)
+        text = PLACEHOLDER_RE.sub("", text)
+        text = re.sub(r"\s+([.,!?;:])(?=\s|$)", lambda m: "" if m.start() and text[m.start() - 1] in ".,!?;:"
+                      else m.group(1), text)
     return " ".join(text.split())
 
 
