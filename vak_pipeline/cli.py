@@ -296,7 +296,7 @@ def split(
 
 @app.command("export")
 def export_cmd(
-    recipe: str = typer.Argument(..., help="moshi_lora | turn_based | cascaded | parquet | steward"),
+    recipe: str = typer.Argument(..., help="moshi_lora | turn_based | cascaded | parquet | duplex_s2s | steward"),
     data: Path = typer.Argument(..., help="Dataset directory holding vakforge.jsonl and splits.json."),
     option: list[str] = typer.Option([], "--option", "-o", help="Recipe setting key=value (JSON values allowed), "
                                                                 "e.g. -o overlap_policy=merge -o parts='[\"llm\"]'."),

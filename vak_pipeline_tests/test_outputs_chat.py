@@ -165,7 +165,7 @@ def test_cascaded_stt_and_tts_sets(tmp_path):
     assert all((result.out_dir / "stt" / s["audio_filepath"]).is_file() for s in stt)
     assert stt[1]["duration"] == pytest.approx(0.9)
     meta = (result.out_dir / "tts/priya/metadata.csv").read_text()
-    assert meta == "c1_0003|all done\n"  # no header; the turn with '|' is skipped with a reason
+    assert meta == "c1_0003|all done|all done\n"  # LJSpeech: id|text|normalized; the turn with "|" is skipped
     assert (result.out_dir / "tts/priya/wavs/c1_0003.wav").is_file()
     assert result.counts["speech_turns_dropped_placeholder"] == 1
     codes = {(s["id"], s.get("part"), s["code"]) for s in lines(result.out_dir / "skipped.jsonl")}

@@ -85,7 +85,7 @@ def test_mono_is_refused_unless_synthetic_stereo_is_allowed(tmp_path):
     text_only = make_record("t1", {"agent": "b"})
     root = dataset(tmp_path, [rec, text_only])
     refused = export_moshi_lora(root)
-    skipped = [json.loads(x) for x in (refused.out_dir / "skipped.jsonl").read_text().splitlines()]
+    skipped = [json.loads(x) for x in refused.skipped_path.read_text().splitlines()]
     assert {(s["id"], s["code"]) for s in skipped} == {("m1", "mono_refused"), ("t1", "no_audio")}
     allowed = export_moshi_lora(root, MoshiConfig(allow_synthetic_stereo=True))
     assert allowed.flags["synthetic_stereo"] == 1

@@ -63,7 +63,7 @@ def test_a_sharded_export_is_the_same_bytes_as_a_one_process_export(dataset, tmp
     files = _files(one.out_dir)
     assert files == _files(three.out_dir)
     assert not [f for f in files if ".part-" in f]
-    skipped = [json.loads(x) for x in files["skipped.jsonl"].decode().splitlines()]
+    skipped = [json.loads(x) for x in files[one.skipped_path.name].decode().splitlines()]
     assert any(row["id"] == "c007" for row in skipped)
 
 

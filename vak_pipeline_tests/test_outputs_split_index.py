@@ -44,8 +44,8 @@ def test_the_split_stage_writes_the_json_and_an_index_that_answers_lookups(tmp_p
         assert store.split_of("nope") is None and store.held_out_reason("c000") is None
         assert store.to_file() == read_splits(tmp_path / "splits.json")
     assert index_path(tmp_path / "splits.json").stat().st_mtime_ns == built  # the stage's index is used as is
-    assert list(on_disk) == ["seed", "ratios", "roles", "assignment", "counts", "held_out", "conflicts", "retired",
-                             "speakers", "warnings", "manifest_hash"]
+    assert list(on_disk) == ["seed", "ratios", "roles", "assignment", "counts", "strata", "held_out", "conflicts",
+                             "retired", "speakers", "warnings", "manifest_hash"]
 
 
 def test_a_hand_edit_to_splits_json_is_seen_and_kept_on_the_next_run(tmp_path):

@@ -36,6 +36,8 @@ class MoshiLoraConfig(dg.Config):
     allow_synthetic_stereo: bool = False
     placeholder_words: str = "drop"  # drop | keep
     splits: list[str] = ["train", "validation", "test"]
+    redacted_audio: str = "silence"  # silence | tone: how a redacted span sounds in the exported audio
+    asr_language_unfit: str = "exclude"  # exclude | keep: transcripts by an ASR model without the language
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
@@ -47,6 +49,9 @@ class TurnBasedExportConfig(dg.Config):
     min_clip_s: float = 0.05
     absolute_paths: bool = False
     splits: list[str] = ["train", "validation", "test"]
+    redacted_audio: str = "silence"  # silence | tone
+    asr_language_unfit: str = "exclude"  # exclude | keep
+    dataset_prefix: str = "vak_turn_based"  # LLaMA-Factory dataset names in dataset_info.json
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
@@ -59,16 +64,33 @@ class CascadedExportConfig(dg.Config):
     leading_assistant: str = "drop"
     placeholder_text: str = "(call connected)"
     min_clip_s: float = 0.05
+    redacted_audio: str = "silence"  # silence | tone
+    asr_language_unfit: str = "exclude"  # exclude | keep
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
 class ParquetExportConfig(dg.Config):
-    embed_audio: bool = False
+    embed_audio: bool = True
+    redacted_audio: str = "silence"  # silence | tone
     rows_per_file: int = 100_000
     batch_size: int = 1000
     splits: list[str] = ["train", "validation", "test"]
     dataset_name: str = "vakforge"
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same rows, same order
+
+
+class DuplexS2SExportConfig(dg.Config):
+    source_sample_rate: int = 16000
+    target_sample_rate: int = 22050
+    frame_length: float = 0.08
+    user_role: str = "user"
+    agent_role: str = "assistant"
+    redacted_audio: str = "silence"  # silence | tone
+    placeholder_text: str = "drop"  # drop | keep
+    asr_language_unfit: str = "exclude"  # exclude | keep
+    allow_synthetic_stereo: bool = False
+    shard_size: int = 1000
+    splits: list[str] = ["train", "validation", "test"]
 
 
 def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg.MaterializeResult:
@@ -83,7 +105,7 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg
             "flags": dg.MetadataValue.json(result.flags),
             "path": dg.MetadataValue.path(str(result.out_dir.resolve())),
             "build_json": dg.MetadataValue.path(str(result.build_json.resolve())),
-            "skipped_report": dg.MetadataValue.path(str((result.out_dir / "skipped.jsonl").resolve())),
+            "skipped_report": dg.MetadataValue.path(str(result.skipped_path.resolve())),
         },
     )
 
@@ -180,6 +202,22 @@ def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfi
     return _export_result(context, export_parquet(data.layout.candidate(), ParquetConfig(**config.model_dump())))
 
 
+@dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
+          description="NeMo speechlm2 DuplexS2S: Lhotse Shar per split (user audio = recording, agent audio = "
+                      "custom target_audio, turns as user/assistant supervisions) and the NeMo data block.")
+def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
+               data: DataResource) -> dg.MaterializeResult:
+    try:
+        import lhotse  # noqa: F401
+    except ImportError:
+        context.log.warning("duplex_s2s not built: lhotse is not installed (pip install 'vak_pipeline[nemo]')")
+        return dg.MaterializeResult(metadata={"built": False, "why": "lhotse is not installed: pip install "
+                                                                      "'vak_pipeline[nemo]'"})
+    from vak_pipeline.recipes.duplex_s2s import DuplexS2SConfig, export_duplex_s2s
+
+    return _export_result(context, export_duplex_s2s(data.layout.candidate(), DuplexS2SConfig(**config.model_dump())))
+
+
 def _file_hash(path: Path) -> str:
     return sha256_file(path) if path.exists() else "-"
 
@@ -210,7 +248,7 @@ def steward_report(context: dg.AssetExecutionContext, data: DataResource) -> dg.
     )
 
 
-EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export)
+EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export, duplex_s2s)
 
 
 @dg.asset(group_name=GROUP, deps=[splits, *EXPORTS, steward_report], kinds={"json"},

@@ -15,6 +15,7 @@ _RECIPES = {
     "turn_based": ("turn_based", "TurnBasedConfig", "export_turn_based"),
     "cascaded": ("cascaded", "CascadedConfig", "export_cascaded"),
     "parquet": ("parquet", "ParquetConfig", "export_parquet"),
+    "duplex_s2s": ("duplex_s2s", "DuplexS2SConfig", "export_duplex_s2s"),
 }
 
 

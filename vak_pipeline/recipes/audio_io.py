@@ -98,13 +98,23 @@ class ConversationAudio:
 
     def __init__(self, data: np.ndarray, rate: int, channels: dict[str, int], mono: bool) -> None:
         self.data, self.rate, self.channels, self.mono = data, rate, channels, mono
+        self.masked_spans = 0
 
     @classmethod
-    def open(cls, root: Path, record: VakRecord) -> ConversationAudio:
+    def open(cls, root: Path, record: VakRecord, redacted_audio: str | None = None) -> ConversationAudio:
+        """The recording; with `redacted_audio` ("silence" | "tone") its redacted spans re-masked that way."""
         data, rate = read_audio(root, record)
+        masked = 0
+        if redacted_audio is not None:
+            from .masking import apply_masks, load_masks
+
+            data, masked = apply_masks(data, rate, load_masks(root, record), redacted_audio)  # type: ignore[arg-type]
         if data.shape[1] == 1:
-            return cls(data, rate, {"agent": 0, "user": 0}, True)
-        return cls(data, rate, role_channels(record, data.shape[1]), False)
+            audio = cls(data, rate, {"agent": 0, "user": 0}, True)
+        else:
+            audio = cls(data, rate, role_channels(record, data.shape[1]), False)
+        audio.masked_spans = masked
+        return audio
 
     def clip(self, role: str, start: float, end: float, target_rate: int = TARGET_RATE) -> np.ndarray:
         return resample_int16(span(self.data[:, self.channels[role]], self.rate, start, end), self.rate, target_rate)

@@ -8,13 +8,20 @@ exports/cascaded/
   llm/<split>.jsonl        OpenAI chat fine-tuning lines: {"messages": [...], "tools": [{"type": "function",
                            "function": {name, description, parameters}}], "parallel_tool_calls": bool}
                            (tools/parallel_tool_calls only when the record has tools); text-only records included
-  tts/<voice>/metadata.csv LJSpeech/Piper style, `|`-separated, no header: `id|text`
+  tts/<voice>/metadata.csv LJSpeech layout, `|`-separated, no header: `id|text|normalized text` (coqui-TTS's
+                           `ljspeech` formatter reads column 3; Piper `--single-speaker` reads the last column
+                           through csv.reader(delimiter="|"), so no field holds `|` or a straight `"`: straight
+                           double quotes become typographic ones, which nobody pronounces)
   tts/<voice>/wavs/<id>.wav  agent clips; voice = meta.speakers.agent or "agent"; only `tts_splits` (default train)
+  stt/manifests.txt        the NeMo manifest list (one `<split>.jsonl` path per line, non-empty splits only)
   build.json skipped.jsonl flagged.jsonl
 
 Every LLM example passes `check_chat_example` (the SFT dataset rules adapted to system and tool
 roles) or goes to skipped.jsonl with its reasons. Turns whose text holds a redaction placeholder
-(<PHONE_1>) are left out of STT and TTS by default: the audio there is a tone, not those words.
+(<PHONE_1>) are left out of STT and TTS by default: the audio there is masked, not those words; how a
+masked span sounds is `redacted_audio` (silence by default). Turns transcribed by an ASR model that does
+not cover their language (speech/language_fit.py) are left out of STT and TTS, and their conversation
+out of the LLM set, unless `asr_language_unfit="keep"`.
 """
 
 from __future__ import annotations
@@ -29,9 +36,19 @@ from pydantic import BaseModel, ConfigDict
 
 from ..layout import DataRoot
 from ..schema import Turn, VakRecord
+from ..speech.language_fit import unfit_asr_turns
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, iter_eligible, safe_name
+from .common import (
+    PLACEHOLDER_RE,
+    BuildResult,
+    ExportBuild,
+    SplitWriters,
+    explain_empty_splits,
+    iter_eligible,
+    safe_name,
+)
+from .masking import RedactedAudio
 from .shards import run_recipe
 
 RECIPE = "cascaded"
@@ -48,7 +65,22 @@ class CascadedConfig(BaseModel):
     leading_assistant: LeadingPolicy = "drop"
     placeholder_text: str = "(call connected)"
     min_clip_s: float = 0.05
+    redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the clips
+    asr_language_unfit: Literal["exclude", "keep"] = "exclude"  # transcripts by a model without the language
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
+
+
+def ljspeech_text(text: str) -> str:
+    """A metadata.csv field: one line, no `|` (the caller skips those), straight double quotes turned into
+    typographic ones (a field starting with `"` is a quoted field to csv.reader and loses its quotes)."""
+    out, opening = [], True
+    for ch in " ".join(text.split()):
+        if ch == '"':
+            out.append("\u201c" if opening else "\u201d")
+            opening = not opening
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 class _TtsSets:
@@ -59,13 +91,13 @@ class _TtsSets:
         self._files: dict[str, IO[str]] = {}
         self._stack = contextlib.ExitStack()
 
-    def add(self, voice: str, clip_id: str, text: str) -> None:
+    def add(self, voice: str, clip_id: str, text: str, normalized: str) -> None:
         fh = self._files.get(voice)
         if fh is None:
             fh = self._stack.enter_context(open(self.build.append_path("tts", voice, "metadata.csv"), "w",
                                                 encoding="utf-8", newline="\n"))
             self._files[voice] = fh
-        fh.write(f"{clip_id}|{text}\n")
+        fh.write(f"{clip_id}|{text}|{normalized}\n")
 
     def close(self) -> None:
         self._stack.close()
@@ -73,7 +105,7 @@ class _TtsSets:
 
 def export_cascaded(data_root: DataRoot, config: CascadedConfig | None = None,
                     out_dir: str | Path | None = None) -> BuildResult:
-    return run_recipe(RECIPE, data_root, config or CascadedConfig(), _export_records, out_dir, finish=_count_voices)
+    return run_recipe(RECIPE, data_root, config or CascadedConfig(), _export_records, out_dir, finish=_finish)
 
 
 def _export_records(build: ExportBuild, config: CascadedConfig) -> None:
@@ -90,10 +122,21 @@ def _export_records(build: ExportBuild, config: CascadedConfig) -> None:
                 _speech(build, config, record, split, stt_w, tts if "tts" in parts else None)
 
 
-def _count_voices(build: ExportBuild) -> None:
+def _finish(build: ExportBuild) -> None:
+    """Voices, the NeMo manifest list, and why a split of STT or LLM is empty."""
+    config = build.config
     voices = sum(1 for _ in build.stage.glob("tts/*/metadata.csv"))
     if voices:
         build.counts["tts_voices"] = voices
+    if "stt" in config.parts:
+        rows = {s: build.counts.get(f"stt_clips_{s}", 0) for s in config.splits}
+        explain_empty_splits(build, rows, config.splits, needs_audio=True, part="stt")
+        # NeMo reads `manifest_filepath` as a comma-separated list of manifests; one per line here
+        (build.stage / "stt" / "manifests.txt").write_text(
+            "".join(f"{s}.jsonl\n" for s in config.splits if rows[s]), encoding="utf-8")
+    if "llm" in config.parts:
+        rows = {s: build.counts.get(f"llm_examples_{s}", 0) for s in config.splits}
+        explain_empty_splits(build, rows, config.splits, needs_audio=False, part="llm")
 
 
 def llm_example(record: VakRecord, config: CascadedConfig, stats) -> dict:
@@ -109,6 +152,11 @@ def llm_example(record: VakRecord, config: CascadedConfig, stats) -> dict:
 
 
 def _llm(build: ExportBuild, config: CascadedConfig, record: VakRecord, split: str, out: SplitWriters) -> None:
+    unfit = unfit_asr_turns(record) if config.asr_language_unfit == "exclude" else {}
+    if unfit:
+        turn, why = next(iter(unfit.items()))
+        build.skip(record.id, "asr_language_unfit", why, part="llm", turn=turn)
+        return
     example = llm_example(record, config, build.counts)
     reasons = check_chat_example(example)
     if reasons:
@@ -116,12 +164,16 @@ def _llm(build: ExportBuild, config: CascadedConfig, record: VakRecord, split: s
         return
     out.write(split, example)
     build.counts["llm_examples"] += 1
+    build.counts[f"llm_examples_{split}"] += 1
     build.counts["llm_tool_calls"] += sum(len(m.get("tool_calls", [])) for m in example["messages"])
 
 
-def _speech_turn_problem(config: CascadedConfig, t: Turn, i: int, over: set[int], mono: bool) -> str | None:
+def _speech_turn_problem(config: CascadedConfig, t: Turn, i: int, over: set[int], mono: bool,
+                         unfit: dict[int, str]) -> str | None:
     if not t.text or not t.text.strip():
         return "turn has no text"
+    if i in unfit:
+        return "asr_language_unfit"
     if config.placeholder_turns == "drop" and PLACEHOLDER_RE.search(t.text):
         return "placeholder"
     if mono and config.drop_overlapping_mono and i in over:
@@ -135,18 +187,23 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
     if stt is None and not want_tts:
         return
     try:
-        audio = ConversationAudio.open(build.layout.root, record)
+        audio = ConversationAudio.open(build.layout.root, record, config.redacted_audio)
     except AudioProblem as exc:
         for part in ([p for p, on in (("stt", stt is not None), ("tts", want_tts)) if on]):
             build.skip(record.id, exc.code, str(exc), part=part)
         return
+    build.counts[f"redacted_spans_{config.redacted_audio}"] += audio.masked_spans
     over = overlapping_turns(record)
+    unfit = unfit_asr_turns(record) if config.asr_language_unfit == "exclude" else {}
+    if unfit:
+        build.flag(record.id, "asr_language_unfit", f"{len(unfit)} turn(s) left out of STT/TTS: "
+                                                    f"{next(iter(unfit.values()))}")
     voice = safe_name((record.meta.speakers or {}).get("agent") or "agent")
     conv = safe_name(record.id)
     for i, t in enumerate(record.turns):
         if not t.is_spoken or t.speaker not in ("agent", "user"):
             continue
-        problem = _speech_turn_problem(config, t, i, over, audio.mono)
+        problem = _speech_turn_problem(config, t, i, over, audio.mono, unfit)
         if problem is not None:
             if problem != "turn has no text":
                 build.counts[f"speech_turns_dropped_{problem}"] += 1
@@ -166,6 +223,7 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
             stt.write(split, {"audio_filepath": rel, "duration": round(duration, 6), "text": text,
                               "lang": t.lang or record.language.primary})
             build.counts["stt_clips"] += 1
+            build.counts[f"stt_clips_{split}"] += 1
             build.counts["stt_hours"] = round(build.counts.get("stt_hours", 0) + duration / 3600, 6)
         if want_tts and t.speaker == "agent":
             if "|" in text:
@@ -177,7 +235,7 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
                 _link_or_copy(stt_file, wav)
             else:
                 write_wav(wav, clip, TARGET_RATE)
-            tts.add(voice, clip_id, text)
+            tts.add(voice, clip_id, ljspeech_text(text), ljspeech_text(text))
             build.counts["tts_clips"] += 1
 
 

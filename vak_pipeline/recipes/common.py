@@ -70,10 +70,15 @@ class BuildResult:
     counts: dict[str, Any]
     skipped: dict[str, int]
     flags: dict[str, int]
+    diagnostics_ext: str = ".jsonl"
 
     @property
     def build_json(self) -> Path:
         return self.out_dir / "build.json"
+
+    @property
+    def skipped_path(self) -> Path:
+        return self.out_dir / f"skipped{self.diagnostics_ext}"
 
     @property
     def data_version(self) -> str:
@@ -98,6 +103,9 @@ class ExportBuild:
     tallies: defaultdict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))  # for finish hooks
     published: Path | None = None  # where `final` will live once its release is swapped in (None: final itself)
     part: int | None = None  # the shard number when a worker builds one shard of the manifest (recipes.shards)
+    # skipped/flagged file extension: moshi-finetune globs every "*jsonl" under a data folder, so its export
+    # names them .ndjson (same JSON Lines content)
+    diagnostics_ext: str = ".jsonl"
     span: Span | None = None  # that shard's bytes and first line number
     _skipped: JsonlWriter | None = None
     _flagged: JsonlWriter | None = None
@@ -124,7 +132,7 @@ class ExportBuild:
 
     def result(self) -> BuildResult:
         return BuildResult(self.recipe, self.final, self.manifest_sha256, self.config.model_dump(mode="json"),
-                           dict(self.counts), dict(self.skipped_counts), dict(self.flag_counts))
+                           dict(self.counts), dict(self.skipped_counts), dict(self.flag_counts), self.diagnostics_ext)
 
     def writers(self, names: list[str], pattern: str = "{split}.jsonl") -> SplitWriters:
         """One streamed JSONL file per split (created even when empty, so consumers find every split)."""
@@ -153,7 +161,8 @@ class ExportBuild:
 
 @contextlib.contextmanager
 def export_build(recipe: str, data_root: DataRoot, config: BaseModel,
-                 out_dir: str | Path | None = None, require_splits: bool = True) -> Iterator[ExportBuild]:
+                 out_dir: str | Path | None = None, require_splits: bool = True,
+                 diagnostics_ext: str = ".jsonl") -> Iterator[ExportBuild]:
     """Stage exports/<recipe>/: yields an ExportBuild; on success writes build.json and swaps the dir in."""
     layout = DataLayout.at(data_root)
     if not layout.manifest.exists():
@@ -168,12 +177,13 @@ def export_build(recipe: str, data_root: DataRoot, config: BaseModel,
     stage = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".stage", dir=final.parent))
     published = layout.published().export_dir(recipe) if out_dir is None and layout.is_candidate else final
     build = ExportBuild(recipe=recipe, layout=layout, config=config, manifest_sha256=sha, splits=splits,
-                        stage=stage, final=final, published=published)
+                        stage=stage, final=final, published=published, diagnostics_ext=diagnostics_ext)
     try:
         with contextlib.ExitStack() as closing:
             if splits is not None:
                 closing.callback(splits.close)
-            with JsonlWriter(stage / "skipped.jsonl") as skipped, JsonlWriter(stage / "flagged.jsonl") as flagged:
+            with JsonlWriter(stage / f"skipped{diagnostics_ext}") as skipped, \
+                    JsonlWriter(stage / f"flagged{diagnostics_ext}") as flagged:
                 build._skipped, build._flagged = skipped, flagged
                 yield build
         stale = header is not None and header.manifest_hash not in (None, sha)
@@ -190,6 +200,7 @@ def export_build(recipe: str, data_root: DataRoot, config: BaseModel,
             "counts": dict(sorted(build.counts.items())),
             "skipped": dict(sorted(build.skipped_counts.items())),
             "flags": dict(sorted(build.flag_counts.items())),
+            "diagnostics": {"skipped": f"skipped{diagnostics_ext}", "flagged": f"flagged{diagnostics_ext}"},
             **build.extra,
             "vak_pipeline_version": __version__,
         })
@@ -278,3 +289,35 @@ def iter_eligible(build: ExportBuild, splits_wanted: list[str] | None = None) ->
             continue
         build.counts[f"records_{split}"] += 1
         yield record, split
+
+
+def explain_empty_splits(build: ExportBuild, rows: dict[str, int], splits: list[str], needs_audio: bool,
+                         part: str | None = None) -> dict[str, str]:
+    """build.json `empty_splits`: {split: why} for each configured split this export wrote nothing to.
+
+    The why comes from splits.json (its `strata` say how many conversations with audio each split got, and
+    its warnings say why one got none) or, when the split had eligible conversations, from this export's
+    own skips. The steward report shows it.
+    """
+    header = build.splits.header if build.splits is not None else None
+    out: dict[str, str] = {}
+    for split in splits:
+        if rows.get(split, 0):
+            continue
+        assigned = (header.counts.get(split, 0) if header is not None else 0)
+        audio = (header.strata.get("audio", {}).get(split, 0) if header is not None else 0)
+        if header is not None and assigned == 0:
+            out[split] = f"splits.json assigns no conversation to {split}"
+        elif needs_audio and header is not None and audio == 0:
+            why = next((w for w in header.warnings if "conversation with audio" in w), None)
+            out[split] = (f"splits.json puts no conversation with audio in {split} ({assigned} text-only); "
+                          + (why or "the manifest has no conversation with audio"))
+        else:
+            n = audio if needs_audio else assigned
+            out[split] = (f"the {n} eligible conversation(s) of {split} were all left out of this export "
+                          f"(see skipped{build.diagnostics_ext})")
+    if part is None:
+        build.extra["empty_splits"] = out
+    else:
+        build.extra.setdefault("empty_splits", {})[part] = out
+    return out

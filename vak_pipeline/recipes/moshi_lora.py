@@ -4,7 +4,14 @@ exports/moshi_lora/
   train.jsonl validation.jsonl test.jsonl   {"path": "train/<conv>.wav", "duration": s}, path relative to the index
   <split>/<conv>.wav                        stereo 16-bit: channel 0 (left) = agent (Moshi), channel 1 = user
   <split>/<conv>.json                       {"alignments": [[word, [start, end], "SPEAKER_MAIN"|"SPEAKER_OTHER"], ...]}
-  build.json skipped.jsonl flagged.jsonl
+  moshi_finetune.yaml                       the `data:` block for moshi-finetune (train_data / eval_data)
+  build.json skipped.ndjson flagged.ndjson  diagnostics named so moshi-finetune's DataDir (rglob("*jsonl"))
+                                            never reads them when train_data points at a folder
+
+Redacted spans sound as `redacted_audio` says (silence by default: the recording's redaction tone would
+teach Moshi to beep), and words inside a masked span are dropped, so the text stream matches the audio.
+A conversation whose transcript came from an ASR model that does not cover its language is left out
+(`asr_language_unfit`, see speech/language_fit.py).
 
 Consumer constraints held here: alignments sorted by start (the trainer binary-searches them before
 sorting), zero/negative-length words dropped, agent words labelled SPEAKER_MAIN (the trainer's
@@ -22,17 +29,20 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..layout import DataRoot
-from ..schema import Alignment, VakRecord
+from ..schema import Alignment, AudioMask, VakRecord
+from ..speech.language_fit import unfit_asr_turns
 from .audio_io import AudioProblem, read_audio, role_channels, write_wav
 from .common import (
     PLACEHOLDER_RE,
     BuildResult,
     ExportBuild,
     SplitWriters,
+    explain_empty_splits,
     iter_eligible,
     safe_name,
     write_json,
 )
+from .masking import RedactedAudio, apply_masks, inside_masks, load_masks
 from .shards import run_recipe
 
 RECIPE = "moshi_lora"
@@ -45,11 +55,14 @@ class MoshiConfig(BaseModel):
     allow_synthetic_stereo: bool = False  # rebuild two streams from a mono mix by the turns' speaker intervals
     placeholder_words: Literal["drop", "keep"] = "drop"  # redaction placeholders such as <PHONE_1>
     splits: list[str] = ["train", "validation", "test"]
+    redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the exported audio
+    asr_language_unfit: Literal["exclude", "keep"] = "exclude"  # transcripts by a model without the language
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 
 def words_for(record: VakRecord, alignment: Alignment | None, config: MoshiConfig,
-              counts: dict[str, int]) -> list[list]:
+              counts: dict[str, int], masks: list[AudioMask] | None = None,
+              channels: dict[str, int] | None = None) -> list[list]:
     """[[word, [start, end], label], ...] sorted by start; from word timings, else spread over turns."""
     rows: list[tuple[float, float, str, str]] = []
     if alignment is not None:
@@ -76,6 +89,9 @@ def words_for(record: VakRecord, alignment: Alignment | None, config: MoshiConfi
             counts["words_placeholder_dropped"] = counts.get("words_placeholder_dropped", 0) + 1
             continue
         if speaker == "user" and not config.user_words:
+            continue
+        if masks and inside_masks(start, end, masks, (channels or {}).get(speaker)):
+            counts["words_masked_dropped"] = counts.get("words_masked_dropped", 0) + 1
             continue
         out.append([word, [round(start, 3), round(end, 3)], MAIN if speaker == "agent" else OTHER])
     return out
@@ -119,7 +135,8 @@ def load_alignment(build: ExportBuild, conv_id: str) -> Alignment | None:
 
 def export_moshi_lora(data_root: DataRoot, config: MoshiConfig | None = None,
                       out_dir: str | Path | None = None) -> BuildResult:
-    return run_recipe(RECIPE, data_root, config or MoshiConfig(), _export_records, out_dir)
+    return run_recipe(RECIPE, data_root, config or MoshiConfig(), _export_records, out_dir, finish=_finish,
+                      diagnostics_ext=".ndjson")
 
 
 def _export_records(build: ExportBuild, config: MoshiConfig) -> None:
@@ -127,16 +144,55 @@ def _export_records(build: ExportBuild, config: MoshiConfig) -> None:
         _export_split_records(build, config, indexes)
 
 
+def _finish(build: ExportBuild) -> None:
+    """Why any split is empty, and the moshi-finetune `data:` block pointing at the non-empty indexes."""
+    config = build.config
+    rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
+    explain_empty_splits(build, rows, config.splits, needs_audio=True)
+    write_text(build.path("moshi_finetune.yaml"), moshi_finetune_yaml(rows, build.extra["empty_splits"]))
+
+
+def moshi_finetune_yaml(rows: dict[str, int], empty: dict[str, str]) -> str:
+    """moshi-finetune's `data:` block (finetune/data/args.py DataArgs): each path a single index file
+    (DataFile), so train never reads validation/test. Paths are relative to this folder."""
+    import yaml
+
+    train = "train.jsonl" if rows.get("train") else ""
+    evals = "validation.jsonl" if rows.get("validation") else ""
+    lines = ["# moshi-finetune data block for this export (kyutai-labs/moshi-finetune finetune/data/args.py).",
+             "# Paths are relative to this folder: prefix them with its location, or run from here.",
+             "# An empty path means the split is empty (see build.json empty_splits); keep do_eval false then."]
+    for split, why in empty.items():
+        lines.append(f"# {split} is empty: {why}")
+    body = yaml.safe_dump({"data": {"train_data": train, "eval_data": evals, "shuffle": True},
+                           "do_eval": bool(evals)}, sort_keys=False)
+    return "\n".join(lines) + "\n" + body
+
+
+def write_text(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
 def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWriters) -> None:
     for record, split in iter_eligible(build, config.splits):
+        unfit = unfit_asr_turns(record)
+        if unfit and config.asr_language_unfit == "exclude":
+            turn, why = next(iter(unfit.items()))
+            build.skip(record.id, "asr_language_unfit", why, turn=turn)
+            build.counts["asr_language_unfit_turns"] += len(unfit)
+            continue
         try:
             data, rate = read_audio(build.layout.root, record)
+            masks = load_masks(build.layout.root, record)
+            data, masked = apply_masks(data, rate, masks, config.redacted_audio)
             stereo, synthetic = stereo_agent_left(record, data, rate, config)
             alignment = load_alignment(build, record.id)
         except AudioProblem as exc:
             build.skip(record.id, exc.code, str(exc))
             continue
-        words = words_for(record, alignment, config, build.counts)
+        build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
+        channels = {"agent": 0, "user": 0} if synthetic or data.shape[1] == 1 else role_channels(record, data.shape[1])
+        words = words_for(record, alignment, config, build.counts, masks, channels)
         if not any(w[2] == MAIN for w in words):
             build.skip(record.id, "no_agent_words", "no timed agent words: the text stream would be empty")
             continue
@@ -148,6 +204,7 @@ def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: Spli
         write_json(build.path(split, f"{stem}.json"), {"alignments": words})
         indexes.write(split, {"path": f"{split}/{stem}.wav", "duration": duration})
         build.counts["conversations"] += 1
+        build.counts[f"conversations_{split}"] += 1
         build.counts["hours"] = round(build.counts.get("hours", 0) + duration / 3600, 6)
         build.counts["words_main"] += sum(1 for w in words if w[2] == MAIN)
         build.counts["words_other"] += sum(1 for w in words if w[2] == OTHER)

@@ -2,11 +2,15 @@
 
 exports/parquet/
   data/<split>-00000-of-0000N.parquet   one row per conversation, same field layout as vakforge.jsonl
+  audio/<conv>.wav                      only with embed_audio=False: the recordings the rows point at
   README.md                             dataset card: HF YAML header (configs/data_files per split, license)
   build.json skipped.jsonl flagged.jsonl
 
-Field layout: nested structs and lists as in the JSONL (audio, language, tools, turns[...], meta), plus
-a `split` column and, with `embed_audio`, an `audio_bytes` binary column holding the WAV file. Arrow
+Field layout: nested structs and lists as in the JSONL (language, tools, turns[...], meta), plus a `split`
+column. `audio` is what the Hugging Face `Audio` feature stores, {bytes, path}, so
+`cast_column("audio", datasets.Audio())` works from this folder alone: the WAV bytes (embed_audio, the
+default; redacted spans re-masked as `redacted_audio` says, silence by default) or a path relative to
+this folder (embed_audio=False). The record's own audio metadata is `audio_info`. Arrow
 needs one fixed schema, so values that are arbitrary JSON are stored as JSON strings (decode with
 json.loads): tools[].parameters, turns[].tool_call.arguments, turns[].tool_result.content,
 turns[].entities[].normalized, audio.channel_map, meta.speakers, meta.transcription, meta.diarization,
@@ -31,7 +35,9 @@ from pydantic import BaseModel, ConfigDict
 from ..layout import DataRoot
 from ..schema import Meta, VakRecord
 from ..storage import atomic_open, atomic_write_text, resolve_inside
-from .common import BuildResult, ExportBuild, iter_eligible
+from .audio_io import AudioProblem, read_audio
+from .common import BuildResult, ExportBuild, explain_empty_splits, iter_eligible, safe_name
+from .masking import RedactedAudio, apply_masks, load_masks
 from .shards import run_recipe
 
 RECIPE = "parquet"
@@ -48,7 +54,8 @@ def _pa():
 
 
 def manifest_schema(embed_audio: bool = False):
-    """The Arrow schema of a manifest row (see the module docstring for the JSON-string columns)."""
+    """The Arrow schema of a manifest row (see the module docstring for the JSON-string columns).
+    `embed_audio` is accepted for callers of the old signature; the audio column is the same either way."""
     pa = _pa()
     s, f64, b = pa.string(), pa.float64(), pa.bool_()
     entity = pa.struct([("type", s), ("text", s), ("start_char", pa.int64()), ("end_char", pa.int64()),
@@ -61,8 +68,9 @@ def manifest_schema(embed_audio: bool = False):
     ])
     fields = [
         ("id", s), ("schema_version", s),
-        ("audio", pa.struct([("path", s), ("sample_rate", pa.int32()), ("channels", pa.int32()),
-                             ("channel_map", s), ("duration_s", f64), ("condition", s)])),
+        ("audio", pa.struct([("bytes", pa.binary()), ("path", s)])),  # the HF Audio feature's storage
+        ("audio_info", pa.struct([("path", s), ("sample_rate", pa.int32()), ("channels", pa.int32()),
+                                  ("channel_map", s), ("duration_s", f64), ("condition", s)])),
         ("locale", s), ("language", pa.struct([("primary", s), ("mix", pa.list_(s))])),
         ("domain", s), ("scenario", s), ("system_prompt", s),
         ("tools", pa.list_(pa.struct([("name", s), ("description", s), ("parameters", s)]))),
@@ -73,8 +81,6 @@ def manifest_schema(embed_audio: bool = False):
             ("created", s), ("speakers", s), ("allow_unconsented", b), ("skip_redaction", b), ("extra", s)])),
         ("split", s),
     ]
-    if embed_audio:
-        fields.append(("audio_bytes", pa.binary()))
     return pa.schema(fields)
 
 
@@ -83,11 +89,12 @@ def _js(value: Any) -> str | None:
 
 
 def record_row(record: VakRecord, split: str | None, audio_bytes: bytes | None = None,
-               embed_audio: bool = False) -> dict[str, Any]:
-    """A manifest record as a row of `manifest_schema`."""
+               embed_audio: bool = False, audio_path: str | None = None) -> dict[str, Any]:
+    """A manifest record as a row of `manifest_schema`; `audio` = {bytes, path} (None without audio)."""
     d = record.model_dump(mode="json")
-    if d["audio"] is not None:
-        d["audio"]["channel_map"] = _js(d["audio"]["channel_map"])
+    d["audio_info"] = d.pop("audio")
+    if d["audio_info"] is not None:
+        d["audio_info"]["channel_map"] = _js(d["audio_info"]["channel_map"])
     for t in d["tools"]:
         t["parameters"] = _js(t["parameters"])
     for t in d["turns"]:
@@ -103,8 +110,7 @@ def record_row(record: VakRecord, split: str | None, audio_bytes: bytes | None =
         meta[k] = _js(meta.get(k))
     meta["extra"] = _js(extra) if extra else None
     d["split"] = split
-    if embed_audio:
-        d["audio_bytes"] = audio_bytes
+    d["audio"] = {"bytes": audio_bytes, "path": audio_path} if (audio_bytes is not None or audio_path) else None
     return d
 
 
@@ -195,7 +201,8 @@ def name_files(directory: Path, splits: list[str]) -> dict[str, list[str]]:
 
 class ParquetConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    embed_audio: bool = False
+    embed_audio: bool = True  # WAV bytes in the audio column; False: audio/<conv>.wav files in the export
+    redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the exported audio
     rows_per_file: int = 100_000
     batch_size: int = 1000  # rows per row group (32 when audio is embedded)
     splits: list[str] = ["train", "validation", "test"]
@@ -219,8 +226,8 @@ def _export_rows(build: ExportBuild, config: ParquetConfig) -> None:
     pieces = {s: _Pieces(data_dir, s, build.part or 0, schema, config.rows_per_file, batch) for s in config.splits}
     try:
         for record, split in iter_eligible(build, config.splits):
-            audio_bytes = _audio_bytes(build, record) if config.embed_audio else None
-            pieces[split].write(record_row(record, split, audio_bytes, config.embed_audio))
+            audio_bytes, audio_path = _audio(build, record, config)
+            pieces[split].write(record_row(record, split, audio_bytes, config.embed_audio, audio_path))
             for key, value in (("split", split), ("locale", record.locale), ("source", record.meta.source),
                                ("consent", record.meta.consent), ("license", record.meta.license or "(none)")):
                 build.tallies[key][value] += 1
@@ -239,27 +246,56 @@ def _finish(build: ExportBuild) -> None:
     for s in config.splits:
         build.counts[f"rows_{s}"] += 0  # an empty split is listed with 0 rows
     build.extra["files"] = files
-    build.extra["empty_splits"] = [s for s, fs in files.items() if not fs]
+    explain_empty_splits(build, {s: len(fs) for s, fs in files.items()}, config.splits, needs_audio=False)
     build.extra["json_string_columns"] = JSON_STRING_COLUMNS
     tallies = {k: build.tallies[k] for k in TALLIES}
     atomic_write_text(build.path("README.md"),
                       dataset_card(config, tallies, build.tallies["language"], build.manifest_sha256))
 
 
-JSON_STRING_COLUMNS = ["audio.channel_map", "tools[].parameters", "turns[].entities[].normalized",
+JSON_STRING_COLUMNS = ["audio_info.channel_map", "tools[].parameters", "turns[].entities[].normalized",
                        "turns[].tool_call.arguments", "turns[].tool_result.content", "meta.speakers",
                        "meta.transcription", "meta.diarization", "meta.extra"]
 
 
-def _audio_bytes(build: ExportBuild, record: VakRecord) -> bytes | None:
+def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tuple[bytes | None, str | None]:
+    """(WAV bytes, path) of the row's `audio`: the bytes embedded, or a file written under audio/ of the export.
+    The published file's own bytes when it has nothing to re-mask; else re-encoded 16-bit PCM, re-masked."""
     if record.audio is None:
-        build.flag(record.id, "no_audio_bytes", "record has no audio: audio_bytes is null")
-        return None
+        build.flag(record.id, "no_audio", "record has no audio: audio is null")
+        return None, None
     path = resolve_inside(build.layout.root, record.audio.path)
     if path is None or not path.is_file():
-        build.flag(record.id, "no_audio_bytes", f"audio file {record.audio.path} is missing: audio_bytes is null")
-        return None
-    return path.read_bytes()
+        build.flag(record.id, "no_audio", f"audio file {record.audio.path} is missing: audio is null")
+        return None, None
+    try:
+        masks = load_masks(build.layout.root, record)
+        if masks:
+            data, rate = read_audio(build.layout.root, record)
+            data, n = apply_masks(data, rate, masks, config.redacted_audio)
+            build.counts[f"redacted_spans_{config.redacted_audio}"] += n
+            wav = _wav_bytes(data, rate)
+        else:
+            wav = path.read_bytes()
+    except AudioProblem as exc:
+        build.flag(record.id, "no_audio", f"{exc}: audio is null")
+        return None, None
+    name = f"{safe_name(record.id)}.wav"
+    if config.embed_audio:
+        return wav, name
+    rel = f"audio/{name}"
+    build.path(rel).write_bytes(wav)
+    return None, rel
+
+
+def _wav_bytes(data, rate: int) -> bytes:
+    import io
+
+    import soundfile as sf
+
+    buf = io.BytesIO()
+    sf.write(buf, data, rate, subtype="PCM_16", format="WAV")
+    return buf.getvalue()
 
 
 def _hf_license(licenses: Counter) -> list[str]:
@@ -298,14 +334,21 @@ def dataset_card(config: ParquetConfig, tallies: dict[str, Counter], languages: 
         f"{total} conversations exported from `vakforge.jsonl` (sha256 `{sha}`), split speaker-disjoint "
         "(no agent voice or known customer in two splits; see `splits.json`).", "",
         "## Loading", "",
+        "Run from this folder (the audio paths, when not embedded, are relative to it):", "",
         "```python",
         "import datasets, json",
         f"ds = datasets.load_dataset(\"parquet\", data_files={{{', '.join(repr(s) + ': ' + repr(f'data/{s}-*.parquet') for s in present)}}})",  # noqa: E501
-        "args = json.loads(ds['train'][0]['turns'][0]['tool_call']['arguments'] or 'null')",
+        f"row = ds[{present[0]!r}][0]" if present else "row = None",
+        "calls = [(t['tool_call']['name'], json.loads(t['tool_call']['arguments']))",
+        "         for t in (row['turns'] if row else []) if t['tool_call'] is not None]",
+        "ds = ds.cast_column(\"audio\", datasets.Audio())  # decoded on access (torchcodec + FFmpeg);",
+        "# without FFmpeg: datasets.Audio(decode=False) gives {bytes, path}, readable with soundfile",
         "```", "",
         "## Fields", "",
-        "Same layout as `vakforge.jsonl` (one row per conversation; `turns` is a list of structs) plus `split`"
-        + (" and `audio_bytes` (the 24 kHz WAV file)" if config.embed_audio else "") + ". "
+        "Same layout as `vakforge.jsonl` (one row per conversation; `turns` is a list of structs) plus `split`; "
+        "the record's `audio` metadata is `audio_info`, and `audio` is the Hugging Face Audio feature's "
+        + ("{bytes, path} with the 24 kHz WAV file embedded" if config.embed_audio
+           else "{bytes, path} with a path relative to this folder") + ". "
         "Values that are arbitrary JSON are stored as **JSON strings** because Parquet needs one fixed schema: "
         + ", ".join(f"`{c}`" for c in JSON_STRING_COLUMNS) + ".", "",
         "Rows with consent `none` or produced with `skip_redaction` are never exported."

@@ -36,10 +36,10 @@ def effective_workers(workers: int) -> int:
 
 def run_recipe(recipe: str, data_root: DataRoot, config: BaseModel, body: Body,
                out_dir: str | Path | None = None, finish: Callable[[ExportBuild], None] | None = None,
-               require_splits: bool = True) -> BuildResult:
+               require_splits: bool = True, diagnostics_ext: str = ".jsonl") -> BuildResult:
     """Build exports/<recipe>/ with `body`, in `config.workers` processes when the manifest is big enough."""
     workers = effective_workers(getattr(config, "workers", 1))
-    with export_build(recipe, data_root, config, out_dir, require_splits) as build:
+    with export_build(recipe, data_root, config, out_dir, require_splits, diagnostics_ext) as build:
         manifest = build.layout.manifest
         spans = line_spans(manifest, workers) if workers > 1 and manifest.stat().st_size >= PARALLEL_MIN_BYTES \
             else []
@@ -54,7 +54,7 @@ def run_recipe(recipe: str, data_root: DataRoot, config: BaseModel, body: Body,
 
 def _run_shards(build: ExportBuild, body: Body, spans: list[Span]) -> None:
     jobs = [(build.recipe, build.layout, build.config, body, str(build.stage), build.manifest_sha256,
-             build.published or build.final, k, span) for k, span in enumerate(spans)]
+             build.published or build.final, k, span, build.diagnostics_ext) for k, span in enumerate(spans)]
     with ProcessPoolExecutor(max_workers=len(spans), mp_context=get_context("spawn")) as pool:
         results = list(pool.map(_shard, jobs))
     for counts, skipped, flags, tallies in results:
@@ -68,14 +68,14 @@ def _run_shards(build: ExportBuild, body: Body, spans: list[Span]) -> None:
 
 def _shard(job: tuple) -> tuple[dict[str, Any], dict[str, int], dict[str, int], dict[str, Counter]]:
     """One worker: the recipe body over one span of the manifest, appended files written as parts."""
-    recipe, layout, config, body, stage, sha, published, part, span = job
+    recipe, layout, config, body, stage, sha, published, part, span, ext = job
     stage = Path(stage)
     splits = open_splits(layout.splits)
-    build = ExportBuild(recipe=recipe, layout=layout, config=config, manifest_sha256=sha,
-                        splits=splits, stage=stage, final=stage, published=published, part=part, span=span)
+    build = ExportBuild(recipe=recipe, layout=layout, config=config, manifest_sha256=sha, splits=splits,
+                        stage=stage, final=stage, published=published, part=part, span=span, diagnostics_ext=ext)
     try:
-        with JsonlWriter(build.append_path("skipped.jsonl")) as skipped, \
-                JsonlWriter(build.append_path("flagged.jsonl")) as flagged:
+        with JsonlWriter(build.append_path(f"skipped{ext}")) as skipped, \
+                JsonlWriter(build.append_path(f"flagged{ext}")) as flagged:
             build._skipped, build._flagged = skipped, flagged
             body(build, config)
     finally:
@@ -96,7 +96,8 @@ def _join_parts(build: ExportBuild, n: int) -> None:
         base, _, index = part.name.rpartition(PART_SUFFIX)
         if index.isdigit():
             groups.setdefault(part.with_name(base), []).append(part)
-    into = {build.stage / "skipped.jsonl": build._skipped, build.stage / "flagged.jsonl": build._flagged}
+    ext = build.diagnostics_ext
+    into = {build.stage / f"skipped{ext}": build._skipped, build.stage / f"flagged{ext}": build._flagged}
     for base, parts in groups.items():
         parts.sort(key=lambda p: int(p.name.rpartition(PART_SUFFIX)[2]))
         writer = into.get(base)

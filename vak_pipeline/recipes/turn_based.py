@@ -11,11 +11,22 @@ exports/turn_based/
                           (the agent's own speech, for speech-output training; kept out of the main file so
                           trainers that reject unknown keys still load it)
   audio/<split>/<conv>/<turn>_<role>.wav   24 kHz mono 16-bit, cut from the speaker's own channel
+  llamafactory/<split>.jsonl   the same examples in LLaMA-Factory's sharegpt layout (see `sharegpt_example`)
+  dataset_info.json            LLaMA-Factory's dataset registry for them: `dataset_dir` = this folder
   build.json skipped.jsonl flagged.jsonl
 
 Audio paths are relative to the JSONL's directory (LLaMA-Factory `media_dir` / ms-swift run from there),
 or absolute with `absolute_paths`. Overlapping turns are dropped or merged (`overlap_policy`) and
-counted; see chat.py for how messages are assembled and trimmed.
+counted; see chat.py for how messages are assembled and trimmed. Redacted spans are re-masked as
+`redacted_audio` says (silence by default); conversations transcribed by an ASR model that does not
+cover their language are left out (`asr_language_unfit`).
+
+Why a second layout for LLaMA-Factory: its `openai` formatting turns an assistant message with tool
+calls into a function message whose content is the calls alone (the words spoken before the call are
+lost) and its FunctionFormatter JSON-encodes the already-encoded `arguments` string a second time; its
+`sharegpt` formatting with default tags reads a call as a `function_call` turn whose value is
+`<spoken text><tool_call>[{"name", "arguments": {...}}]</tool_call>` (the template's tool_call_words, the
+same for every audio template) and a tool result as an `observation` turn.
 """
 
 from __future__ import annotations
@@ -28,9 +39,11 @@ from pydantic import BaseModel, ConfigDict
 
 from ..layout import DataRoot
 from ..schema import Turn, VakRecord
+from ..speech.language_fit import unfit_asr_turns
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import BuildResult, ExportBuild, SplitWriters, iter_eligible, safe_name
+from .common import BuildResult, ExportBuild, SplitWriters, explain_empty_splits, iter_eligible, safe_name, write_json
+from .masking import RedactedAudio
 from .shards import run_recipe
 
 RECIPE = "turn_based"
@@ -46,7 +59,58 @@ class TurnBasedConfig(BaseModel):
     min_clip_s: float = 0.05
     absolute_paths: bool = False
     splits: list[str] = ["train", "validation", "test"]
+    redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the clips
+    asr_language_unfit: Literal["exclude", "keep"] = "exclude"  # transcripts by a model without the language
+    dataset_prefix: str = "vak_turn_based"  # LLaMA-Factory dataset names: <prefix>_<split>
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
+
+
+TOOL_CALL_WORDS = ("<tool_call>", "</tool_call>")  # LLaMA-Factory's default template tool_call_words
+OBSERVATION_JOIN = "\n</tool_response>\n<tool_response>\n"  # how LLaMA-Factory joins parallel tool results
+SHAREGPT_TAGS = {"role_tag": "from", "content_tag": "value", "user_tag": "human", "assistant_tag": "gpt",
+                 "observation_tag": "observation", "function_tag": "function_call", "system_tag": "system"}
+
+
+def _function_call_value(msg: dict) -> str:
+    """A `function_call` turn: the calls as [{"name", "arguments": <object>}] (arguments decoded once, so the
+    formatter's own json.dumps encodes them once), after the words spoken before the call when there are any."""
+    calls = [{"name": c["function"]["name"], "arguments": json.loads(c["function"]["arguments"])}
+             for c in msg["tool_calls"]]
+    body = json.dumps(calls if len(calls) > 1 else calls[0], ensure_ascii=False)
+    text = msg.get("content") or ""
+    return f"{text}{TOOL_CALL_WORDS[0]}{body}{TOOL_CALL_WORDS[1]}" if text else body
+
+
+def sharegpt_example(msgs: list[dict], audios: list[str], tools: str | None) -> dict:
+    """The OpenAI-shaped messages of one example in LLaMA-Factory's sharegpt layout (default tags)."""
+    conv: list[dict] = []
+    system = ""
+    for m in msgs:
+        role = m["role"]
+        if role == "system":
+            system = m["content"]
+        elif role == "user":
+            conv.append({"from": "human", "value": m["content"]})
+        elif role == "assistant" and m.get("tool_calls"):
+            conv.append({"from": "function_call", "value": _function_call_value(m)})
+        elif role == "assistant":
+            conv.append({"from": "gpt", "value": m["content"]})
+        elif conv and conv[-1]["from"] == "observation":  # parallel calls: one observation turn
+            conv[-1]["value"] += OBSERVATION_JOIN + m["content"]
+        else:
+            conv.append({"from": "observation", "value": m["content"]})
+    out: dict = {"conversations": conv, "system": system, "audios": audios}
+    if tools:
+        out["tools"] = tools
+    return out
+
+
+def dataset_info(config: TurnBasedConfig, rows: dict[str, int]) -> dict:
+    """LLaMA-Factory's dataset_info.json entries, one per non-empty split (it refuses an empty file)."""
+    return {f"{config.dataset_prefix}_{split}": {
+        "file_name": f"llamafactory/{split}.jsonl", "formatting": "sharegpt",
+        "columns": {"messages": "conversations", "system": "system", "tools": "tools", "audios": "audios"},
+        "tags": SHAREGPT_TAGS} for split in config.splits if rows.get(split)}
 
 
 class _Clips:
@@ -105,22 +169,37 @@ def kept_turns(record: VakRecord, config: TurnBasedConfig, build: ExportBuild) -
 
 def export_turn_based(data_root: DataRoot, config: TurnBasedConfig | None = None,
                       out_dir: str | Path | None = None) -> BuildResult:
-    return run_recipe(RECIPE, data_root, config or TurnBasedConfig(), _export_records, out_dir)
+    return run_recipe(RECIPE, data_root, config or TurnBasedConfig(), _export_records, out_dir, finish=_finish)
 
 
 def _export_records(build: ExportBuild, config: TurnBasedConfig) -> None:
-    with build.writers(config.splits) as main, build.writers(config.splits, "{split}.targets.jsonl") as targets:
-        _export_split_records(build, config, main, targets)
+    with build.writers(config.splits) as main, build.writers(config.splits, "{split}.targets.jsonl") as targets, \
+            build.writers(config.splits, "llamafactory/{split}.jsonl") as lf:
+        _export_split_records(build, config, main, targets, lf)
+
+
+def _finish(build: ExportBuild) -> None:
+    config = build.config
+    rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
+    explain_empty_splits(build, rows, config.splits, needs_audio=True)
+    write_json(build.path("dataset_info.json"), dataset_info(config, rows))
 
 
 def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: SplitWriters,
-                          targets: SplitWriters) -> None:
+                          targets: SplitWriters, lf: SplitWriters) -> None:
     for record, split in iter_eligible(build, config.splits):
+        unfit = unfit_asr_turns(record) if config.asr_language_unfit == "exclude" else {}
+        if unfit:
+            turn, why = next(iter(unfit.items()))
+            build.skip(record.id, "asr_language_unfit", why, turn=turn)
+            build.counts["asr_language_unfit_turns"] += len(unfit)
+            continue
         try:
-            audio = ConversationAudio.open(build.layout.root, record)
+            audio = ConversationAudio.open(build.layout.root, record, config.redacted_audio)
         except AudioProblem as exc:
             build.skip(record.id, exc.code, str(exc))
             continue
+        build.counts[f"redacted_spans_{config.redacted_audio}"] += audio.masked_spans
         clips = _Clips(build, record, split, audio, config, kept_turns(record, config, build))
         events = record_events(record, user=clips.user, assistant=clips.assistant)
         if clips.problem is not None:
@@ -145,6 +224,8 @@ def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: Spl
         build.counts["clips"] += clips.discard_unused(set(audios) | {a for group in assistant_audios for a in group})
         main.write(split, example)
         targets.write(split, {"id": record.id, "assistant_audios": assistant_audios})
+        lf.write(split, sharegpt_example(msgs, audios, example.get("tools")))
         build.counts["conversations"] += 1
+        build.counts[f"conversations_{split}"] += 1
         if audio.mono:
             build.flag(record.id, "mono_clips", "clips cut from a mono mix: overlapping speech is audible")

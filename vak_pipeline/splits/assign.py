@@ -1,14 +1,22 @@
-"""Speaker-disjoint, seeded, stable split assignment by conversation id.
+"""Speaker-disjoint, seeded, stable, stratified split assignment by conversation id.
 
 Conversations that share a known speaker (an agent voice, a customer id; by role) form one connected
-component and always land in one split. Three promises:
+component and always land in one split. Four promises:
 - deterministic: the same manifest, config and previous file give the same splits.json;
 - stable: a conversation already assigned never moves, and a new conversation that joins an assigned
   component goes where that component is;
 - honest: a new conversation that would tie together components already in different splits is held
-  out with a message, never silently moved (moving it would leak a speaker into a second split).
-Fresh components are ordered by sha256(seed, smallest conv id) and each goes greedily to the split
-furthest below its target share, so existing assignments constrain but never get reshuffled.
+  out with a message, never silently moved (moving it would leak a speaker into a second split);
+- stratified: every recipe finds its rows in every split. A component's stratum is whether it has audio
+  (speech recipes read only those), then locale, then source (`summaries.stratum_of`). When a stratum
+  has at least as many fresh components as there are splits still without one of it, each such split
+  gets one first (in ratio order); after that a component goes to the split furthest below its share,
+  summed over the stratum levels (audio, audio+locale, audio+locale+source) and overall.
+Fresh components are ordered by sha256(seed, smallest conv id); existing assignments constrain but never
+get reshuffled. Memory is flat: conversations live in SQLite temp tables, Python holds one union-find
+array and a counter per (stratum level, split). `strata` in the header counts each split's conversations
+with and without audio and says how many speaker-linked groups each has, so an empty speech split can
+be explained (e.g. one agent voice in every call).
 """
 
 from __future__ import annotations
@@ -78,15 +86,50 @@ def component_order_key(seed: int, smallest_conv_id: str) -> str:
     return hashlib.sha256(f"{seed}\0{smallest_conv_id}".encode()).hexdigest()
 
 
-def _pick_split(counts: dict[str, int], ratios: dict[str, float], size: int) -> str:
-    total = sum(counts.values()) + size
-    best, best_deficit = None, None
-    for name, share in ratios.items():
-        deficit = share * total - counts[name]
-        if best_deficit is None or deficit > best_deficit + 1e-12:
-            best, best_deficit = name, deficit
-    assert best is not None
-    return best
+def _levels(stratum: str | None) -> list[str]:
+    """The stratum levels a component is balanced on: "audio", "audio|en-IN", "audio|en-IN|real"."""
+    parts = (stratum or "").split("|")
+    return ["|".join(parts[:k]) for k in range(1, len(parts) + 1)]
+
+
+class _Balancer:
+    """Picks a split for each fresh component: first one per split in a stratum that has enough
+    components for it, then the split furthest below its share summed over the stratum levels and overall."""
+
+    def __init__(self, config: SplitConfig, counts: dict[str, int], by_level: dict[str, dict[str, int]],
+                 remaining: dict[str, int]) -> None:
+        self.ratios = config.ratios
+        self.names = list(config.ratios)
+        self.positive = [s for s in self.names if self.ratios[s] > 0]
+        self.total = {name: counts.get(name, 0) for name in self.names}
+        self.by_level = {lvl: {name: c.get(name, 0) for name in self.names} for lvl, c in by_level.items()}
+        self.remaining = dict(remaining)  # fresh components not yet placed, per top-level stratum
+
+    def pick(self, stratum: str | None, size: int) -> str:
+        levels = _levels(stratum)
+        top = levels[0]
+        seen = self.by_level.setdefault(top, {name: 0 for name in self.names})
+        empty = [s for s in self.positive if seen[s] == 0]
+        if empty and self.remaining.get(top, 0) >= len(empty):
+            best = empty[0]
+        else:
+            scores = {name: self._deficit(self.total, name, size) for name in self.names}
+            for lvl in levels:
+                got = self.by_level.setdefault(lvl, {name: 0 for name in self.names})
+                for name in self.names:
+                    scores[name] += self._deficit(got, name, size)
+            best = self.names[0]
+            for name in self.names[1:]:
+                if scores[name] > scores[best] + 1e-12:
+                    best = name
+        self.remaining[top] = self.remaining.get(top, 0) - 1
+        self.total[best] += size
+        for lvl in levels:
+            self.by_level.setdefault(lvl, {name: 0 for name in self.names})[best] += size
+        return best
+
+    def _deficit(self, counts: dict[str, int], name: str, size: int) -> float:
+        return self.ratios[name] * (sum(counts.values()) + size) - counts[name]
 
 
 def build_splits(
@@ -155,8 +198,11 @@ def assign_loaded(store: SplitStore, config: SplitConfig, previous: SplitStore |
     empty = [name for name in names if config.ratios[name] > 0 and counts.get(name, 0) == 0]
     if empty and n >= len(names):
         warnings.append(f"split(s) {', '.join(empty)} received no conversations")
+    strata = _strata_counts(conn, names)
+    warnings.extend(_strata_warnings(strata, config))
     counts["held_out"] = store.count("held_out")
     header = SplitsHeader(seed=config.seed, ratios=config.ratios, roles=list(config.roles), counts=counts,
+                          strata=strata,
                           conflicts=sorted(conflicts, key=lambda c: (c.code, c.conversations)),
                           warnings=warnings, manifest_hash=manifest_hash)
     store.set_header(header)
@@ -180,12 +226,12 @@ def _more(total: int, shown: int, what: str) -> list[str]:
 
 
 def _load_conversations(conn: sqlite3.Connection, warnings: list[str]) -> int:
-    """conv(n, id, pinned) numbered 0..n-1 in id order, and ckey(n, key): the speaker keys of each."""
+    """conv(n, id, pinned, stratum) numbered 0..n-1 in id order, and ckey(n, key): the speaker keys of each."""
     conn.executescript("""
         CREATE TEMP TABLE firsts (id TEXT PRIMARY KEY, seq INTEGER NOT NULL, copies INTEGER NOT NULL) WITHOUT ROWID;
         INSERT INTO firsts SELECT id, MIN(seq), COUNT(*) FROM raw GROUP BY id;
-        CREATE TEMP TABLE conv (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, pinned TEXT);
-        INSERT INTO conv SELECT ROW_NUMBER() OVER (ORDER BY f.id) - 1, f.id, r.pinned
+        CREATE TEMP TABLE conv (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, pinned TEXT, stratum TEXT);
+        INSERT INTO conv SELECT ROW_NUMBER() OVER (ORDER BY f.id) - 1, f.id, r.pinned, r.stratum
             FROM firsts f JOIN raw r ON r.seq = f.seq ORDER BY f.id;
         CREATE TEMP TABLE ckey (n INTEGER NOT NULL, key TEXT NOT NULL, PRIMARY KEY (n, key)) WITHOUT ROWID;
         INSERT OR IGNORE INTO ckey SELECT c.n, k.key FROM rawkey k JOIN raw r ON r.seq = k.seq
@@ -330,31 +376,70 @@ def _settle_component(comp: list[str], conv_keys: dict[str, list[str]], anchor: 
 
 
 def _assign_fresh(conn: sqlite3.Connection, config: SplitConfig, counts: dict[str, int]) -> int:
-    """Components with no earlier decision, in sha256(seed, smallest id) order, each to the split furthest
-    below its share. Returns the size of the largest one."""
+    """Components with no earlier decision, in sha256(seed, smallest id) order, each placed by _Balancer
+    (stratified; see the module docstring). Returns the size of the largest one."""
     names = list(config.ratios)
     conn.create_function("order_key", 2, component_order_key, deterministic=True)
     conn.executescript("""
-        CREATE TEMP TABLE fresh (root INTEGER PRIMARY KEY, ord TEXT NOT NULL, size INTEGER NOT NULL);
+        CREATE TEMP TABLE fresh (root INTEGER PRIMARY KEY, ord TEXT NOT NULL, size INTEGER NOT NULL, stratum TEXT);
         CREATE TEMP TABLE comp_split (root INTEGER PRIMARY KEY, split TEXT NOT NULL);
     """)
-    conn.execute("INSERT INTO fresh SELECT comp.root, order_key(?, MIN(conv.id)), COUNT(*) FROM comp "
-                 "JOIN conv ON conv.n = comp.n WHERE comp.root NOT IN (SELECT root FROM known) GROUP BY comp.root",
-                 (config.seed,))
+    # a component's stratum is its members' smallest: "audio|..." sorts before "text|...", so one recording
+    # in a component makes it a speech component
+    conn.execute("INSERT INTO fresh SELECT comp.root, order_key(?, MIN(conv.id)), COUNT(*), MIN(conv.stratum) "
+                 "FROM comp JOIN conv ON conv.n = comp.n WHERE comp.root NOT IN (SELECT root FROM known) "
+                 "GROUP BY comp.root", (config.seed,))
+    by_level: dict[str, dict[str, int]] = defaultdict(dict)
+    for split, stratum, c in conn.execute("SELECT a.v, conv.stratum, COUNT(*) FROM main.assignment a "
+                                          "JOIN conv ON conv.id = a.k GROUP BY a.v, conv.stratum"):
+        for lvl in _levels(stratum):
+            by_level[lvl][split] = by_level[lvl].get(split, 0) + c
+    remaining: dict[str, int] = defaultdict(int)
+    for stratum, c in conn.execute("SELECT stratum, COUNT(*) FROM fresh GROUP BY stratum"):
+        remaining[_levels(stratum)[0]] += c
+    balancer = _Balancer(config, counts, by_level, remaining)
     picks: list[tuple[int, str]] = []
-    current = {name: counts.get(name, 0) for name in names}
-    for root, size in conn.execute("SELECT root, size FROM fresh ORDER BY ord"):
-        split = _pick_split(current, config.ratios, size)
-        current[split] += size
-        picks.append((root, split))
+    for root, size, stratum in conn.execute("SELECT root, size, stratum FROM fresh ORDER BY ord"):
+        picks.append((root, balancer.pick(stratum, size)))
         if len(picks) >= BATCH:
             conn.executemany("INSERT INTO comp_split VALUES (?, ?)", picks)
             picks.clear()
     conn.executemany("INSERT INTO comp_split VALUES (?, ?)", picks)
-    counts.update(current)
+    counts.update({name: balancer.total[name] for name in names})
     conn.execute("INSERT INTO main.assignment (k, v) SELECT conv.id, cs.split FROM comp_split cs "
                  "JOIN comp ON comp.root = cs.root JOIN conv ON conv.n = comp.n ORDER BY conv.id")
     return conn.execute("SELECT COALESCE(MAX(size), 0) FROM fresh").fetchone()[0]
+
+
+def _strata_counts(conn: sqlite3.Connection, names: list[str]) -> dict[str, dict[str, int]]:
+    """{"audio": {split: conversations, ..., "groups": speaker-linked groups}, "text": {...}} (strata present)."""
+    out: dict[str, dict[str, int]] = {}
+    for top, split, c in conn.execute(
+            "SELECT substr(COALESCE(conv.stratum, ''), 1, instr(COALESCE(conv.stratum, '') || '|', '|') - 1) AS top, "
+            "a.v, COUNT(*) FROM main.assignment a JOIN conv ON conv.id = a.k GROUP BY top, a.v ORDER BY top, a.v"):
+        if top:
+            out.setdefault(top, {name: 0 for name in names})[split] = c
+    for top, groups in conn.execute(
+            "SELECT substr(conv.stratum, 1, instr(conv.stratum || '|', '|') - 1) AS top, COUNT(DISTINCT comp.root) "
+            "FROM conv JOIN comp ON comp.n = conv.n WHERE conv.stratum IS NOT NULL GROUP BY top ORDER BY top"):
+        out.setdefault(top, {name: 0 for name in names})["groups"] = groups
+    return out
+
+
+def _strata_warnings(strata: dict[str, dict[str, int]], config: SplitConfig) -> list[str]:
+    """Why a split holds no conversation with audio, when the manifest has some."""
+    audio = strata.get("audio")
+    if not audio:
+        return []
+    missing = [s for s in config.ratios if config.ratios[s] > 0 and audio.get(s, 0) == 0]
+    if not missing:
+        return []
+    total = sum(v for k, v in audio.items() if k != "groups")
+    groups = audio.get("groups", 0)
+    return [f"split(s) {', '.join(missing)} hold no conversation with audio: the {total} conversation(s) with "
+            f"audio form {groups} group(s) linked by shared speakers (roles {', '.join(config.roles)}), fewer than "
+            "the splits that need one; add recordings with other speakers, or split by customer only "
+            "(roles=['user']) when one agent voice is in every call"]
 
 
 def _resolve_conflict(

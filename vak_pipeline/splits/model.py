@@ -51,6 +51,9 @@ class SplitsHeader(BaseModel):
     ratios: dict[str, float] = Field(default_factory=dict, description="empty in a hand-made file: names unchecked")
     roles: list[str] = Field(default_factory=lambda: list(DEFAULT_ROLES))
     counts: dict[str, int] = Field(default_factory=dict)
+    strata: dict[str, dict[str, int]] = Field(
+        default_factory=dict, description="conversations per split for conversations with audio and without "
+                                           "(\"audio\" / \"text\"); \"groups\": speaker-linked groups in each")
     conflicts: list[Conflict] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     manifest_hash: str | None = None
@@ -58,8 +61,8 @@ class SplitsHeader(BaseModel):
 
 MAPS = ("assignment", "held_out", "retired", "speakers")
 # splits.json's key order: header fields with the maps where the file has always had them
-JSON_KEY_ORDER = ("seed", "ratios", "roles", "assignment", "counts", "held_out", "conflicts", "retired", "speakers",
-                  "warnings", "manifest_hash")
+JSON_KEY_ORDER = ("seed", "ratios", "roles", "assignment", "counts", "strata", "held_out", "conflicts", "retired",
+                  "speakers", "warnings", "manifest_hash")
 FIX_SEPARATOR = ". Fix:"  # a held-out reason is "<why>. Fix: <what to do>"
 
 

@@ -21,10 +21,17 @@ class SplitSummary(NamedTuple):
     conv_id: str
     speakers: Mapping[str, str] | None = None
     pinned: str | None = None  # meta.split already carried by the record
+    stratum: str | None = None  # "audio|<locale>|<source>" or "text|...": what the split balances per split
+
+
+def stratum_of(record: VakRecord) -> str:
+    """The record's stratum: whether it has audio first (speech recipes need speech rows in every split),
+    then its locale and source."""
+    return f"{'audio' if record.audio is not None else 'text'}|{record.locale}|{record.meta.source}"
 
 
 def summary_of(record: VakRecord) -> SplitSummary:
-    return SplitSummary(record.id, dict(record.meta.speakers or {}), record.meta.split)
+    return SplitSummary(record.id, dict(record.meta.speakers or {}), record.meta.split, stratum_of(record))
 
 
 def as_summary(item: SplitSummary | tuple | VakRecord) -> SplitSummary:
@@ -34,7 +41,7 @@ def as_summary(item: SplitSummary | tuple | VakRecord) -> SplitSummary:
     if isinstance(item, SplitSummary):
         return item
     conv_id, speakers, *rest = item
-    return SplitSummary(str(conv_id), speakers or {}, rest[0] if rest else None)
+    return SplitSummary(str(conv_id), speakers or {}, rest[0] if rest else None, rest[1] if len(rest) > 1 else None)
 
 
 def speaker_keys(speakers: Mapping[str, str] | None, roles: Iterable[str]) -> list[str]:
@@ -67,24 +74,24 @@ def iter_summaries(manifest: str | Path, issues: list[Issue] | None = None) -> I
 
 def load_summaries(conn: Any, summaries: Iterable[SplitSummary | tuple], roles: list[str], raw: str,
                    keys: str, batch: int = 10_000) -> None:
-    """Stream summaries into SQLite temp tables `raw`(seq, id, pinned) and `keys`(seq, key), in batches:
+    """Stream summaries into SQLite temp tables `raw`(seq, id, pinned, stratum) and `keys`(seq, key), in batches:
     the split assignment and its check both start from these, whatever the size of the manifest."""
     conn.executescript(f"""
-        CREATE TEMP TABLE {raw} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, pinned TEXT);
+        CREATE TEMP TABLE {raw} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, pinned TEXT, stratum TEXT);
         CREATE TEMP TABLE {keys} (seq INTEGER NOT NULL, key TEXT NOT NULL);
     """)
     rows: list[tuple] = []
     key_rows: list[tuple] = []
 
     def flush() -> None:
-        conn.executemany(f"INSERT INTO {raw} VALUES (?, ?, ?)", rows)
+        conn.executemany(f"INSERT INTO {raw} VALUES (?, ?, ?, ?)", rows)
         conn.executemany(f"INSERT INTO {keys} VALUES (?, ?)", key_rows)
         rows.clear()
         key_rows.clear()
 
     for seq, item in enumerate(summaries):
         s = as_summary(item)
-        rows.append((seq, s.conv_id, s.pinned))
+        rows.append((seq, s.conv_id, s.pinned, s.stratum))
         key_rows.extend((seq, k) for k in speaker_keys(s.speakers, roles))
         if len(rows) >= batch:
             flush()

@@ -1,0 +1,243 @@
+"""Full-duplex export for NVIDIA NeMo speechlm2 DuplexS2S, written with Lhotse itself (Lhotse Shar).
+
+exports/duplex_s2s/
+  <split>/cuts.000000.jsonl.gz          one MonoCut per conversation (Lhotse Shar, `shard_size` cuts a shard)
+  <split>/recording.000000.tar          the user's channel, mono WAV at `source_sample_rate` (cut.recording)
+  <split>/target_audio.000000.tar       the agent's channel, mono WAV at `target_sample_rate`
+                                        (cut.custom["target_audio"], read by NeMo with recording_field="target_audio")
+  nemo_data.yaml                        the `data:` block for NeMo's s2s_duplex.yaml: lhotse_shar input_cfg per split,
+                                        frame_length, sample rates and the roles used here
+  build.json skipped.jsonl flagged.jsonl
+
+Each spoken turn is a SupervisionSegment on channel 0 with `speaker` "user" or `agent_role` ("assistant"),
+its text, start, duration and language. NeMo's DuplexS2SDataset places each supervision's tokens at
+frame floor(start / frame_length) and its EOS at the frame of its end, per role; NeMo's default
+output_roles are ["agent", "Assistant"], so nemo_data.yaml sets output_roles to `agent_role`.
+
+Both streams are written at the rate NeMo asks for, because lhotse's Cut.resample resamples the cut's
+recording but not its custom target_audio. Redacted spans are re-masked (`redacted_audio`, silence by
+default) and placeholders such as <PHONE_1> are dropped from the supervision text, so text and audio
+agree; conversations transcribed by an ASR model that does not cover their language are left out.
+Mono recordings are refused unless `allow_synthetic_stereo` (flagged). One process: Shar shards are
+numbered in order and a sharded build would interleave them.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from ..schema import VakRecord
+from ..speech.language_fit import unfit_asr_turns
+from .audio_io import AudioProblem, read_audio, resample_int16, role_channels
+from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, explain_empty_splits, iter_eligible, safe_name
+from .masking import RedactedAudio, apply_masks, load_masks
+from .moshi_lora import synthetic_stereo
+from .shards import run_recipe
+
+RECIPE = "duplex_s2s"
+
+
+class DuplexS2SConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source_sample_rate: int = 16000  # NeMo s2s_duplex.yaml data.source_sample_rate (user audio)
+    target_sample_rate: int = 22050  # data.target_sample_rate (agent audio; the audio codec's rate)
+    frame_length: float = 0.08  # data.frame_length, written into nemo_data.yaml
+    user_role: str = "user"
+    agent_role: str = "assistant"
+    redacted_audio: RedactedAudio = "silence"
+    placeholder_text: Literal["drop", "keep"] = "drop"  # <PHONE_1> in supervision text
+    asr_language_unfit: Literal["exclude", "keep"] = "exclude"
+    allow_synthetic_stereo: bool = False
+    shard_size: int = 1000
+    splits: list[str] = ["train", "validation", "test"]
+
+
+def export_duplex_s2s(
+    data_root: str | Path, config: DuplexS2SConfig | None = None, out_dir: str | Path | None = None
+) -> BuildResult:
+    return run_recipe(RECIPE, data_root, config or DuplexS2SConfig(), _export_records, out_dir, finish=_finish)
+
+
+def _wav_recording(samples: np.ndarray, rate: int, recording_id: str):
+    import soundfile as sf
+    from lhotse import Recording
+
+    buf = io.BytesIO()
+    sf.write(buf, samples, rate, subtype="PCM_16", format="WAV")
+    return Recording.from_bytes(buf.getvalue(), recording_id)
+
+
+def supervision_text(text: str, config: DuplexS2SConfig) -> str:
+    """The turn's text as heard: with "drop", placeholders go (their span is masked), and so does a
+    space or stray punctuation they leave ("Mrs. <PERSON_1>. How" -> "Mrs. How")."""
+    if config.placeholder_text == "drop":
+        text = PLACEHOLDER_RE.sub("", text)
+        text = re.sub(r"\s+([.,!?;:])(?=\s|$)", lambda m: "" if m.start() and text[m.start() - 1] in ".,!?;:"
+                      else m.group(1), text)
+    return " ".join(text.split())
+
+
+def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: DuplexS2SConfig, counts):
+    """One MonoCut: user channel as the recording, agent channel as custom target_audio, turns as supervisions."""
+    from lhotse import MonoCut, SupervisionSegment
+
+    stem = safe_name(record.id)
+    user = resample_int16(np.ascontiguousarray(stereo[:, 1]), rate, config.source_sample_rate)
+    agent = resample_int16(np.ascontiguousarray(stereo[:, 0]), rate, config.target_sample_rate)
+    source = _wav_recording(user, config.source_sample_rate, f"{stem}_user")
+    target = _wav_recording(agent, config.target_sample_rate, f"{stem}_target")
+    duration = source.duration
+    sups = []
+    for i, t in enumerate(record.turns):
+        if not t.is_spoken or t.speaker not in ("agent", "user") or not t.text:
+            continue
+        text = supervision_text(t.text, config)
+        start, end = max(0.0, t.start), min(duration, t.end)
+        if not text or end <= start:
+            counts["supervisions_dropped"] += 1
+            continue
+        sups.append(
+            SupervisionSegment(
+                id=f"{stem}-{i:04d}",
+                recording_id=source.id,
+                start=round(start, 3),
+                duration=round(end - start, 3),
+                channel=0,
+                text=text,
+                language=t.lang,
+                speaker=config.user_role if t.speaker == "user" else config.agent_role,
+            )
+        )
+    return MonoCut(
+        id=stem,
+        start=0.0,
+        duration=duration,
+        channel=0,
+        recording=source,
+        supervisions=sups,
+        custom={"target_audio": target},
+    )
+
+
+class _Writers:
+    """One lhotse SharWriter per split, opened on first use."""
+
+    def __init__(self, build: ExportBuild, config: DuplexS2SConfig) -> None:
+        self.build, self.config, self.open = build, config, {}
+
+    def write(self, split: str, cut) -> None:
+        from lhotse.shar import SharWriter
+
+        w = self.open.get(split)
+        if w is None:
+            out = self.build.stage / split
+            out.mkdir(parents=True, exist_ok=True)
+            w = self.open[split] = SharWriter(
+                str(out), fields={"recording": "wav", "target_audio": "wav"}, shard_size=self.config.shard_size
+            ).__enter__()
+        w.write(cut)
+
+    def close(self) -> None:
+        for w in self.open.values():
+            w.close()
+        for split in self.open:
+            for gz in sorted((self.build.stage / split).glob("*.jsonl.gz")):
+                _reset_gzip_header(gz)
+
+
+def _reset_gzip_header(path: Path) -> None:
+    """Rewrite a gzip file with no name and mtime 0 in its header: same bytes for the same cuts."""
+    import gzip
+    import os
+
+    tmp = path.with_name(f".{path.name}.tmp")
+    with gzip.open(path, "rb") as src, open(tmp, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as dst:
+        while chunk := src.read(1 << 20):
+            dst.write(chunk)
+    os.replace(tmp, path)
+
+
+def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
+    writers = _Writers(build, config)
+    try:
+        for record, split in iter_eligible(build, config.splits):
+            unfit = unfit_asr_turns(record) if config.asr_language_unfit == "exclude" else {}
+            if unfit:
+                turn, why = next(iter(unfit.items()))
+                build.skip(record.id, "asr_language_unfit", why, turn=turn)
+                build.counts["asr_language_unfit_turns"] += len(unfit)
+                continue
+            try:
+                data, rate = read_audio(build.layout.root, record)
+                data, masked = apply_masks(data, rate, load_masks(build.layout.root, record), config.redacted_audio)
+                if data.shape[1] == 1:
+                    if not config.allow_synthetic_stereo:
+                        raise AudioProblem(
+                            "mono_refused",
+                            "mono recording: duplex_s2s needs one stream per speaker; "
+                            "set allow_synthetic_stereo to cut streams from the turns",
+                        )
+                    stereo = synthetic_stereo(data[:, 0], rate, record)
+                    build.flag(record.id, "synthetic_stereo", "mono recording split into two streams by turns")
+                else:
+                    roles = role_channels(record, data.shape[1])
+                    stereo = np.ascontiguousarray(data[:, [roles["agent"], roles["user"]]])
+            except AudioProblem as exc:
+                build.skip(record.id, exc.code, str(exc))
+                continue
+            cut = conversation_cut(record, stereo, rate, config, build.counts)
+            if not any(s.speaker == config.agent_role for s in cut.supervisions):
+                build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
+                continue
+            writers.write(split, cut)
+            build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
+            build.counts["conversations"] += 1
+            build.counts[f"conversations_{split}"] += 1
+            build.counts["supervisions"] += len(cut.supervisions)
+            build.counts["hours"] = round(build.counts.get("hours", 0) + cut.duration / 3600, 6)
+    finally:
+        writers.close()
+
+
+def nemo_data_block(config: DuplexS2SConfig, rows: dict[str, int]) -> dict:
+    """The `data:` block of NeMo's examples/speechlm2/conf/s2s_duplex.yaml for this export (paths relative
+    to this folder)."""
+    data: dict = {
+        "frame_length": config.frame_length,
+        "source_sample_rate": config.source_sample_rate,
+        "target_sample_rate": config.target_sample_rate,
+        "input_roles": [config.user_role],
+        "output_roles": [config.agent_role],
+    }
+    if rows.get("train"):
+        data["train_ds"] = {
+            "sample_rate": config.target_sample_rate,
+            "input_cfg": [{"type": "lhotse_shar", "shar_path": "train"}],
+        }
+    evals = {s: {"shar_path": s} for s in config.splits if s != "train" and rows.get(s)}
+    if evals:
+        data["validation_ds"] = {"datasets": evals, "sample_rate": config.target_sample_rate, "batch_size": 1}
+    return {"data": data}
+
+
+def _finish(build: ExportBuild) -> None:
+    import yaml
+
+    config = build.config
+    rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
+    empty = explain_empty_splits(build, rows, config.splits, needs_audio=True)
+    head = [
+        "# NeMo speechlm2 DuplexS2S data block (examples/speechlm2/conf/s2s_duplex.yaml) for this export.",
+        "# shar_path values are relative to this folder: prefix them with its location.",
+    ]
+    head += [f"# {s} is empty: {why}" for s, why in empty.items()]
+    (build.stage / "nemo_data.yaml").write_text(
+        "\n".join(head) + "\n" + yaml.safe_dump(nemo_data_block(config, rows), sort_keys=False), encoding="utf-8"
+    )
