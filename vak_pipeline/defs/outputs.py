@@ -36,6 +36,7 @@ class MoshiLoraConfig(dg.Config):
     allow_synthetic_stereo: bool = False
     placeholder_words: str = "drop"  # drop | keep
     splits: list[str] = ["train", "validation", "test"]
+    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
@@ -47,6 +48,7 @@ class TurnBasedExportConfig(dg.Config):
     min_clip_s: float = 0.05
     absolute_paths: bool = False
     splits: list[str] = ["train", "validation", "test"]
+    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
@@ -59,6 +61,8 @@ class CascadedExportConfig(dg.Config):
     leading_assistant: str = "drop"
     placeholder_text: str = "(call connected)"
     min_clip_s: float = 0.05
+    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
+    tts_synthesized: bool = False  # synthesized audio stays out of tts/ by default
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
@@ -68,6 +72,7 @@ class ParquetExportConfig(dg.Config):
     batch_size: int = 1000
     splits: list[str] = ["train", "validation", "test"]
     dataset_name: str = "vakforge"
+    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same rows, same order
 
 

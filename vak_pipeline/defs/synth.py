@@ -24,32 +24,48 @@ class SynthConfig(dg.Config):
     workers: int = 1  # render processes (0 = one per core); output identical
 
 
-@dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("redacted_manifest")],
-          kinds={"jsonl", "audio"},
-          description="work/<upload>/synthesized.jsonl: text-only conversations rendered as two-channel 24 kHz "
-                      "calls (audio/<conv>.wav, alignments/<conv>.json), placeholders spoken as fake surrogates, "
-                      "audio marked synthesized; every other record passes through.")
+@dg.asset(
+    partitions_def=uploads_partitions,
+    group_name="uploads",
+    deps=[dg.AssetKey("redacted_manifest")],
+    kinds={"jsonl", "audio"},
+    description="work/<upload>/synthesized.jsonl: text-only conversations rendered as two-channel 24 kHz "
+    "calls (audio/<conv>.wav, alignments/<conv>.json), placeholders spoken as fake surrogates, "
+    "audio marked synthesized; every other record passes through.",
+)
 def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.synth import SynthSettings, synth_upload
 
     settings = SynthSettings.model_validate(config.model_dump())
     res = synth_upload(data.layout, context.partition_key, settings)
-    context.log.info(f"{context.partition_key}: {res.rendered} rendered ({res.audio_s:.1f} s of audio), "
-                     f"{res.cached} unchanged, {res.passed_through} passed through, {res.failed} failed; "
-                     f"gaps {res.gap_model.get('source')}")
-    rows = [dg.TableRecord({"code": i.code, "line": i.line or 0, "record_id": i.record_id or "", "reason": i.message,
-                            "fix": i.fix}) for i in res.issues[:ISSUES_CAP]]
-    schema = dg.TableSchema(columns=[dg.TableColumn(c, "int" if c == "line" else "string")
-                                     for c in ("code", "line", "record_id", "reason", "fix")])
-    return dg.MaterializeResult(metadata={
-        "dagster/row_count": res.records,
-        "rendered": res.rendered,
-        "unchanged": res.cached,
-        "passed_through": res.passed_through,
-        "failed": res.failed,
-        "audio_seconds_rendered": round(res.audio_s, 3),
-        "engine": res.engine,
-        "gap_model": dg.MetadataValue.json(res.gap_model),
-        "issues": dg.MetadataValue.table(records=rows, schema=schema),
-        "synthesized_jsonl": dg.MetadataValue.path(str(data.layout.synthesized(context.partition_key).resolve())),
-    })
+    context.log.info(
+        f"{context.partition_key}: {res.rendered} rendered ({res.audio_s:.1f} s of audio), "
+        f"{res.cached} unchanged, {res.passed_through} passed through, {res.failed} failed; "
+        f"gaps {res.gap_model.get('source')}"
+    )
+    rows = [
+        dg.TableRecord(
+            {"code": i.code, "line": i.line or 0, "record_id": i.record_id or "", "reason": i.message, "fix": i.fix}
+        )
+        for i in res.issues[:ISSUES_CAP]
+    ]
+    schema = dg.TableSchema(
+        columns=[
+            dg.TableColumn(c, "int" if c == "line" else "string")
+            for c in ("code", "line", "record_id", "reason", "fix")
+        ]
+    )
+    return dg.MaterializeResult(
+        metadata={
+            "dagster/row_count": res.records,
+            "rendered": res.rendered,
+            "unchanged": res.cached,
+            "passed_through": res.passed_through,
+            "failed": res.failed,
+            "audio_seconds_rendered": round(res.audio_s, 3),
+            "engine": res.engine,
+            "gap_model": dg.MetadataValue.json(res.gap_model),
+            "issues": dg.MetadataValue.table(records=rows, schema=schema),
+            "synthesized_jsonl": dg.MetadataValue.path(str(data.layout.synthesized(context.partition_key).resolve())),
+        }
+    )

@@ -30,7 +30,15 @@ from pydantic import BaseModel, ConfigDict
 from ..schema import Turn, VakRecord
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, iter_eligible, safe_name
+from .common import (
+    PLACEHOLDER_RE,
+    BuildResult,
+    ExportBuild,
+    SplitWriters,
+    SynthesizedAudio,
+    iter_eligible,
+    safe_name,
+)
 from .shards import run_recipe
 
 RECIPE = "cascaded"
@@ -47,6 +55,8 @@ class CascadedConfig(BaseModel):
     leading_assistant: LeadingPolicy = "drop"
     placeholder_text: str = "(call connected)"
     min_clip_s: float = 0.05
+    synthesized_audio: SynthesizedAudio = "include"  # rows whose audio the synth stage rendered (flagged)
+    tts_synthesized: bool = False  # a TTS should not learn a synthesizer's voice: such rows stay out of tts/
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 
@@ -131,6 +141,10 @@ def _speech_turn_problem(config: CascadedConfig, t: Turn, i: int, over: set[int]
 def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split: str,
             stt: SplitWriters | None, tts: _TtsSets | None) -> None:
     want_tts = tts is not None and split in config.tts_splits
+    if want_tts and not config.tts_synthesized and record.audio is not None and record.audio.synthesis is not None:
+        build.skip(record.id, "synthesized_audio", "audio rendered by a synthesizer: kept out of TTS training "
+                                                   "(tts_synthesized: false)", part="tts")
+        want_tts = False
     if stt is None and not want_tts:
         return
     try:

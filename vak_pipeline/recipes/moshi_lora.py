@@ -28,6 +28,7 @@ from .common import (
     BuildResult,
     ExportBuild,
     SplitWriters,
+    SynthesizedAudio,
     iter_eligible,
     safe_name,
     write_json,
@@ -44,6 +45,7 @@ class MoshiConfig(BaseModel):
     allow_synthetic_stereo: bool = False  # rebuild two streams from a mono mix by the turns' speaker intervals
     placeholder_words: Literal["drop", "keep"] = "drop"  # redaction placeholders such as <PHONE_1>
     splits: list[str] = ["train", "validation", "test"]
+    synthesized_audio: SynthesizedAudio = "include"  # rows whose audio the synth stage rendered (flagged)
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..schema import Meta, VakRecord
 from ..storage import atomic_open, atomic_write_text, resolve_inside
-from .common import BuildResult, ExportBuild, iter_eligible
+from .common import BuildResult, ExportBuild, SynthesizedAudio, iter_eligible
 from .shards import run_recipe
 
 RECIPE = "parquet"
@@ -61,7 +61,8 @@ def manifest_schema(embed_audio: bool = False):
     fields = [
         ("id", s), ("schema_version", s),
         ("audio", pa.struct([("path", s), ("sample_rate", pa.int32()), ("channels", pa.int32()),
-                             ("channel_map", s), ("duration_s", f64), ("condition", s)])),
+                             ("channel_map", s), ("duration_s", f64), ("condition", s),
+                             ("synthesis", s)])),
         ("locale", s), ("language", pa.struct([("primary", s), ("mix", pa.list_(s))])),
         ("domain", s), ("scenario", s), ("system_prompt", s),
         ("tools", pa.list_(pa.struct([("name", s), ("description", s), ("parameters", s)]))),
@@ -87,6 +88,7 @@ def record_row(record: VakRecord, split: str | None, audio_bytes: bytes | None =
     d = record.model_dump(mode="json")
     if d["audio"] is not None:
         d["audio"]["channel_map"] = _js(d["audio"]["channel_map"])
+        d["audio"]["synthesis"] = _js(d["audio"].get("synthesis"))
     for t in d["tools"]:
         t["parameters"] = _js(t["parameters"])
     for t in d["turns"]:
@@ -199,6 +201,7 @@ class ParquetConfig(BaseModel):
     batch_size: int = 1000  # rows per row group (32 when audio is embedded)
     splits: list[str] = ["train", "validation", "test"]
     dataset_name: str = "vakforge"
+    synthesized_audio: SynthesizedAudio = "include"  # rows whose audio the synth stage rendered (flagged)
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same rows, same order
 
 

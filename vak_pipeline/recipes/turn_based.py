@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from ..schema import Turn, VakRecord
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import BuildResult, ExportBuild, SplitWriters, iter_eligible, safe_name
+from .common import BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, iter_eligible, safe_name
 from .shards import run_recipe
 
 RECIPE = "turn_based"
@@ -45,6 +45,7 @@ class TurnBasedConfig(BaseModel):
     min_clip_s: float = 0.05
     absolute_paths: bool = False
     splits: list[str] = ["train", "validation", "test"]
+    synthesized_audio: SynthesizedAudio = "include"  # rows whose audio the synth stage rendered (flagged)
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 

@@ -18,10 +18,14 @@ class AudioSynthesis(BaseModel):
     engine: str = Field(min_length=1, description='The synthesizer, e.g. "espeak-ng" or "piper".')
     engine_version: str = Field(min_length=1)
     voices: dict[Literal["user", "agent"], str] = Field(
-        description="Voice id per role (the same ids as meta.speakers).")
+        description="Voice id per role (the same ids as meta.speakers)."
+    )
     word_timing: Literal["engine", "estimated"] = Field(
-        default="engine", description="engine: word times reported by the synthesizer while it spoke; "
-                                      "estimated: spread over each utterance.")
-    settings: dict[str, Any] = Field(default_factory=dict,
-                                     description="The rendering settings (turn gaps, latencies, voice pool).")
+        default="engine",
+        description="engine: word times reported by the synthesizer while it spoke; "
+        "estimated: spread over each utterance.",
+    )
+    settings: dict[str, Any] = Field(
+        default_factory=dict, description="The rendering settings (turn gaps, latencies, voice pool)."
+    )
     settings_hash: str = Field(min_length=1, description="Hash of engine, version and settings: the cache key part.")

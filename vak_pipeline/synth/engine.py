@@ -89,9 +89,15 @@ def finish(samples: np.ndarray, starts: list[tuple[int, int, int]], timing: str 
     if whole is None:
         return Utterance(samples[:0], [], timing)
     a, b = max(0, whole[0] - pad), min(n, whole[1] + pad)
-    words = [SpokenWord(w.char_start, w.char_end, max(0, w.start - a),
-                        min(b - a, w.end - a, words[k + 1].start - a if k + 1 < len(words) else b - a))
-             for k, w in enumerate(words)]  # a word ends where the next begins, pad or not
+    words = [
+        SpokenWord(
+            w.char_start,
+            w.char_end,
+            max(0, w.start - a),
+            min(b - a, w.end - a, words[k + 1].start - a if k + 1 < len(words) else b - a),
+        )
+        for k, w in enumerate(words)
+    ]  # a word ends where the next begins, pad or not
     return Utterance(np.ascontiguousarray(samples[a:b]), [w for w in words if w.end > w.start], timing)
 
 
@@ -130,16 +136,22 @@ class PiperEngine:
         try:
             import piper  # the piper-tts package
         except ImportError as exc:
-            raise EngineUnavailable("engine 'piper' needs the piper-tts package (pip install piper-tts) and a "
-                                    "local voice file per locale in synth settings piper_voices; or use "
-                                    "engine 'espeak-ng'") from exc
+            raise EngineUnavailable(
+                "engine 'piper' needs the piper-tts package (pip install piper-tts) and a "
+                "local voice file per locale in synth settings piper_voices; or use "
+                "engine 'espeak-ng'"
+            ) from exc
         if not settings.piper_voices:
-            raise EngineUnavailable("engine 'piper' has no voices: set piper_voices to {locale: /path/voice.onnx} "
-                                    "(voices are never downloaded)")
+            raise EngineUnavailable(
+                "engine 'piper' has no voices: set piper_voices to {locale: /path/voice.onnx} "
+                "(voices are never downloaded)"
+            )
         for loc, path in sorted(settings.piper_voices.items()):
             if not Path(path).is_file():
-                raise EngineUnavailable(f"piper voice for {loc} not found at {path}; put the .onnx (and its "
-                                        ".onnx.json) there or fix piper_voices")
+                raise EngineUnavailable(
+                    f"piper voice for {loc} not found at {path}; put the .onnx (and its "
+                    ".onnx.json) there or fix piper_voices"
+                )
         self.version = getattr(piper, "__version__", "unknown")
         self._loaded: dict[str, object] = {}
 

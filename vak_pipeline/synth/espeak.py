@@ -32,9 +32,16 @@ class _EventId(ctypes.Union):
 class _Event(ctypes.Structure):
     """espeak_EVENT of speak_lib.h."""
 
-    _fields_ = [("type", ctypes.c_int), ("unique_identifier", ctypes.c_uint), ("text_position", ctypes.c_int),
-                ("length", ctypes.c_int), ("audio_position", ctypes.c_int), ("sample", ctypes.c_int),
-                ("user_data", ctypes.c_void_p), ("id", _EventId)]
+    _fields_ = [
+        ("type", ctypes.c_int),
+        ("unique_identifier", ctypes.c_uint),
+        ("text_position", ctypes.c_int),
+        ("length", ctypes.c_int),
+        ("audio_position", ctypes.c_int),
+        ("sample", ctypes.c_int),
+        ("user_data", ctypes.c_void_p),
+        ("id", _EventId),
+    ]
 
 
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.POINTER(_Event))
@@ -67,8 +74,10 @@ class EspeakLibrary:
         try:
             import espeakng_loader
         except ImportError as exc:
-            raise EspeakUnavailable("the espeak-ng engine needs the `espeakng-loader` package (pip install "
-                                    "'espeakng-loader>=0.2'); it ships the library and its voices") from exc
+            raise EspeakUnavailable(
+                "the espeak-ng engine needs the `espeakng-loader` package (pip install "
+                "'espeakng-loader>=0.2'); it ships the library and its voices"
+            ) from exc
         try:
             self.lib = ctypes.CDLL(espeakng_loader.get_library_path())
             data = espeakng_loader.get_data_path()
@@ -83,8 +92,16 @@ class EspeakLibrary:
         lib.espeak_SetVoiceByName.restype = ctypes.c_int
         lib.espeak_SetParameter.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int]
         lib.espeak_SetParameter.restype = ctypes.c_int
-        lib.espeak_Synth.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint, ctypes.c_int, ctypes.c_uint,
-                                     ctypes.c_uint, ctypes.POINTER(ctypes.c_uint), ctypes.c_void_p]
+        lib.espeak_Synth.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+            ctypes.c_uint,
+            ctypes.c_int,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.POINTER(ctypes.c_uint),
+            ctypes.c_void_p,
+        ]
         lib.espeak_Synth.restype = ctypes.c_int
         lib.espeak_Info.argtypes = [ctypes.POINTER(ctypes.c_char_p)]
         lib.espeak_Info.restype = ctypes.c_char_p
@@ -115,8 +132,13 @@ class EspeakLibrary:
         with self.lock:
             if self.lib.espeak_SetVoiceByName(voice.encode()) != EE_OK:
                 raise ValueError(f"espeak-ng has no voice {voice!r}")
-            for param, value in ((PARAM_RATE, rate_wpm), (PARAM_PITCH, pitch), (PARAM_RANGE, pitch_range),
-                                 (PARAM_VOLUME, 100), (PARAM_WORDGAP, 0)):
+            for param, value in (
+                (PARAM_RATE, rate_wpm),
+                (PARAM_PITCH, pitch),
+                (PARAM_RANGE, pitch_range),
+                (PARAM_VOLUME, 100),
+                (PARAM_WORDGAP, 0),
+            ):
                 self.lib.espeak_SetParameter(param, int(value), 0)
             self._chunks, self._events = [], []
             data = text.encode("utf-8") + b"\0"
@@ -125,8 +147,10 @@ class EspeakLibrary:
                 raise RuntimeError(f"espeak_Synth failed with code {err}")
             samples = np.frombuffer(b"".join(self._chunks), dtype="<i2").copy()
             events = list(self._events)
-        words = [WordEvent(pos - 1, pos - 1 + length, int(round(audio_ms * self.rate / 1000)))
-                 for pos, length, audio_ms, _ in events]
+        words = [
+            WordEvent(pos - 1, pos - 1 + length, int(round(audio_ms * self.rate / 1000)))
+            for pos, length, audio_ms, _ in events
+        ]
         return RawUtterance(samples, self.rate, words)
 
 

@@ -38,8 +38,9 @@ class Rendered:
 
 def is_text_only(rec: VakRecord) -> bool:
     """A conversation synth renders: no audio yet, and at least one party says something."""
-    return rec.audio is None and any(t.is_spoken and t.speaker in ("agent", "user") and (t.text or "").strip()
-                                     for t in rec.turns)
+    return rec.audio is None and any(
+        t.is_spoken and t.speaker in ("agent", "user") and (t.text or "").strip() for t in rec.turns
+    )
 
 
 def role_channels(settings: SynthSettings, channel_map: dict[str, str] | None) -> tuple[dict[str, str], dict[str, int]]:
@@ -71,8 +72,14 @@ def token_times(text: str, utt: Utterance, spans: list) -> list[tuple[str, int, 
     return fixed
 
 
-def render_conversation(rec: VakRecord, settings: SynthSettings, gaps: GapModel, engine: Engine,
-                        audio_rel: str, channel_map: dict[str, str] | None = None) -> Rendered:
+def render_conversation(
+    rec: VakRecord,
+    settings: SynthSettings,
+    gaps: GapModel,
+    engine: Engine,
+    audio_rel: str,
+    channel_map: dict[str, str] | None = None,
+) -> Rendered:
     """Render one text-only record (see the module docstring). Raises on engine errors."""
     cmap, channel_of = role_channels(settings, channel_map)
     voices: dict[str, Voice] = assign_voices(rec, settings, engine.voices(rec.locale))
@@ -86,8 +93,7 @@ def render_conversation(rec: VakRecord, settings: SynthSettings, gaps: GapModel,
             utterances.append((engine.speak(spoken, voices[t.speaker], t.lang or rec.language.primary), spans))
         else:
             utterances.append(None)
-    durations = [len(u[0].samples) / TARGET_RATE if u is not None and len(u[0].samples) else None
-                 for u in utterances]
+    durations = [len(u[0].samples) / TARGET_RATE if u is not None and len(u[0].samples) else None for u in utterances]
     placed: list[Placed] = place_turns(rec, durations, settings, gaps, rng)
 
     words: list[Word] = []
@@ -100,15 +106,23 @@ def render_conversation(rec: VakRecord, settings: SynthSettings, gaps: GapModel,
         s0 = int(round(p.start * TARGET_RATE))
         pieces.append((ch, s0, utt.samples))
         for word, ws, we in token_times(t.text or "", utt, spans):
-            words.append(Word(word=word, start=round((s0 + ws) / TARGET_RATE, 3), end=round((s0 + we) / TARGET_RATE, 3),
-                              speaker=t.speaker, turn=i, channel=ch))
+            words.append(
+                Word(
+                    word=word,
+                    start=round((s0 + ws) / TARGET_RATE, 3),
+                    end=round((s0 + we) / TARGET_RATE, 3),
+                    speaker=t.speaker,
+                    turn=i,
+                    channel=ch,
+                )
+            )
     backchannels = _backchannels(rec, placed, durations, settings, engine, voices, channel_of, rng, pieces, words)
 
     end_s = max([p.end for p in placed] + [settings.lead_in_s]) + settings.tail_s
     frames = max(int(round(end_s * TARGET_RATE)), max((s0 + len(x) for _, s0, x in pieces), default=0))
     mix = np.zeros((frames, 2), dtype=np.int32)
     for ch, s0, x in pieces:
-        mix[s0:s0 + len(x), ch] += x
+        mix[s0 : s0 + len(x), ch] += x
     stereo = np.clip(mix, -32768, 32767).astype(np.int16)
 
     turns = []
@@ -118,12 +132,23 @@ def render_conversation(rec: VakRecord, settings: SynthSettings, gaps: GapModel,
             upd["overlap"] = True if p.overlap else None
         turns.append(t.model_copy(update=upd))
     timing = "estimated" if any(u is not None and u[0].timing == "estimated" for u in utterances) else "engine"
-    synthesis = AudioSynthesis(engine=engine.name, engine_version=engine.version,
-                               voices={r: v.id for r, v in sorted(voices.items())}, word_timing=timing,
-                               settings=synth_settings_summary(settings, gaps),
-                               settings_hash=settings_hash(settings, gaps, engine))
-    audio = Audio(path=audio_rel, sample_rate=TARGET_RATE, channels=2, channel_map=cmap,
-                  duration_s=round(frames / TARGET_RATE, 3), condition="clean", synthesis=synthesis)
+    synthesis = AudioSynthesis(
+        engine=engine.name,
+        engine_version=engine.version,
+        voices={r: v.id for r, v in sorted(voices.items())},
+        word_timing=timing,
+        settings=synth_settings_summary(settings, gaps),
+        settings_hash=settings_hash(settings, gaps, engine),
+    )
+    audio = Audio(
+        path=audio_rel,
+        sample_rate=TARGET_RATE,
+        channels=2,
+        channel_map=cmap,
+        duration_s=round(frames / TARGET_RATE, 3),
+        condition="clean",
+        synthesis=synthesis,
+    )
     speakers = dict(rec.meta.speakers or {})
     text_speakers = {r: speakers[r] for r in ("agent", "user") if r in speakers}
     speakers.update({r: v.id for r, v in voices.items()})
@@ -133,8 +158,10 @@ def render_conversation(rec: VakRecord, settings: SynthSettings, gaps: GapModel,
     sidecar = {
         "conversation_id": rec.id,
         "note": "surrogates are fake values spoken in place of placeholders; no value is real",
-        "voices": {r: {"id": v.id, "accent": v.accent, "variant": v.variant, "pitch": v.pitch, "rate": v.rate}
-                   for r, v in sorted(voices.items())},
+        "voices": {
+            r: {"id": v.id, "accent": v.accent, "variant": v.variant, "pitch": v.pitch, "rate": v.rate}
+            for r, v in sorted(voices.items())
+        },
         "text_speakers": text_speakers,
         "surrogates": _surrogate_rows(rec, surrogates, words),
         "backchannels": backchannels,
@@ -149,14 +176,33 @@ def _surrogate_rows(rec: VakRecord, surrogates: Surrogates, words: list[Word]) -
             continue
         for ph, sur in surrogates.map.items():
             if ph in w.word:
-                rows.append({"placeholder": ph, "type": sur.kind, "value": sur.value, "spoken": sur.spoken,
-                             "turn": w.turn, "start_s": w.start, "end_s": w.end, "channel": w.channel})
+                rows.append(
+                    {
+                        "placeholder": ph,
+                        "type": sur.kind,
+                        "value": sur.value,
+                        "spoken": sur.spoken,
+                        "turn": w.turn,
+                        "start_s": w.start,
+                        "end_s": w.end,
+                        "channel": w.channel,
+                    }
+                )
     return rows
 
 
-def _backchannels(rec: VakRecord, placed: list[Placed], durations: list[float | None], settings: SynthSettings,
-                  engine: Engine, voices: dict[str, Voice], channel_of: dict[str, int], rng: random.Random,
-                  pieces: list, words: list[Word]) -> list[dict[str, Any]]:
+def _backchannels(
+    rec: VakRecord,
+    placed: list[Placed],
+    durations: list[float | None],
+    settings: SynthSettings,
+    engine: Engine,
+    voices: dict[str, Voice],
+    channel_of: dict[str, int],
+    rng: random.Random,
+    pieces: list,
+    words: list[Word],
+) -> list[dict[str, Any]]:
     """The listener's mm-hm during a long turn: audio and alignment words only (turn None), so the record's
     turns, and the redaction log's turn indexes, stay those of the text."""
     out: list[dict[str, Any]] = []
@@ -171,7 +217,7 @@ def _backchannels(rec: VakRecord, placed: list[Placed], durations: list[float | 
         text = options[rng.randrange(len(options))]
         utt = engine.speak(text, voices[listener], lang)
         at = p.start + d * (0.4 + 0.3 * rng.random())
-        nxt = next((q.start for q in placed[i + 1:] if q.end > q.start), None)
+        nxt = next((q.start for q in placed[i + 1 :] if q.end > q.start), None)
         if nxt is not None and at + len(utt.samples) / TARGET_RATE > nxt - 0.1:
             continue
         s0 = int(round(at * TARGET_RATE))
@@ -179,8 +225,16 @@ def _backchannels(rec: VakRecord, placed: list[Placed], durations: list[float | 
         pieces.append((ch, s0, utt.samples))
         if utt.words:
             s, e = min(w.start for w in utt.words), max(w.end for w in utt.words)
-            words.append(Word(word=text, start=round((s0 + s) / TARGET_RATE, 3), end=round((s0 + e) / TARGET_RATE, 3),
-                              speaker=listener, turn=None, channel=ch))
+            words.append(
+                Word(
+                    word=text,
+                    start=round((s0 + s) / TARGET_RATE, 3),
+                    end=round((s0 + e) / TARGET_RATE, 3),
+                    speaker=listener,
+                    turn=None,
+                    channel=ch,
+                )
+            )
         out.append({"during_turn": i, "speaker": listener, "text": text, "start_s": round(s0 / TARGET_RATE, 3)})
     return out
 

@@ -39,19 +39,23 @@ class SynthSettings(BaseModel):
     enabled: bool = True
     engine: Literal["espeak-ng", "piper"] = "espeak-ng"
     piper_voices: dict[str, str] = Field(
-        default_factory=dict, description="engine piper: locale (or language) -> local .onnx voice file; never "
-                                          "downloaded. Multi-speaker files give one voice per speaker id.")
+        default_factory=dict,
+        description="engine piper: locale (or language) -> local .onnx voice file; never "
+        "downloaded. Multi-speaker files give one voice per speaker id.",
+    )
     channel_map: dict[str, ChannelRole] = Field(
         default_factory=lambda: {"0": "user", "1": "agent"},
-        description="Which channel each party is rendered on (the upload's channel_map wins when it has one).")
+        description="Which channel each party is rendered on (the upload's channel_map wins when it has one).",
+    )
     gaps: Literal["learned", "default"] = "learned"  # learned: from the upload's real calls when enough
     gap_model: GapModel | None = Field(default=None, description="Pin the gap model (overrides `gaps`).")
     learn_min_switches: int = Field(default=40, ge=1, description="Speaker switches needed to learn gaps.")
     same_speaker_pause_s: tuple[float, float] = (0.25, 0.6)  # two turns of one party in a row
     tool_latency_s: tuple[float, float] = (0.6, 1.8)  # the agent is silent while its tool runs
     tool_call_delay_s: tuple[float, float] = (0.1, 0.3)  # from the agent's words to the call
-    backchannel_probability: float = Field(default=0.0, ge=0, le=1,
-                                           description="Per turn longer than 2.5 s: the listener says mm-hm.")
+    backchannel_probability: float = Field(
+        default=0.0, ge=0, le=1, description="Per turn longer than 2.5 s: the listener says mm-hm."
+    )
     voice_groups: int = Field(default=16, ge=1, description="Disjoint voice pools; a conversation uses one.")
     users_per_group: int = Field(default=3, ge=1)
     rate_wpm: int = Field(default=165, ge=80, le=400)

@@ -63,10 +63,18 @@ def code_version() -> str:
     return h.hexdigest()[:16]
 
 
-def _issue(upload: str, code: str, message: str, fix: str, line: int | None = None,
-           record_id: str | None = None) -> Issue:
-    return Issue(code=code, message=message, fix=fix, family="synth", file=f"work/{upload}/redacted.jsonl",
-                 line=line, record_id=record_id)
+def _issue(
+    upload: str, code: str, message: str, fix: str, line: int | None = None, record_id: str | None = None
+) -> Issue:
+    return Issue(
+        code=code,
+        message=message,
+        fix=fix,
+        family="synth",
+        file=f"work/{upload}/redacted.jsonl",
+        line=line,
+        record_id=record_id,
+    )
 
 
 def upload_channel_map(layout: DataLayout, upload: str) -> dict[str, str] | None:
@@ -116,8 +124,9 @@ def render_job(job: dict[str, Any]) -> dict[str, Any]:
     settings = SynthSettings.model_validate(job["settings"])
     try:
         engine = get_engine(settings)
-        out = render_conversation(rec, settings, GapModel.model_validate(job["gaps"]), engine,
-                                  layout.audio_rel(rec.id), job["channel_map"])
+        out = render_conversation(
+            rec, settings, GapModel.model_validate(job["gaps"]), engine, layout.audio_rel(rec.id), job["channel_map"]
+        )
     except Exception as exc:  # an engine or data problem fails this record only
         return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
     import io
@@ -153,8 +162,14 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
     src, dst = layout.redacted(upload), layout.synthesized(upload)
     result = SynthResult()
     if not src.exists():
-        result.issues.append(_issue(upload, "synth_input_missing", "redacted.jsonl does not exist",
-                                    "materialize redacted_manifest for this upload first"))
+        result.issues.append(
+            _issue(
+                upload,
+                "synth_input_missing",
+                "redacted.jsonl does not exist",
+                "materialize redacted_manifest for this upload first",
+            )
+        )
         return result
     real = (r for r in _records(src) if is_real_call(r))
     gaps = choose_gap_model(settings, real)
@@ -164,8 +179,14 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
         try:
             engine = get_engine(settings)
         except EngineUnavailable as exc:
-            result.issues.append(_issue(upload, "synth_engine_unavailable", str(exc),
-                                        "install what the message names, or set synth engine to espeak-ng"))
+            result.issues.append(
+                _issue(
+                    upload,
+                    "synth_engine_unavailable",
+                    str(exc),
+                    "install what the message names, or set synth engine to espeak-ng",
+                )
+            )
     result.engine = f"{engine.name} {engine.version}" if engine is not None else "none"
     stamp = settings_hash(settings, gaps, engine) if engine is not None else ""
     cmap = upload_channel_map(layout, upload)
@@ -173,6 +194,7 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
     pending: deque[tuple[str | Future, int, str | None, str | None]] = deque()  # (line|future, line no, id, raw)
 
     with JsonlWriter(dst) as out, _pool(workers) as pool:
+
         def flush(block: bool) -> None:
             while pending and (block or not isinstance(pending[0][0], Future) or pending[0][0].done()):
                 item, line_no, rid, raw = pending.popleft()
@@ -182,9 +204,16 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
                 res = item.result()
                 if "error" in res:
                     result.failed += 1
-                    result.issues.append(_issue(upload, "synth_render_failed", f"not rendered: {res['error']}",
-                                                "the record stays text-only; fix its text or the engine settings",
-                                                line_no, rid))
+                    result.issues.append(
+                        _issue(
+                            upload,
+                            "synth_render_failed",
+                            f"not rendered: {res['error']}",
+                            "the record stays text-only; fix its text or the engine settings",
+                            line_no,
+                            rid,
+                        )
+                    )
                     out.write(raw or "")
                     continue
                 result.rendered += 1
@@ -212,9 +241,15 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
                 result.cached += 1
                 pending.append((hit, jl.line, rec.id, None))
             else:
-                job = {"root": str(layout.root), "upload": upload, "raw": jl.raw, "key": key,
-                       "settings": settings.model_dump(mode="json"), "gaps": gaps.model_dump(mode="json"),
-                       "channel_map": cmap}
+                job = {
+                    "root": str(layout.root),
+                    "upload": upload,
+                    "raw": jl.raw,
+                    "key": key,
+                    "settings": settings.model_dump(mode="json"),
+                    "gaps": gaps.model_dump(mode="json"),
+                    "channel_map": cmap,
+                }
                 pending.append((pool.submit(render_job, job), jl.line, rec.id, raw_line))
             if sum(isinstance(p[0], Future) for p in pending) >= 2 * workers:
                 flush(block=True)

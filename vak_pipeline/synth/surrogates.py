@@ -20,12 +20,60 @@ from dataclasses import dataclass
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*?)(?:_([1-9][0-9]*))?>")
 
 FIRST = {
-    "en-GB": ("Oliver", "Amelia", "Harry", "Isla", "George", "Ava", "Noah", "Mia", "Jack", "Freya", "Arthur",
-              "Poppy", "Leo", "Evie", "Oscar", "Grace"),
-    "en-US": ("Liam", "Olivia", "Ethan", "Emma", "Mason", "Sophia", "Logan", "Harper", "Lucas", "Ella", "Carter",
-              "Avery", "Wyatt", "Chloe", "Owen", "Riley"),
-    "en-IN": ("Aarav", "Ananya", "Vihaan", "Diya", "Arjun", "Ishita", "Kabir", "Meera", "Rohan", "Saanvi",
-              "Aditya", "Kavya", "Ishaan", "Tara", "Nikhil", "Pooja"),
+    "en-GB": (
+        "Oliver",
+        "Amelia",
+        "Harry",
+        "Isla",
+        "George",
+        "Ava",
+        "Noah",
+        "Mia",
+        "Jack",
+        "Freya",
+        "Arthur",
+        "Poppy",
+        "Leo",
+        "Evie",
+        "Oscar",
+        "Grace",
+    ),
+    "en-US": (
+        "Liam",
+        "Olivia",
+        "Ethan",
+        "Emma",
+        "Mason",
+        "Sophia",
+        "Logan",
+        "Harper",
+        "Lucas",
+        "Ella",
+        "Carter",
+        "Avery",
+        "Wyatt",
+        "Chloe",
+        "Owen",
+        "Riley",
+    ),
+    "en-IN": (
+        "Aarav",
+        "Ananya",
+        "Vihaan",
+        "Diya",
+        "Arjun",
+        "Ishita",
+        "Kabir",
+        "Meera",
+        "Rohan",
+        "Saanvi",
+        "Aditya",
+        "Kavya",
+        "Ishaan",
+        "Tara",
+        "Nikhil",
+        "Pooja",
+    ),
     "zh-CN": ("伟", "芳", "娜", "敏", "静", "磊", "洋", "艳", "勇", "军", "杰", "娟"),
 }
 LAST = {
@@ -41,8 +89,10 @@ STREETS = {
     "zh-CN": ("人民路", "解放路", "中山路", "建设路"),
 }
 TOWNS = {
-    "en-GB": ("Ashford", "Kendal", "Ludlow", "Thirsk", "Wells"), "en-US": ("Springfield", "Fairview", "Riverton"),
-    "en-IN": ("Pune", "Mysuru", "Indore", "Nashik"), "zh-CN": ("杭州", "成都", "苏州"),
+    "en-GB": ("Ashford", "Kendal", "Ludlow", "Thirsk", "Wells"),
+    "en-US": ("Springfield", "Fairview", "Riverton"),
+    "en-IN": ("Pune", "Mysuru", "Indore", "Nashik"),
+    "zh-CN": ("杭州", "成都", "苏州"),
 }
 ORGS = ("Northwind Traders", "Contoso", "Fabrikam", "Tailspin Toys", "Wide World Importers", "Litware")
 UPPER = "ABCDEFGHJKLMNPRSTUVWXYZ"
@@ -85,9 +135,11 @@ def _code(rng: random.Random, letters: int, digits: int, sep: str = "-") -> str:
 
 GENERATORS: dict[str, Callable[[random.Random, str], str]] = {
     "PHONE": _phone,
-    "PER": _name, "PERSON": _name,
+    "PER": _name,
+    "PERSON": _name,
     "EMAIL": lambda r, loc: f"{r.choice(FIRST['en-GB']).lower()}.{r.choice(LAST['en-GB']).lower()}@example.com",
-    "ADDR": _address, "ADDRESS": _address,
+    "ADDR": _address,
+    "ADDRESS": _address,
     "POSTCODE": lambda r, loc: f"ZZ99 {r.randrange(10)}{r.choice(UPPER)}{r.choice(UPPER)}",  # NHS pseudo-postcode
     "CARD": lambda r, loc: r.choice(("4111 1111 1111 1111", "5555 5555 5555 4444", "4000 0566 5566 5556")),
     "IBAN": lambda r, loc: "GB82 WEST 1234 5698 7654 32",  # the standard documentation example
@@ -161,7 +213,7 @@ class Surrogates:
         spans: list[tuple[int, int, int, int, Surrogate]] = []
         pos = out = 0
         for m in PLACEHOLDER.finditer(text):
-            parts.append(text[pos:m.start()])
+            parts.append(text[pos : m.start()])
             out += m.start() - pos
             sur = self.get(m.group(0), m.group(1))
             parts.append(sur.spoken)

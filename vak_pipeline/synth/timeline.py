@@ -46,8 +46,12 @@ class SwitchStats:
     def model(self) -> GapModel:
         mu = self.log_sum / self.positive
         var = max(0.0, self.log_sq / self.positive - mu * mu)
-        return GapModel(median_s=round(math.exp(mu), 2), sigma=round(math.sqrt(var), 2),
-                        overlap_probability=round(self.overlaps / self.n, 2), source=f"learned ({self.n} switches)")
+        return GapModel(
+            median_s=round(math.exp(mu), 2),
+            sigma=round(math.sqrt(var), 2),
+            overlap_probability=round(self.overlaps / self.n, 2),
+            source=f"learned ({self.n} switches)",
+        )
 
 
 def is_real_call(rec: VakRecord) -> bool:
@@ -78,8 +82,9 @@ def _uniform(rng: random.Random, lo_hi: tuple[float, float]) -> float:
     return lo + (hi - lo) * rng.random()
 
 
-def place_turns(rec: VakRecord, durations: list[float | None], settings: SynthSettings, gaps: GapModel,
-                rng: random.Random) -> list[Placed]:
+def place_turns(
+    rec: VakRecord, durations: list[float | None], settings: SynthSettings, gaps: GapModel, rng: random.Random
+) -> list[Placed]:
     """Start/end per turn. `durations[i]` is the rendered length of spoken turn i (None: not rendered).
 
     Turns stay sorted by start; an overlapping turn starts inside the other party's previous turn
@@ -120,8 +125,9 @@ def place_turns(rec: VakRecord, durations: list[float | None], settings: SynthSe
             else:
                 gap = math.exp(math.log(gaps.median_s) + gaps.sigma * rng.gauss(0.0, 1.0))
                 start = prev[2] + min(gaps.max_s, max(gaps.min_s, gap))
-        start = max(start, cursor if not overlap else prev[1] + 0.3 if prev else cursor,
-                    last_end.get(t.speaker, 0.0) + 0.05)
+        start = max(
+            start, cursor if not overlap else prev[1] + 0.3 if prev else cursor, last_end.get(t.speaker, 0.0) + 0.05
+        )
         start = round(start, 3)
         end = round(start + dur, 3)
         out.append(Placed(start, end, overlap))

@@ -28,8 +28,17 @@ ACCENTS: dict[str, tuple[str, ...]] = {
     "zh-CN": ("cmn",),
 }
 # a turn in another language than the speaker's accent: the speaker keeps its variant, pitch and rate
-LANGUAGE_VOICES: dict[str, str] = {"en": "en", "en-GB": "en", "en-US": "en-US", "en-IN": "en", "hi": "hi",
-                                   "hi-Latn": "hi", "zh": "cmn", "zh-CN": "cmn", "zh-Hans": "cmn"}
+LANGUAGE_VOICES: dict[str, str] = {
+    "en": "en",
+    "en-GB": "en",
+    "en-US": "en-US",
+    "en-IN": "en",
+    "hi": "hi",
+    "hi-Latn": "hi",
+    "zh": "cmn",
+    "zh-CN": "cmn",
+    "zh-Hans": "cmn",
+}
 VARIANTS = ("m1", "m2", "m3", "m4", "m6", "m7", "f1", "f2", "f3", "f4", "f5")
 PITCHES = (40, 50, 60)
 RATE_OFFSETS = (-15, 0, 15)
@@ -63,8 +72,13 @@ def _h(*parts: object) -> int:
 def espeak_table(locale: str, settings: SynthSettings) -> list[Voice]:
     """Every voice of a locale, in a seeded order (the order the pools are dealt from)."""
     accents = ACCENTS.get(locale) or ACCENTS.get(locale.split("-")[0] + "-" + locale.split("-")[-1]) or ("en",)
-    table = [Voice(f"espeak-ng:{a}+{v}:p{p}:r{settings.rate_wpm + r}", a, v, p, settings.rate_wpm + r)
-             for a in accents for v in VARIANTS for p in PITCHES for r in RATE_OFFSETS]
+    table = [
+        Voice(f"espeak-ng:{a}+{v}:p{p}:r{settings.rate_wpm + r}", a, v, p, settings.rate_wpm + r)
+        for a in accents
+        for v in VARIANTS
+        for p in PITCHES
+        for r in RATE_OFFSETS
+    ]
     random.Random(_h("voices", settings.seed, locale)).shuffle(table)
     return table
 
@@ -75,7 +89,7 @@ def assign_voices(record: VakRecord, settings: SynthSettings, table: list[Voice]
     groups = max(1, min(settings.voice_groups, len(table) // per_group))
     known = record.meta.speakers or {}
     g = _h("group", settings.seed, known.get("agent") or record.id) % groups
-    pool = table[g * per_group:(g + 1) * per_group]
+    pool = table[g * per_group : (g + 1) * per_group]
     agent = pool[0]
     users = pool[1:] or pool
     user = users[_h("user", settings.seed, known.get("user") or record.id) % len(users)]
