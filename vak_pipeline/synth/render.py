@@ -62,6 +62,25 @@ def token_times(text: str, utt: Utterance, spans: list) -> list[tuple[str, int, 
         k = max(0, bisect.bisect_right(starts, to_text_offset(w.char_start, spans)) - 1)
         b = bounds.setdefault(k, [w.start, w.end])
         b[0], b[1] = min(b[0], w.start), max(b[1], w.end)
+    # a word the engine ran into its predecessor ("of the" is one event): they share its time by length
+    spoken = [k for k, tok in enumerate(tokens) if any(c.isalnum() for c in tok[2])]
+    for k in spoken:
+        if k in bounds:
+            continue
+        group = [k]
+        prev = next((p for p in reversed(spoken[: spoken.index(k)]) if p in bounds), None)
+        if prev is None:
+            continue
+        group = [p for p in spoken if prev <= p <= k]
+        if any(p in bounds for p in group[1:]):
+            continue
+        s0, e0 = bounds[prev]
+        total = sum(len(tokens[p][2]) for p in group)
+        pos = s0
+        for p in group:
+            nxt = pos + (e0 - s0) * len(tokens[p][2]) // total
+            bounds[p] = [pos, nxt if p != group[-1] else e0]
+            pos = nxt
     fixed, last = [], 0
     for k in sorted(bounds):  # text order; a word never starts before the one it follows
         s, e = bounds[k]

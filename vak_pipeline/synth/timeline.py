@@ -129,7 +129,7 @@ def place_turns(
             start, cursor if not overlap else prev[1] + 0.3 if prev else cursor, last_end.get(t.speaker, 0.0) + 0.05
         )
         start = round(start, 3)
-        end = round(start + dur, 3)
+        end = math.ceil(round((start + dur) * 1000, 6)) / 1000  # the turn covers its last sample
         out.append(Placed(start, end, overlap))
         last_end[t.speaker] = end
         prev = (t.speaker, start, end)
