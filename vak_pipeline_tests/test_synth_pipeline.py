@@ -22,8 +22,19 @@ from vak_pipeline.schema import Alignment, VakRecord
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "raw" / "sample-chats"
 CHAT = "sample-chats-support-chat-order-001"  # messages record: user, JSON tool action, tool result, answer
 TICKET = "sample-chats-tickets-t-1001"  # aidb ticket: <ID_1> <ADDR_1> <PER_1>, an internal note
-DIGITS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-          "seven": "7", "eight": "8", "nine": "9"}
+DIGITS = {
+    "zero": "0",
+    "oh": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+}
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +70,9 @@ def test_text_conversation_becomes_a_stereo_24k_call_with_each_speaker_only_on_i
         own = np.zeros(len(stereo), bool)
         for t in spoken:
             if t.speaker == role:
-                own[int(t.start * sr):int(t.end * sr) + 1] = True
-                seg = stereo[int(t.start * sr):int(t.end * sr), channel_of(rec, role)].astype(np.float64)
-                assert np.sqrt(np.mean(seg ** 2)) > 300  # speech on the speaker's channel
+                own[int(t.start * sr) : int(t.end * sr) + 1] = True
+                seg = stereo[int(t.start * sr) : int(t.end * sr), channel_of(rec, role)].astype(np.float64)
+                assert np.sqrt(np.mean(seg**2)) > 300  # speech on the speaker's channel
         ch = stereo[:, channel_of(rec, role)].astype(np.int64)
         assert np.abs(ch[~own]).max(initial=0) == 0  # and nothing of it anywhere else
     assert np.abs(stereo[:, 0].astype(np.int64)).sum() > 0 and np.abs(stereo[:, 1].astype(np.int64)).sum() > 0
@@ -89,7 +100,7 @@ def test_tool_call_is_agent_silence_between_call_and_result(data):
     result = next(t for t in rec.turns if t.tool_result)
     assert call.start == call.end < result.start == result.end
     stereo, sr = sf.read(data / rec.audio.path, dtype="int16")
-    assert np.abs(stereo[int(call.start * sr):int(result.start * sr), channel_of(rec, "agent")]).max() == 0
+    assert np.abs(stereo[int(call.start * sr) : int(result.start * sr), channel_of(rec, "agent")]).max() == 0
 
 
 def test_placeholders_stay_in_the_text_and_are_spoken_as_one_surrogate_each(data):
@@ -112,7 +123,7 @@ def test_placeholders_stay_in_the_text_and_are_spoken_as_one_surrogate_each(data
     turn = rec.turns[row["turn"]]
     assert turn.start <= row["start_s"] < row["end_s"] <= turn.end
     stereo, sr = sf.read(data / rec.audio.path, dtype="float32")
-    seg = stereo[int(turn.start * sr):int(turn.end * sr), row["channel"]]
+    seg = stereo[int(turn.start * sr) : int(turn.end * sr), row["channel"]]
     segments, _ = load_model(AsrSettings()).transcribe(to_asr_rate(seg, sr), language="en", beam_size=1)
     heard = " ".join(s.text for s in segments).lower()
     digits = "".join(DIGITS.get(w, w) for w in re.findall(r"[a-z]+|\d", heard) if w.isdigit() or w in DIGITS)
@@ -159,5 +170,9 @@ def test_cascaded_tts_leaves_synthesized_audio_out_by_default(data):
 def test_a_recipe_setting_excludes_synthesized_rows(data, tmp_path):
     res = export_moshi_lora(data, MoshiConfig(synthesized_audio="exclude"), out_dir=tmp_path / "moshi")
     assert res.counts.get("conversations", 0) == 0
-    assert res.skipped["synthesized_audio"] == json.loads(
-        (data / "exports" / "moshi_lora" / "build.json").read_text(encoding="utf-8"))["counts"]["synthesized_audio_rows"]
+    assert (
+        res.skipped["synthesized_audio"]
+        == json.loads((data / "exports" / "moshi_lora" / "build.json").read_text(encoding="utf-8"))["counts"][
+            "synthesized_audio_rows"
+        ]
+    )

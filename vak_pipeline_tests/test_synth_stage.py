@@ -20,13 +20,18 @@ UPLOAD = "chats"
 
 
 def chat(conv_id: str, extra: str = "") -> VakRecord:
-    return make_record(conv_id, turns=[
-        turn("user", 0, 0, f"Hi, I am <PER_1> and my order <ID_1> never came{extra}."),
-        turn("agent", 0, 0, "Sorry to hear that. Let me look it up."),
-        tool_call(0, "call_1", "lookup_order", order_id="<ID_1>"),
-        tool_result(0, "call_1", {"status": "lost"}),
-        turn("agent", 0, 0, "It was lost in transit, <PER_1>. I will send a new one today."),
-    ], tools=[make_tool("lookup_order", order_id="string")], locale="en-GB")
+    return make_record(
+        conv_id,
+        turns=[
+            turn("user", 0, 0, f"Hi, I am <PER_1> and my order <ID_1> never came{extra}."),
+            turn("agent", 0, 0, "Sorry to hear that. Let me look it up."),
+            tool_call(0, "call_1", "lookup_order", order_id="<ID_1>"),
+            tool_result(0, "call_1", {"status": "lost"}),
+            turn("agent", 0, 0, "It was lost in transit, <PER_1>. I will send a new one today."),
+        ],
+        tools=[make_tool("lookup_order", order_id="string")],
+        locale="en-GB",
+    )
 
 
 def setup(tmp_path: Path, records: list[VakRecord]) -> DataLayout:
@@ -38,8 +43,11 @@ def setup(tmp_path: Path, records: list[VakRecord]) -> DataLayout:
 
 
 def outputs(layout: DataLayout) -> dict[str, str]:
-    files = [layout.synthesized(UPLOAD), *sorted(layout.audio_dir.glob("*.wav")),
-             *sorted((layout.root / "alignments").glob("*.json"))]
+    files = [
+        layout.synthesized(UPLOAD),
+        *sorted(layout.audio_dir.glob("*.wav")),
+        *sorted((layout.root / "alignments").glob("*.json")),
+    ]
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
 
@@ -82,8 +90,9 @@ def test_a_deleted_output_is_rendered_again(tmp_path):
 
 
 def test_records_with_audio_pass_through_unchanged_in_input_order(tmp_path):
-    real = make_record("call", audio=make_audio("call"), turns=[("user", 0.2, 1.0, "hello"),
-                                                                 ("agent", 1.3, 2.0, "hi there")])
+    real = make_record(
+        "call", audio=make_audio("call"), turns=[("user", 0.2, 1.0, "hello"), ("agent", 1.3, 2.0, "hi there")]
+    )
     layout = setup(tmp_path, [chat("first"), real, chat("last")])
     before = layout.redacted(UPLOAD).read_text(encoding="utf-8").splitlines()
     res = synth_upload(layout, UPLOAD, SynthSettings())
@@ -112,9 +121,18 @@ def test_unavailable_engine_is_a_clear_issue_and_records_stay_text_only(tmp_path
 
 def test_gap_model_is_learned_from_enough_real_calls_else_the_documented_default():
     def call(i: int) -> VakRecord:
-        return make_record(f"r{i}", audio=make_audio(f"r{i}", 20), source="real", turns=[
-            ("user", 0.0, 2.0, "hello"), ("agent", 2.5, 4.0, "hi"), ("user", 4.5, 6.0, "my order"),
-            ("agent", 5.8, 8.0, "let me see")])  # switches: 0.5, 0.5, -0.2 (an overlap)
+        return make_record(
+            f"r{i}",
+            audio=make_audio(f"r{i}", 20),
+            source="real",
+            turns=[
+                ("user", 0.0, 2.0, "hello"),
+                ("agent", 2.5, 4.0, "hi"),
+                ("user", 4.5, 6.0, "my order"),
+                ("agent", 5.8, 8.0, "let me see"),
+            ],
+        )  # switches: 0.5, 0.5, -0.2 (an overlap)
+
     learned = choose_gap_model(SynthSettings(learn_min_switches=30), [call(i) for i in range(10)])
     assert learned.source == "learned (30 switches)"
     assert learned.median_s == 0.5 and learned.overlap_probability == 0.33
@@ -131,5 +149,5 @@ def test_tool_calls_are_agent_silence_of_the_configured_latency(tmp_path):
     assert call.start >= rec.turns[1].end and result.start - call.start == 2.0
     stereo, sr = sf.read(layout.audio_dir / "a.wav", dtype="int16")
     agent = int(next(c for c, r in rec.audio.channel_map.items() if r == "agent"))
-    quiet = stereo[int(call.start * sr):int(answer.start * sr), agent]
+    quiet = stereo[int(call.start * sr) : int(answer.start * sr), agent]
     assert len(quiet) >= 2 * sr and np.abs(quiet.astype(int)).max() == 0
