@@ -152,7 +152,7 @@ def render_job(job: dict[str, Any]) -> dict[str, Any]:
 
 def _pool(workers: int) -> ProcessPoolExecutor:
     ctx = get_context("forkserver")
-    ctx.set_forkserver_preload(["vak_pipeline.synth.stage"])
+    ctx.set_forkserver_preload(["vak_pipeline.synth.warm"])
     return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, max_tasks_per_child=1)
 
 
