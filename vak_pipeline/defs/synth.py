@@ -1,6 +1,6 @@
 """synth: text-only conversations of an upload rendered as two-channel 24 kHz calls (vak_pipeline.synth)."""
 
-from typing import Literal
+from typing import Literal, Optional
 
 import dagster as dg
 
@@ -10,15 +10,31 @@ from .resources import DataResource
 ISSUES_CAP = 50
 
 
+class GapModelConfig(dg.Config):
+    """Pinned turn-taking timing (vak_pipeline.synth.GapModel)."""
+
+    median_s: float = 0.35
+    sigma: float = 0.5
+    min_s: float = 0.08
+    max_s: float = 2.0
+    overlap_probability: float = 0.0
+    overlap_max_s: float = 0.4
+
+
 class SynthConfig(dg.Config):
-    """Mirrors vak_pipeline.synth.SynthSettings (the library model is the source of truth)."""
+    """Mirrors vak_pipeline.synth.SynthSettings (the library model is the source of truth and checks values)."""
 
     enabled: bool = True
     engine: Literal["espeak-ng", "piper"] = "espeak-ng"
-    piper_voices: dict[str, str] = {}
+    piper_voices: dict[str, str] = {}  # engine piper: locale -> local .onnx file (never downloaded)
+    channel_map: dict[str, str] = {"0": "user", "1": "agent"}  # the upload's channel_map wins when it has one
     gaps: Literal["learned", "default"] = "learned"
+    gap_model: Optional[GapModelConfig] = None  # noqa: UP045 (Dagster config needs Optional)
+    learn_min_switches: int = 40
+    tool_latency_s: list[float] = [0.6, 1.8]
     backchannel_probability: float = 0.0
     voice_groups: int = 16
+    users_per_group: int = 3
     rate_wpm: int = 165
     seed: int = 0
     workers: int = 1  # render processes (0 = one per core); output identical

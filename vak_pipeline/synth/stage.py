@@ -251,7 +251,7 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
                     "channel_map": cmap,
                 }
                 pending.append((pool.submit(render_job, job), jl.line, rec.id, raw_line))
-            if sum(isinstance(p[0], Future) for p in pending) >= 2 * workers:
+            if len(pending) > 4096 or sum(isinstance(p[0], Future) for p in pending) >= 2 * workers:
                 flush(block=True)
             else:
                 flush(block=False)
