@@ -98,3 +98,28 @@ def test_a_synthesis_claim_must_name_its_voices_in_meta_speakers():
     assert "synthesis_voice_not_in_speakers" in _codes(obj)
     obj["meta"]["speakers"] = voices
     assert "synthesis_voice_not_in_speakers" not in _codes(obj)
+
+
+def test_a_chinese_turn_is_aligned_character_by_character_with_the_placeholder_as_one_word():
+    from vak_pipeline.synth import GapModel
+    from vak_pipeline.synth.engine import get_engine
+    from vak_pipeline.synth.render import render_conversation
+
+    rec = make_record(
+        "zh1",
+        locale="zh-CN",
+        turns=[
+            (
+                "user",
+                0,
+                0,
+                "你好，我的订单<ID_1>在哪里？",
+            ),
+            ("agent", 0, 0, "请稍等。"),
+        ],
+    )
+    settings = SynthSettings()
+    out = render_conversation(rec, settings, GapModel(), get_engine(settings), "audio/zh1.wav")
+    words = [w.word for w in out.alignment.words]
+    assert words == ["你", "好", "我", "的", "订", "单", "<ID_1>", "在", "哪", "里", "请", "稍", "等"]
+    assert out.record.audio.synthesis.voices["agent"].startswith("espeak-ng:cmn+")

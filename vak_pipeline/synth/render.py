@@ -25,7 +25,9 @@ from .timeline import Placed, place_turns
 from .voices import Voice, assign_voices
 
 BACKCHANNELS = {"en": ("mm-hm", "right", "okay", "yeah"), "hi": ("haan", "achha", "ji"), "zh": ("嗯", "对", "好的")}
-_TOKEN = re.compile(r"\S+")
+# a word is a run of non-space characters; a Chinese or Japanese character is a word of its own
+_CJK = "\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"  # CJK characters and punctuation, no spaces
+_TOKEN = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
 
 
 @dataclass
