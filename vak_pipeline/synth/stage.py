@@ -242,7 +242,7 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
                 pending.append((hit, jl.line, rec.id, None))
             else:
                 job = {
-                    "root": str(layout.root),
+                    "root": str(layout.root.resolve()),
                     "upload": upload,
                     "raw": jl.raw,
                     "key": key,
