@@ -289,11 +289,11 @@ def synthesized_audio_allowed(build: ExportBuild, record: VakRecord) -> bool:
     synthesis = record.audio.synthesis if record.audio is not None else None
     if synthesis is None:
         return True
+    build.counts["synthesized_audio_rows"] += 1
     if getattr(build.config, "synthesized_audio", "include") == "exclude":
         build.skip(record.id, "synthesized_audio", "audio rendered by a synthesizer; excluded by the recipe's "
                                                    "synthesized_audio setting")
         return False
-    build.counts["synthesized_audio_rows"] += 1
     voices = ", ".join(synthesis.voices.values())
     build.flag(record.id, "synthesized_audio", f"audio rendered by {synthesis.engine} {synthesis.engine_version} "
                                                f"from the record's text (voices {voices})")
