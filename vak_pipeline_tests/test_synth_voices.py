@@ -123,3 +123,45 @@ def test_a_chinese_turn_is_aligned_character_by_character_with_the_placeholder_a
     words = [w.word for w in out.alignment.words]
     assert words == ["你", "好", "我", "的", "订", "单", "<ID_1>", "在", "哪", "里", "请", "稍", "等"]
     assert out.record.audio.synthesis.voices["agent"].startswith("espeak-ng:cmn+")
+
+
+def test_overlaps_cross_channels_only_are_flagged_and_backchannels_add_no_turns():
+    from vak_pipeline.synth import GapModel
+    from vak_pipeline.synth.engine import get_engine
+    from vak_pipeline.synth.render import render_conversation
+
+    long_ = "I would like to know why my last three deliveries all arrived late in the evening."
+    rec = make_record(
+        "ov1",
+        locale="en-GB",
+        turns=[
+            ("user", 0, 0, long_),
+            ("agent", 0, 0, long_),
+            ("user", 0, 0, long_),
+            ("user", 0, 0, "Thanks."),
+            ("agent", 0, 0, long_),
+        ],
+    )
+    settings = SynthSettings(backchannel_probability=1.0)
+    gaps = GapModel(overlap_probability=1.0, overlap_max_s=0.4)
+    out = render_conversation(rec, settings, gaps, get_engine(settings), "audio/ov1.wav")
+    turns = out.record.turns
+    assert len(turns) == len(rec.turns)
+    assert [t.overlap for t in turns] == [None, True, True, None, True]  # never within one party
+    for a in turns:
+        for b in turns:
+            if a is not b and a.speaker == b.speaker:
+                assert a.end <= b.start or b.end <= a.start
+    issues = validate_record(
+        out.record.dump(), ValidationContext(base_dir=Path("."), check_audio=False, check_pii=False)
+    ).issues
+    assert not [i.code for i in issues if i.code.startswith("turn_overlap")]
+    extra = [w for w in out.alignment.words if w.turn is None]
+    assert extra and {w.speaker for w in extra} <= {"user", "agent"}
+    assert len(out.sidecar["backchannels"]) == len(extra)
+    for w, b in zip(sorted(extra, key=lambda w: w.start), out.sidecar["backchannels"], strict=True):
+        during = turns[b["during_turn"]]  # the listener speaks inside the other party's turn
+        assert during.speaker != w.speaker and during.start < w.start < w.end < during.end
+    for ch in (0, 1):  # and never over its own words
+        mine = sorted((w for w in out.alignment.words if w.channel == ch), key=lambda w: w.start)
+        assert all(a.end <= b.start + 0.011 for a, b in zip(mine, mine[1:], strict=False))
