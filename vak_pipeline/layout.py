@@ -12,6 +12,8 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/transcripts.jsonl  transcripts: per conversation ASR words per speaker
       work/<upload>/conversations.jsonl tagged_turns: canonical records before redaction
       work/<upload>/redacted.jsonl   redacted_manifest: canonical records after redaction
+      work/<upload>/synthesized.jsonl  synth: the redacted records, text-only ones with rendered audio
+      work/<upload>/synth/<conv>.json  synth: surrogates spoken for placeholders (fake values), voices, cache key
       audio/<conv_id>.wav            published audio: the normalized copy with PII masked (redacted_manifest)
       alignments/<conv_id>.json      published word timings, PII words replaced (schema.Alignment)
       redactions/<conv_id>.json      redaction logs (schema.RedactionLog)
@@ -114,6 +116,17 @@ class DataLayout:
 
     def redacted(self, upload: str) -> Path:
         return self.work(upload) / "redacted.jsonl"
+
+    def synthesized(self, upload: str) -> Path:
+        return self.work(upload) / "synthesized.jsonl"
+
+    def synth_sidecar(self, upload: str, conv_id: str) -> Path:
+        return self.work(upload) / "synth" / f"{conv_id}.json"
+
+    def manifest_input(self, upload: str) -> Path:
+        """What validation reads for an upload: the synth stage's output once it ran, else the redacted records."""
+        synth = self.synthesized(upload)
+        return synth if synth.is_file() else self.redacted(upload)
 
     # --- private per-conversation files: unredacted, under work/, never referenced by the manifest
     def normalized_audio_rel(self, upload: str, conv_id: str) -> str:

@@ -154,7 +154,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
         def ingest(name: str) -> StageRun:
             stamp = _ingest_stamp(layout, name, rc)
             marker = layout.work(name) / INGEST_MARKER
-            if not force and _marker_matches(marker, stamp) and layout.redacted(name).is_file():
+            if not force and _marker_matches(marker, stamp) and layout.manifest_input(name).is_file():
                 echo(f"ingest {name}: unchanged since its last run, skipped")
                 return StageRun(INGEST_JOB, name, True, "skipped", skipped=True)
             echo(f"ingest {name} ...")
@@ -268,7 +268,7 @@ def _publish_stamp(layout: DataLayout, rc: dict[str, Any]) -> str:
 
     inputs = []
     for u in layout.uploads():
-        p = layout.redacted(u)
+        p = layout.manifest_input(u)
         inputs.append([u, sha256_file(p)] if p.is_file() else [u, None])
     payload = [inputs, _stable_config(rc), code_version()]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()

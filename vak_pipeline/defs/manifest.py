@@ -14,14 +14,14 @@ BLOCKING_FAMILIES = {"structure", "provenance"}
 
 @dg.asset(
     group_name="dataset",
-    deps=[dg.AssetKey("redacted_manifest")],
+    deps=[dg.AssetKey("synth")],  # synth passes every redacted record on
     kinds={"jsonl"},
     description="vakforge.jsonl of the next release (work/.release-candidate/ until `release` swaps it in): valid "
                 "records only, JSON Schema beside it, rejected rows with reasons.",
 )
 def validated_manifest(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
     layout = begin_candidate(data.layout)  # a fresh candidate; the published release is not touched
-    inputs = [layout.redacted(u) for u in layout.uploads() if layout.redacted(u).is_file()]
+    inputs = [layout.manifest_input(u) for u in layout.uploads() if layout.manifest_input(u).is_file()]
     result = publish_manifest(layout, inputs)
     context.log.info(f"{result.valid} valid, {result.rejected} rejected of {result.records_in} records")
     top = dict(result.issues_by_code.most_common(20))

@@ -38,6 +38,7 @@ class MoshiLoraConfig(dg.Config):
     splits: list[str] = ["train", "validation", "test"]
     redacted_audio: str = "silence"  # silence | tone: how a redacted span sounds in the exported audio
     asr_language_unfit: str = "exclude"  # exclude | keep: transcripts by an ASR model without the language
+    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
@@ -52,6 +53,7 @@ class TurnBasedExportConfig(dg.Config):
     redacted_audio: str = "silence"  # silence | tone
     asr_language_unfit: str = "exclude"  # exclude | keep
     dataset_prefix: str = "vak_turn_based"  # LLaMA-Factory dataset names in dataset_info.json
+    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
@@ -66,6 +68,8 @@ class CascadedExportConfig(dg.Config):
     min_clip_s: float = 0.05
     redacted_audio: str = "silence"  # silence | tone
     asr_language_unfit: str = "exclude"  # exclude | keep
+    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
+    tts_synthesized: bool = False  # synthesized audio stays out of tts/ by default
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
 
 
@@ -76,6 +80,7 @@ class ParquetExportConfig(dg.Config):
     batch_size: int = 1000
     splits: list[str] = ["train", "validation", "test"]
     dataset_name: str = "vakforge"
+    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same rows, same order
 
 

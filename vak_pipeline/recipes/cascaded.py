@@ -44,6 +44,7 @@ from .common import (
     BuildResult,
     ExportBuild,
     SplitWriters,
+    SynthesizedAudio,
     explain_empty_splits,
     iter_eligible,
     safe_name,
@@ -67,6 +68,8 @@ class CascadedConfig(BaseModel):
     min_clip_s: float = 0.05
     redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the clips
     asr_language_unfit: Literal["exclude", "keep"] = "exclude"  # transcripts by a model without the language
+    synthesized_audio: SynthesizedAudio = "include"  # rows whose audio the synth stage rendered (flagged)
+    tts_synthesized: bool = False  # a TTS should not learn a synthesizer's voice: such rows stay out of tts/
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 
@@ -184,6 +187,10 @@ def _speech_turn_problem(config: CascadedConfig, t: Turn, i: int, over: set[int]
 def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split: str,
             stt: SplitWriters | None, tts: _TtsSets | None) -> None:
     want_tts = tts is not None and split in config.tts_splits
+    if want_tts and not config.tts_synthesized and record.audio is not None and record.audio.synthesis is not None:
+        build.skip(record.id, "synthesized_audio", "audio rendered by a synthesizer: kept out of TTS training "
+                                                   "(tts_synthesized: false)", part="tts")
+        want_tts = False
     if stt is None and not want_tts:
         return
     try:

@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -287,6 +287,8 @@ def iter_eligible(build: ExportBuild, splits_wanted: list[str] | None = None) ->
             continue
         if splits_wanted is not None and split not in splits_wanted:
             continue
+        if not synthesized_audio_allowed(build, record):
+            continue
         build.counts[f"records_{split}"] += 1
         yield record, split
 
@@ -321,3 +323,23 @@ def explain_empty_splits(build: ExportBuild, rows: dict[str, int], splits: list[
     else:
         build.extra.setdefault("empty_splits", {})[part] = out
     return out
+
+
+SynthesizedAudio = Literal["include", "exclude"]
+
+
+def synthesized_audio_allowed(build: ExportBuild, record: VakRecord) -> bool:
+    """Rows whose audio a synthesizer rendered (synth stage): counted and flagged, or left out when the
+    recipe's `synthesized_audio` setting says exclude. build.json says how many either way."""
+    synthesis = record.audio.synthesis if record.audio is not None else None
+    if synthesis is None:
+        return True
+    build.counts["synthesized_audio_rows"] += 1
+    if getattr(build.config, "synthesized_audio", "include") == "exclude":
+        build.skip(record.id, "synthesized_audio", "audio rendered by a synthesizer; excluded by the recipe's "
+                                                   "synthesized_audio setting")
+        return False
+    voices = ", ".join(synthesis.voices.values())
+    build.flag(record.id, "synthesized_audio", f"audio rendered by {synthesis.engine} {synthesis.engine_version} "
+                                               f"from the record's text (voices {voices})")
+    return True

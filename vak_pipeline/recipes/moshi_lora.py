@@ -37,6 +37,7 @@ from .common import (
     BuildResult,
     ExportBuild,
     SplitWriters,
+    SynthesizedAudio,
     explain_empty_splits,
     iter_eligible,
     safe_name,
@@ -57,6 +58,7 @@ class MoshiConfig(BaseModel):
     splits: list[str] = ["train", "validation", "test"]
     redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the exported audio
     asr_language_unfit: Literal["exclude", "keep"] = "exclude"  # transcripts by a model without the language
+    synthesized_audio: SynthesizedAudio = "include"  # rows whose audio the synth stage rendered (flagged)
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 

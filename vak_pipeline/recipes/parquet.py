@@ -36,7 +36,7 @@ from ..layout import DataRoot
 from ..schema import Meta, VakRecord
 from ..storage import atomic_open, atomic_write_text, resolve_inside
 from .audio_io import AudioProblem, read_audio
-from .common import BuildResult, ExportBuild, explain_empty_splits, iter_eligible, safe_name
+from .common import BuildResult, ExportBuild, SynthesizedAudio, explain_empty_splits, iter_eligible, safe_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .shards import run_recipe
 
@@ -70,7 +70,8 @@ def manifest_schema(embed_audio: bool = False):
         ("id", s), ("schema_version", s),
         ("audio", pa.struct([("bytes", pa.binary()), ("path", s)])),  # the HF Audio feature's storage
         ("audio_info", pa.struct([("path", s), ("sample_rate", pa.int32()), ("channels", pa.int32()),
-                                  ("channel_map", s), ("duration_s", f64), ("condition", s)])),
+                                  ("channel_map", s), ("duration_s", f64), ("condition", s),
+                                  ("synthesis", s)])),
         ("locale", s), ("language", pa.struct([("primary", s), ("mix", pa.list_(s))])),
         ("domain", s), ("scenario", s), ("system_prompt", s),
         ("tools", pa.list_(pa.struct([("name", s), ("description", s), ("parameters", s)]))),
@@ -95,6 +96,7 @@ def record_row(record: VakRecord, split: str | None, audio_bytes: bytes | None =
     d["audio_info"] = d.pop("audio")
     if d["audio_info"] is not None:
         d["audio_info"]["channel_map"] = _js(d["audio_info"]["channel_map"])
+        d["audio_info"]["synthesis"] = _js(d["audio_info"].get("synthesis"))
     for t in d["tools"]:
         t["parameters"] = _js(t["parameters"])
     for t in d["turns"]:
@@ -207,6 +209,7 @@ class ParquetConfig(BaseModel):
     batch_size: int = 1000  # rows per row group (32 when audio is embedded)
     splits: list[str] = ["train", "validation", "test"]
     dataset_name: str = "vakforge"
+    synthesized_audio: SynthesizedAudio = "include"  # rows whose audio the synth stage rendered (flagged)
     workers: int = 1  # processes over shards of the manifest (0 = one per core); same rows, same order
 
 
@@ -253,7 +256,7 @@ def _finish(build: ExportBuild) -> None:
                       dataset_card(config, tallies, build.tallies["language"], build.manifest_sha256))
 
 
-JSON_STRING_COLUMNS = ["audio_info.channel_map", "tools[].parameters", "turns[].entities[].normalized",
+JSON_STRING_COLUMNS = ["audio_info.channel_map", "audio_info.synthesis", "tools[].parameters", "turns[].entities[].normalized",
                        "turns[].tool_call.arguments", "turns[].tool_result.content", "meta.speakers",
                        "meta.transcription", "meta.diarization", "meta.extra"]
 

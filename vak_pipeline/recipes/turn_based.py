@@ -42,7 +42,16 @@ from ..schema import Turn, VakRecord
 from ..speech.language_fit import unfit_asr_turns
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import BuildResult, ExportBuild, SplitWriters, explain_empty_splits, iter_eligible, safe_name, write_json
+from .common import (
+    BuildResult,
+    ExportBuild,
+    SplitWriters,
+    SynthesizedAudio,
+    explain_empty_splits,
+    iter_eligible,
+    safe_name,
+    write_json,
+)
 from .masking import RedactedAudio
 from .shards import run_recipe
 
@@ -62,6 +71,7 @@ class TurnBasedConfig(BaseModel):
     redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the clips
     asr_language_unfit: Literal["exclude", "keep"] = "exclude"  # transcripts by a model without the language
     dataset_prefix: str = "vak_turn_based"  # LLaMA-Factory dataset names: <prefix>_<split>
+    synthesized_audio: SynthesizedAudio = "include"  # rows whose audio the synth stage rendered (flagged)
     workers: int = 1  # processes over shards of the manifest (0 = one per core); the output is the same
 
 

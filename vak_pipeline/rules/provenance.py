@@ -42,12 +42,29 @@ def check_provenance(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) 
             out.add("redaction_log_missing", "source real requires a redaction_log naming what was removed",
                     "set meta.redaction_log to redactions/<id>.json (written by the redaction stage)",
                     family="provenance", field="meta.redaction_log")
-        if rec.audio is not None and not m.voice_consent_ref:
+        # a synthesized voice is nobody's voice: only a real recording needs voice consent
+        if rec.audio is not None and rec.audio.synthesis is None and not m.voice_consent_ref:
             out.add("voice_consent_missing", "real data with audio requires voice_consent_ref: consent to record "
                     "a call is not consent to train a voice on it", "set meta.voice_consent_ref",
                     family="provenance", field="meta.voice_consent_ref")
+    if rec.audio is not None and rec.audio.synthesis is not None:
+        _check_synthesis(rec, out)
     if m.redaction_log:
         _check_redaction_log(rec, ctx, out)
+
+
+def _check_synthesis(rec: VakRecord, out: RecordIssues) -> None:
+    """A synthesized-audio claim names a voice per role, and meta.speakers carries the same ids, so the
+    speaker-disjoint split keeps each synthetic voice in one split (the claim waives voice consent)."""
+    syn = rec.audio.synthesis if rec.audio is not None else None
+    assert syn is not None
+    speakers = rec.meta.speakers or {}
+    for role, voice in sorted(syn.voices.items()):
+        if speakers.get(role) != voice:
+            out.add("synthesis_voice_not_in_speakers", f"audio.synthesis names voice {voice!r} for {role} but "
+                    f"meta.speakers.{role} is {speakers.get(role)!r}",
+                    f"set meta.speakers.{role} to the voice id (the synth stage does), so splits keep the voice "
+                    "in one split", family="provenance", field=f"meta.speakers.{role}")
 
 
 def _check_redaction_log(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None:

@@ -18,9 +18,10 @@ from .record import (
     VakRecord,
 )
 from .redaction_log import AudioMask, RedactionLog, RedactionSpan
+from .synthesis import AudioSynthesis
 
 __all__ = [
-    "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "Alignment", "Audio", "AudioMask", "Diarization",
+    "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "Alignment", "Audio", "AudioMask", "AudioSynthesis", "Diarization",
     "Entity", "Language", "Meta", "RedactionLog", "RedactionSpan", "Tool", "ToolCall", "ToolResult",
     "Transcription", "Turn", "VakRecord", "Word", "record_json_schema", "write_json_schema",
 ]

@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .synthesis import AudioSynthesis
+
 SCHEMA_VERSION = "0.1"
 SUPPORTED_SCHEMA_VERSIONS = frozenset({SCHEMA_VERSION})
 
@@ -77,6 +79,12 @@ class Audio(_Model):
     channel_map: dict[str, ChannelRole] | None = None
     duration_s: float = Field(ge=0)
     condition: Condition | None = None
+    synthesis: AudioSynthesis | None = Field(
+        default=None, description="Set when a synthesizer rendered this audio from the record's text (synth stage).")
+
+    @property
+    def synthesized(self) -> bool:
+        return self.synthesis is not None
 
 
 class Language(_Model):
