@@ -256,9 +256,9 @@ def _finish(build: ExportBuild) -> None:
                       dataset_card(config, tallies, build.tallies["language"], build.manifest_sha256))
 
 
-JSON_STRING_COLUMNS = ["audio_info.channel_map", "audio_info.synthesis", "tools[].parameters", "turns[].entities[].normalized",
-                       "turns[].tool_call.arguments", "turns[].tool_result.content", "meta.speakers",
-                       "meta.transcription", "meta.diarization", "meta.extra"]
+JSON_STRING_COLUMNS = ["audio_info.channel_map", "audio_info.synthesis", "tools[].parameters",
+                       "turns[].entities[].normalized", "turns[].tool_call.arguments", "turns[].tool_result.content",
+                       "meta.speakers", "meta.transcription", "meta.diarization", "meta.extra"]
 
 
 def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tuple[bytes | None, str | None]:
