@@ -251,5 +251,5 @@ def _execute(factory: Callable[[], dg.JobDefinition], name: str, partition: str 
 def _summarize(job: str, partition: str | None, res: Any) -> StageRun:
     failed_steps = [e.step_key for e in res.all_events if e.event_type_value == "STEP_FAILURE" and e.step_key]
     failed_checks = [e.check_name for e in res.get_asset_check_evaluations()
-                     if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
+                     if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR and e.blocking is not False]
     return StageRun(job, partition, res.success, res.run_id, failed_steps, failed_checks)

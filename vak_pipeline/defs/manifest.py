@@ -40,7 +40,8 @@ def validated_manifest(context: dg.AssetExecutionContext, data: DataResource) ->
     )
 
 
-_ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "field", "message")
+# file and line: the uploaded file the row came from (meta.origin / the recording), not work/<upload>/
+_ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "field", "message", "fix")
 
 
 @dg.multi_asset_check(
@@ -56,7 +57,9 @@ def manifest_rule_checks(data: DataResource):
     report = layout.reports / "validation.jsonl"
     for fam in FAMILIES:
         errors, warnings, rows = family_rows(report, fam)
-        severity = dg.AssetCheckSeverity.ERROR if fam in BLOCKING_FAMILIES else dg.AssetCheckSeverity.WARN
+        # a family whose rule rejected rows fails as ERROR (the rows are out of the dataset), blocking or not;
+        # warnings alone never fail a check
+        severity = dg.AssetCheckSeverity.ERROR if errors or fam in BLOCKING_FAMILIES else dg.AssetCheckSeverity.WARN
         table = dg.MetadataValue.table(
             records=[dg.TableRecord({c: str(r.get(c, "")) for c in _ROW_COLUMNS}) for r in rows],
             schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _ROW_COLUMNS]),
@@ -66,7 +69,8 @@ def manifest_rule_checks(data: DataResource):
             asset_key="validated_manifest",
             passed=errors == 0,
             severity=severity,
-            metadata={"errors": errors, "warnings": warnings, "failing_rows": table,
+            metadata={"errors": errors, "warnings": warnings,
+                      "failing_rows": table, "failing_rows_shown": f"{len(rows)} of {errors + warnings}",
                       "full_report": dg.MetadataValue.path(str(report.resolve())),
                       "rejected_rows": dg.MetadataValue.path(str(layout.rejected.resolve()))},
         )

@@ -20,6 +20,7 @@ from .context import ValidationContext
 from .engine import _line_issue, validate_record
 from .issue import Issue, Severity
 from .manifest import DuplicateIds, id_hash
+from .origin import record_origin
 
 FAMILIES = ("structure", "turns", "tools", "entities", "provenance", "privacy", "audio", "manifest")
 
@@ -76,13 +77,21 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             line_obj = r.record.dump() if rec_ok and r.record is not None else None
         if jl.line:
             result.records_in += 1
+        origin = record_origin(jl.value) if isinstance(jl.value, dict) else None
+        if origin is not None and origin.file:  # name the uploaded file, not work/<upload>/redacted.jsonl
+            issues = [i.model_copy(update={"file": origin.file, "line": origin.line}) if i.file in (None, ctx.file)
+                      else i for i in issues]
         _tally(result, issues, iss)
         if rec_ok and line_obj is not None:
             dups.add(rid or "")
             cand.write(line_obj)
         elif jl.line:
             result.rejected += 1
-            rej.write({"file": ctx.file, "line": jl.line, "record_id": rid,
+            traced = origin is not None and origin.file is not None
+            rej.write({"file": origin.file if traced else ctx.file, "line": origin.line if traced else jl.line,
+                       "upload": (origin.upload if origin is not None else None) or src.parent.name,
+                       "kind": "audio" if isinstance(jl.value, dict) and isinstance(jl.value.get("audio"), dict)
+                       else "text", "record_id": rid, "work_file": ctx.file, "work_line": jl.line,
                        "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]})
 
 
@@ -110,11 +119,13 @@ def _dedupe(candidates: Path, manifest: Path, dup_hashes: set[int], result: Publ
                 rid = jl.value["id"]
                 if id_hash(rid) in dup_hashes:
                     if rid in seen:
+                        origin = record_origin(jl.value)
                         issue = Issue(code="id_duplicate", family="manifest", record_id=rid, field="id",
                                       message="id is used by an earlier record; the first one is kept",
-                                      fix="give every conversation a unique id")
+                                      fix="give every conversation a unique id", file=origin.file, line=origin.line)
                         _tally(result, [issue], iss)
-                        rej.write({"record_id": rid, "issues": [issue.model_dump(mode="json", exclude_none=True)]})
+                        rej.write({"file": origin.file, "line": origin.line, "upload": origin.upload,
+                                   "record_id": rid, "issues": [issue.model_dump(mode="json", exclude_none=True)]})
                         result.rejected += 1
                         continue
                     seen.add(rid)
