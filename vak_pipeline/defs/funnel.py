@@ -52,3 +52,67 @@ def normalized_audio_no_files_dropped(context: dg.AssetCheckExecutionContext,
                             "diarizer: needs_diarization): lists each by name with its fix.")
 def transcripts_no_files_dropped(context: dg.AssetCheckExecutionContext, data: DataResource) -> dg.AssetCheckResult:
     return drops_result(data, context.partition_key, ("transcribed",))
+
+
+def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds, inputs: dict) -> dg.MaterializeResult:
+    """Build the steward report and describe it as metadata: verdict, funnel, drops, flagged recordings."""
+    import hashlib
+
+    from vak_pipeline.report.steward import ReportSettings, build_steward_report, summary_markdown
+
+    report = build_steward_report(layout.root, settings=ReportSettings(quality=thresholds))
+    s, funnel, verdict = report.summary, report.funnel, report.verdict
+    version = hashlib.sha256(f"{s.manifest_hash}:{sorted(inputs.items())}:{thresholds.model_dump_json()}"
+                             .encode()).hexdigest()
+    html_path = report.html.resolve()
+    context.log.info(f"release verdict: {verdict.status}; " + "; ".join(verdict.reasons))
+    upload_cols = ("upload", "files", "audio_in", "audio_decoded", "audio_transcribed", "audio_valid",
+                   "audio_published", "hours_published", "text_in", "text_valid", "text_published", "drops")
+    upload_rows = [dg.TableRecord({
+        "upload": u.upload, "files": u.files, "audio_in": u.audio["in"].recordings,
+        "audio_decoded": u.audio["decoded"].recordings, "audio_transcribed": u.audio["transcribed"].recordings,
+        "audio_valid": u.audio["valid"].recordings, "audio_published": u.audio["published"].recordings,
+        "hours_published": round(u.audio["published"].hours or 0.0, 4), "text_in": u.text["in"],
+        "text_valid": u.text["valid"], "text_published": u.text["published"], "drops": len(u.drops)})
+        for u in [*funnel.uploads, funnel.total]]
+    drops = funnel.total.drops
+    flagged = [q for q in s.quality if q.flags]
+    q_cols = ("conv_id", "file", "speech_ratio", "snr_db", "clipping_ratio", "cross_talk", "hallucination_drops",
+              "words_per_s", "lang_fallback_share", "asr_confidence", "flags")
+    return dg.MaterializeResult(
+        data_version=dg.DataVersion(version),
+        metadata={
+            "manifest_hash": s.manifest_hash,
+            "generated_at": s.generated_at,
+            "release_verdict": verdict.status,
+            "verdict_reasons": dg.MetadataValue.json(verdict.reasons),
+            "report_url": dg.MetadataValue.url(html_path.as_uri()),
+            "report_path": dg.MetadataValue.path(str(html_path)),
+            "report_json": dg.MetadataValue.path(str(report.json.resolve())),
+            "markdown": dg.MetadataValue.path(str(report.markdown.resolve())),
+            "summary": dg.MetadataValue.md(summary_markdown(s)),
+            "conversations": s.conversations,
+            "audio_recordings": s.with_audio,
+            "audio_hours": dg.MetadataValue.float(round(s.audio_hours, 4)),
+            "text_conversations": s.text_conversations,
+            "rejected_rows": s.rejected_rows,
+            "funnel_by_upload": dg.MetadataValue.table(
+                records=upload_rows, schema=dg.TableSchema(columns=[
+                    dg.TableColumn(c, "string" if c == "upload" else "float" if c == "hours_published" else "int")
+                    for c in upload_cols])),
+            "drops_by_reason": dg.MetadataValue.json(funnel.total.drops_by_reason()),
+            "drops": dg.MetadataValue.table(
+                records=[dg.TableRecord({c: "" if getattr(d, c) is None else str(getattr(d, c))
+                                         for c in ("upload", "stage", "file", "line", "code", "fix")})
+                         for d in drops[:DROPS_CAP]],
+                schema=dg.TableSchema(columns=[dg.TableColumn(c, "string")
+                                               for c in ("upload", "stage", "file", "line", "code", "fix")])),
+            "flagged_recordings": len(flagged),
+            "quality": dg.MetadataValue.table(
+                records=[dg.TableRecord({c: "" if q.row()[c] is None else str(q.row()[c]) for c in q_cols})
+                         for q in s.quality[:DROPS_CAP]],
+                schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in q_cols])),
+            "quality_csv": dg.MetadataValue.path(str((report.out_dir / "quality.csv").resolve())),
+            "redactions_by_type": dg.MetadataValue.json(dict(s.redactions_by_type)),
+        },
+    )

@@ -5,6 +5,7 @@ import dagster as dg
 
 from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
 
+from .quality import QualityOpConfig
 from .resources import DataResource
 
 # structural and provenance failures stop exports built on the data; the rest notify the steward
@@ -17,10 +18,13 @@ BLOCKING_FAMILIES = {"structure", "provenance"}
     kinds={"jsonl"},
     description="vakforge.jsonl: valid records only, JSON Schema beside it, rejected rows with reasons.",
 )
-def validated_manifest(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
+def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfig,
+                       data: DataResource) -> dg.MaterializeResult:
+    from vak_pipeline.report.quality import quality_rules
+
     layout = data.layout
     inputs = [layout.redacted(u) for u in layout.uploads() if layout.redacted(u).is_file()]
-    result = publish_manifest(layout, inputs)
+    result = publish_manifest(layout, inputs, extra_rules=quality_rules(layout, config.quality.thresholds()))
     context.log.info(f"{result.valid} valid, {result.rejected} rejected of {result.records_in} records")
     top = dict(result.issues_by_code.most_common(20))
     return dg.MaterializeResult(

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..layout import DataLayout
 from ..schema import write_json_schema
@@ -40,8 +41,16 @@ class PublishResult:
     issues_path: Path | None = None
 
 
-def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: ValidationContext | None = None) -> PublishResult:
-    """Validate every record of `inputs` against the dataset root and write the canonical manifest."""
+ExtraRules = Callable[[dict[str, Any]], list[Issue]]
+
+
+def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: ValidationContext | None = None,
+                     extra_rules: ExtraRules | None = None) -> PublishResult:
+    """Validate every record of `inputs` against the dataset root and write the canonical manifest.
+
+    `extra_rules(record dict)` adds issues to a record that passed the format's rules (the steward's
+    quality thresholds); an ERROR among them rejects the record like any other rule.
+    """
     ctx = ctx or ValidationContext(base_dir=layout.root)
     layout.reports.mkdir(parents=True, exist_ok=True)
     candidates = layout.root / f".{layout.manifest.name}.candidates"
@@ -53,7 +62,7 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
         with JsonlWriter(layout.rejected) as rej, JsonlWriter(issues_path) as iss:
             with JsonlWriter(candidates) as cand:
                 for src in inputs:
-                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss)
+                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules)
             result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss)
     finally:
         if candidates.exists():
@@ -64,7 +73,8 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
 
 
 def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, result: PublishResult,
-                     dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter) -> None:
+                     dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter,
+                     extra_rules: ExtraRules | None = None) -> None:
     ctx.file = _display(src, layout.root)
     for jl in iter_jsonl(src):
         if jl.error:
@@ -75,6 +85,11 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             r = validate_record(jl.value, ctx, line=jl.line)
             issues, rec_ok, rid = r.issues, r.ok, r.record_id
             line_obj = r.record.dump() if rec_ok and r.record is not None else None
+            if line_obj is not None and extra_rules is not None:
+                more = extra_rules(line_obj)
+                issues = [*issues, *more]
+                if any(i.severity is Severity.ERROR for i in more):
+                    rec_ok, line_obj = False, None
         if jl.line:
             result.records_in += 1
         origin = record_origin(jl.value) if isinstance(jl.value, dict) else None
