@@ -20,6 +20,7 @@ from typing import Any
 import dagster as dg
 
 from .layout import DataLayout
+from .sources.ingested import INGEST_MARKER
 from .storage import atomic_write_json
 
 INGEST_JOB = "ingest_job"
@@ -177,7 +178,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
     return report
 
 
-INGEST_MARKER = "ingest_done.json"  # work/<upload>/: what the last successful ingest run was made from
+# INGEST_MARKER (work/<upload>/ingest_done.json): what the last successful ingest was made from; the sensor reads it
 PUBLISH_MARKER = ".publish_done.json"
 
 

@@ -31,11 +31,17 @@ speakers: {"agent": "bad-agent"}
 
 
 def _chat(i: int) -> str:
-    return json.dumps({"id": f"bad-chat-{i}", "messages": [
-        {"role": "user", "content": "Hello, my parcel has not arrived yet and it was due on Monday."},
-        {"role": "assistant", "content": "I am sorry to hear that. Let me check the delivery status for you."},
-        {"role": "user", "content": "Thank you, I will wait for your answer then."},
-        {"role": "assistant", "content": "It is on its way and should arrive tomorrow morning."}]})
+    return json.dumps(
+        {
+            "id": f"bad-chat-{i}",
+            "messages": [
+                {"role": "user", "content": "Hello, my parcel has not arrived yet and it was due on Monday."},
+                {"role": "assistant", "content": "I am sorry to hear that. Let me check the delivery status for you."},
+                {"role": "user", "content": "Thank you, I will wait for your answer then."},
+                {"role": "assistant", "content": "It is on its way and should arrive tomorrow morning."},
+            ],
+        }
+    )
 
 
 def make_bad_upload(raw: Path) -> Path:
@@ -61,12 +67,24 @@ def _write_vakforge(path: Path) -> None:
     from vak_pipeline_tests.builders import make_record, make_tool, tool_call, tool_result, turn, write_manifest
 
     ok = make_record("bad-vf-ok", {"user": "vf-u1", "agent": "vf-a1"}, locale="en-GB")
-    unsorted = make_record("bad-vf-unsorted", {"user": "vf-u2", "agent": "vf-a1"}, locale="en-GB",
-                           turns=[turn("user", 5.0, 6.0, "second words first"), turn("agent", 0.0, 1.0, "first")])
-    tools = make_record("bad-vf-tool", {"user": "vf-u3", "agent": "vf-a1"}, locale="en-GB",
-                        tools=[make_tool("check_status", customer_id="string")],
-                        turns=[turn("user", 0.0, 1.0, "what is the status"), tool_call(1.2, "c1", "cancel_order"),
-                               tool_result(1.3, "c1", {"ok": True}), turn("agent", 1.5, 2.5, "it is cancelled")])
+    unsorted = make_record(
+        "bad-vf-unsorted",
+        {"user": "vf-u2", "agent": "vf-a1"},
+        locale="en-GB",
+        turns=[turn("user", 5.0, 6.0, "second words first"), turn("agent", 0.0, 1.0, "first")],
+    )
+    tools = make_record(
+        "bad-vf-tool",
+        {"user": "vf-u3", "agent": "vf-a1"},
+        locale="en-GB",
+        tools=[make_tool("check_status", customer_id="string")],
+        turns=[
+            turn("user", 0.0, 1.0, "what is the status"),
+            tool_call(1.2, "c1", "cancel_order"),
+            tool_result(1.3, "c1", {"ok": True}),
+            turn("agent", 1.5, 2.5, "it is cancelled"),
+        ],
+    )
     write_manifest(path, [ok, unsorted, tools])
 
 

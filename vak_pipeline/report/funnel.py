@@ -80,8 +80,11 @@ class Funnel(BaseModel):
             d["dropped"] = len(u.drops)
             return d
 
-        return {"uploads": [one(u) for u in self.uploads], "total": one(self.total),
-                "drops": [d.model_dump(mode="json", exclude_none=True) for d in self.total.drops]}
+        return {
+            "uploads": [one(u) for u in self.uploads],
+            "total": one(self.total),
+            "drops": [d.model_dump(mode="json", exclude_none=True) for d in self.total.drops],
+        }
 
 
 def _empty(upload: str) -> UploadFunnel:
@@ -146,11 +149,23 @@ def _drop_from_issue(upload: str, stage: str, issue: Any) -> Drop | None:
         return None
     file = issue.file or f"{upload}/(upload)"
     kind = "audio" if issue.family in ("audio", "speakers") else "text"
-    if issue.code == "file_unknown_kind" or issue.code.startswith("upload_") or file.endswith(("upload.yaml",
-                                                                                               "recordings.csv")):
+    if (
+        issue.code == "file_unknown_kind"
+        or issue.code.startswith("upload_")
+        or file.endswith(("upload.yaml", "recordings.csv"))
+    ):
         kind = "upload"
-    return Drop(upload=upload, stage="in" if issue.code == "file_unknown_kind" else stage, kind=kind, file=file,
-                line=issue.line, record_id=issue.record_id, code=issue.code, message=issue.message, fix=issue.fix)
+    return Drop(
+        upload=upload,
+        stage="in" if issue.code == "file_unknown_kind" else stage,
+        kind=kind,
+        file=file,
+        line=issue.line,
+        record_id=issue.record_id,
+        code=issue.code,
+        message=issue.message,
+        fix=issue.fix,
+    )
 
 
 def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
@@ -162,8 +177,9 @@ def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
         f.files_by_kind = inv.counts()
         f.audio["in"].recordings = len(inv.of_kind("audio"))
         up = layout.upload_dir(upload)
-        f.text["in"] = sum(_count_lines(up / x.name) for x in inv.files if x.kind in TEXT_KINDS
-                           and (up / x.name).is_file())
+        f.text["in"] = sum(
+            _count_lines(up / x.name) for x in inv.files if x.kind in TEXT_KINDS and (up / x.name).is_file()
+        )
     durations = _audio_durations(layout, upload)
     for h in durations.values():
         _add_audio(f, "decoded", h / 3600)
@@ -215,13 +231,22 @@ def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel
             split = splits.split_of(rid)
             if split is None:
                 reason = splits.held_out_reason(rid)
-                f.drops.append(Drop(upload=f.upload, stage="published", kind="audio" if _is_audio(rec) else "text",
-                                    file=origin.file or f"{f.upload}/?", line=origin.line, record_id=rid,
-                                    code="held_out" if reason is not None else "unassigned",
-                                    message=f"not in any split: {reason or 'not assigned'}",
-                                    fix="see the split warnings; a held-out conversation shares a speaker across "
-                                        "splits or breaks the split rules" if reason is not None else
-                                        "re-materialize splits"))
+                f.drops.append(
+                    Drop(
+                        upload=f.upload,
+                        stage="published",
+                        kind="audio" if _is_audio(rec) else "text",
+                        file=origin.file or f"{f.upload}/?",
+                        line=origin.line,
+                        record_id=rid,
+                        code="held_out" if reason is not None else "unassigned",
+                        message=f"not in any split: {reason or 'not assigned'}",
+                        fix="see the split warnings; a held-out conversation shares a speaker across "
+                        "splits or breaks the split rules"
+                        if reason is not None
+                        else "re-materialize splits",
+                    )
+                )
                 continue
             if _is_audio(rec):
                 _add_audio(f, "published", hours)
@@ -242,12 +267,20 @@ def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel
             f = funnels.setdefault(upload, _empty(upload))
             issues = [i for i in row.get("issues") or [] if isinstance(i, dict)]
             first = next((i for i in issues if i.get("severity", "ERROR") == "ERROR"), issues[0] if issues else {})
-            f.drops.append(Drop(upload=upload, stage="valid", kind=str(row.get("kind") or "text"),
-                                file=str(row.get("file") or f"{upload}/?"), line=row.get("line"),
-                                record_id=row.get("record_id"), code=str(first.get("code", "rejected")),
-                                message=str(first.get("message", "")) + (
-                                    f" (+{len(issues) - 1} more issues)" if len(issues) > 1 else ""),
-                                fix=str(first.get("fix", ""))))
+            f.drops.append(
+                Drop(
+                    upload=upload,
+                    stage="valid",
+                    kind=str(row.get("kind") or "text"),
+                    file=str(row.get("file") or f"{upload}/?"),
+                    line=row.get("line"),
+                    record_id=row.get("record_id"),
+                    code=str(first.get("code", "rejected")),
+                    message=str(first.get("message", ""))
+                    + (f" (+{len(issues) - 1} more issues)" if len(issues) > 1 else ""),
+                    fix=str(first.get("fix", "")),
+                )
+            )
     out = Funnel(uploads=[funnels[u] for u in sorted(funnels)])
     out.total = _sum(out.uploads)
     return out

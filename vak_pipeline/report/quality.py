@@ -26,8 +26,16 @@ from ..rules.issue import Issue, Severity
 from ..rules.origin import record_origin
 from ..storage import iter_jsonl, resolve_inside
 
-METRICS = ("speech_ratio", "snr_db", "clipping_ratio", "cross_talk", "hallucination_drops", "words_per_s",
-           "lang_fallback_share", "asr_confidence")
+METRICS = (
+    "speech_ratio",
+    "snr_db",
+    "clipping_ratio",
+    "cross_talk",
+    "hallucination_drops",
+    "words_per_s",
+    "lang_fallback_share",
+    "asr_confidence",
+)
 _FRAME_S = 0.02
 _FALLBACK = "\x00fallback"
 
@@ -72,12 +80,16 @@ class RecordingQuality(BaseModel):
 
 def flags_of(q: RecordingQuality, t: QualityThresholds) -> list[str]:
     """The metrics of `q` outside the thresholds (a missing value is never a flag)."""
-    bounds = {"speech_ratio": (t.min_speech_ratio, None), "snr_db": (t.min_snr_db, None),
-              "clipping_ratio": (None, t.max_clipping_ratio), "cross_talk": (None, t.max_cross_talk),
-              "hallucination_drops": (None, t.max_hallucination_drops),
-              "words_per_s": (t.min_words_per_s, t.max_words_per_s),
-              "lang_fallback_share": (None, t.max_lang_fallback_share),
-              "asr_confidence": (t.min_asr_confidence, None)}
+    bounds = {
+        "speech_ratio": (t.min_speech_ratio, None),
+        "snr_db": (t.min_snr_db, None),
+        "clipping_ratio": (None, t.max_clipping_ratio),
+        "cross_talk": (None, t.max_cross_talk),
+        "hallucination_drops": (None, t.max_hallucination_drops),
+        "words_per_s": (t.min_words_per_s, t.max_words_per_s),
+        "lang_fallback_share": (None, t.max_lang_fallback_share),
+        "asr_confidence": (t.min_asr_confidence, None),
+    }
     out = []
     for m in METRICS:
         v = getattr(q, m)
@@ -99,8 +111,9 @@ def snr_estimate_db(path: Path, block_s: float = 30.0) -> float | None:
     frame = max(1, int(info.samplerate * _FRAME_S))
     energies: list[Any] = []
     try:
-        for block in sf.blocks(str(path), blocksize=frame * max(1, int(block_s / _FRAME_S)), always_2d=True,
-                               dtype="float32"):
+        for block in sf.blocks(
+            str(path), blocksize=frame * max(1, int(block_s / _FRAME_S)), always_2d=True, dtype="float32"
+        ):
             n = (len(block) // frame) * frame
             if n:
                 energies.append((block[:n].reshape(-1, frame, block.shape[1]) ** 2).mean(axis=1))
@@ -148,8 +161,11 @@ def lang_fallback_share(record: dict[str, Any]) -> float | None:
     from ..locales.registry import PACKS
 
     pack = PACKS.get(str(record.get("locale")))
-    turns = [t for t in record.get("turns") or [] if isinstance(t, dict) and t.get("text")
-             and not t.get("tool_call") and not t.get("tool_result")]
+    turns = [
+        t
+        for t in record.get("turns") or []
+        if isinstance(t, dict) and t.get("text") and not t.get("tool_call") and not t.get("tool_result")
+    ]
     if pack is None or not turns:
         return None
     fell = sum(detect_lang(pack, str(t["text"]), _FALLBACK) == _FALLBACK for t in turns)
@@ -184,24 +200,34 @@ class QualityIndex:
                     v = jl.value
                     if not isinstance(v, dict) or "conv_id" not in v:
                         continue
-                    probs = [w["probability"] for s in v.get("segments") or [] for w in s.get("words") or []
-                             if isinstance(w.get("probability"), int | float)]
+                    probs = [
+                        w["probability"]
+                        for s in v.get("segments") or []
+                        for w in s.get("words") or []
+                        if isinstance(w.get("probability"), int | float)
+                    ]
                     if probs:
                         out[v["conv_id"]] = round(sum(probs) / len(probs), 4)
             self._confidence[upload] = out
         return self._confidence[upload].get(conv_id)
 
 
-def recording_quality(record: dict[str, Any], index: QualityIndex, thresholds: QualityThresholds,
-                      measure_snr: bool = True) -> RecordingQuality | None:
+def recording_quality(
+    record: dict[str, Any], index: QualityIndex, thresholds: QualityThresholds, measure_snr: bool = True
+) -> RecordingQuality | None:
     """The quality of one record with audio (None for a text conversation)."""
     audio = record.get("audio")
     if not isinstance(audio, dict):
         return None
     origin = record_origin(record)
     conv = str(record.get("id"))
-    q = RecordingQuality(conv_id=conv, upload=origin.upload, file=origin.file, locale=record.get("locale"),
-                         duration_s=float(audio.get("duration_s") or 0.0))
+    q = RecordingQuality(
+        conv_id=conv,
+        upload=origin.upload,
+        file=origin.file,
+        locale=record.get("locale"),
+        duration_s=float(audio.get("duration_s") or 0.0),
+    )
     row = index.inspect(origin.upload, conv) if origin.upload else None
     wav = None
     if row is not None:
@@ -217,11 +243,15 @@ def recording_quality(record: dict[str, Any], index: QualityIndex, thresholds: Q
         q.snr_db = snr_estimate_db(wav)
     meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
     q.cross_talk = _from_meta(meta, ("cross_talk", "crosstalk", "bleed"), ("level", "ratio", "max", "mean"))
-    drops = _from_meta(meta, ("hallucination_drops", "hallucinations_dropped", "hallucinations"),
-                       ("dropped", "count", "segments"))
+    drops = _from_meta(
+        meta, ("hallucination_drops", "hallucinations_dropped", "hallucinations"), ("dropped", "count", "segments")
+    )
     q.hallucination_drops = None if drops is None else int(drops)
-    spoken = [t for t in record.get("turns") or [] if isinstance(t, dict) and not t.get("tool_call")
-              and not t.get("tool_result")]
+    spoken = [
+        t
+        for t in record.get("turns") or []
+        if isinstance(t, dict) and not t.get("tool_call") and not t.get("tool_result")
+    ]
     seconds = sum(max(0.0, float(t.get("end", 0)) - float(t.get("start", 0))) for t in spoken)
     words = sum(len(str(t.get("text") or "").split()) for t in spoken)
     q.words_per_s = round(words / seconds, 3) if seconds > 0 else None
@@ -236,13 +266,20 @@ def quality_issues(q: RecordingQuality, thresholds: QualityThresholds) -> list[I
     out = []
     for m in q.flags:
         excluded = m in thresholds.exclude
-        out.append(Issue(
-            code=f"quality_{m}", family="audio", severity=Severity.ERROR if excluded else Severity.WARN,
-            record_id=q.conv_id, file=q.file, field=m,
-            message=f"{m} = {getattr(q, m)} is outside the quality thresholds"
-                    + ("; excluded by config" if excluded else ""),
-            fix=f"listen to the recording; re-record or re-export it, or relax the {m} threshold"
-                + (" or remove it from quality exclude" if excluded else "")))
+        out.append(
+            Issue(
+                code=f"quality_{m}",
+                family="audio",
+                severity=Severity.ERROR if excluded else Severity.WARN,
+                record_id=q.conv_id,
+                file=q.file,
+                field=m,
+                message=f"{m} = {getattr(q, m)} is outside the quality thresholds"
+                + ("; excluded by config" if excluded else ""),
+                fix=f"listen to the recording; re-record or re-export it, or relax the {m} threshold"
+                + (" or remove it from quality exclude" if excluded else ""),
+            )
+        )
     return out
 
 
@@ -257,5 +294,14 @@ def quality_rules(layout: DataLayout, thresholds: QualityThresholds):
     return rules
 
 
-__all__ = ["METRICS", "QualityIndex", "QualityThresholds", "RecordingQuality", "flags_of", "quality_issues",
-           "quality_rules", "recording_quality", "snr_estimate_db"]
+__all__ = [
+    "METRICS",
+    "QualityIndex",
+    "QualityThresholds",
+    "RecordingQuality",
+    "flags_of",
+    "quality_issues",
+    "quality_rules",
+    "recording_quality",
+    "snr_estimate_db",
+]

@@ -96,9 +96,23 @@ class StewardSummary:
     turns: int = 0  # spoken turns of audio conversations (speech)
     text_messages: int = 0  # message turns of text conversations (no speech, no duration)
     tool_calls: int = 0
-    by: dict[str, Counter] = field(default_factory=lambda: {k: Counter() for k in (
-        "locale", "source", "consent", "license", "split", "language", "language.primary", "turn language",
-        "pii_redacted", "kind")})
+    by: dict[str, Counter] = field(
+        default_factory=lambda: {
+            k: Counter()
+            for k in (
+                "locale",
+                "source",
+                "consent",
+                "license",
+                "split",
+                "language",
+                "language.primary",
+                "turn language",
+                "pii_redacted",
+                "kind",
+            )
+        }
+    )
     rejected_rows: int = 0
     rejected_by_rule: Counter = field(default_factory=Counter)
     rejected_by_family: Counter = field(default_factory=Counter)
@@ -117,20 +131,29 @@ class StewardSummary:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "manifest_hash": self.manifest_hash, "generated_at": self.generated_at,
-            "conversations": self.conversations, "with_audio": self.with_audio,
-            "text_conversations": self.text_conversations, "audio_hours": round(self.audio_hours, 4),
-            "turns": self.turns, "spoken_turns": self.turns, "text_messages": self.text_messages,
+            "manifest_hash": self.manifest_hash,
+            "generated_at": self.generated_at,
+            "conversations": self.conversations,
+            "with_audio": self.with_audio,
+            "text_conversations": self.text_conversations,
+            "audio_hours": round(self.audio_hours, 4),
+            "turns": self.turns,
+            "spoken_turns": self.turns,
+            "text_messages": self.text_messages,
             "tool_calls": self.tool_calls,
             "by": {k: dict(v.most_common()) for k, v in self.by.items()},
-            "rejected_rows": self.rejected_rows, "rejected_by_rule": dict(self.rejected_by_rule.most_common()),
+            "rejected_rows": self.rejected_rows,
+            "rejected_by_rule": dict(self.rejected_by_rule.most_common()),
             "rejected_by_family": dict(self.rejected_by_family.most_common()),
             "redactions_by_type": dict(self.redactions_by_type.most_common()),
-            "audio_masks": dict(self.audio_masks), "redaction_logs_missing": self.redaction_logs_missing,
-            "unreadable_lines": self.unreadable_lines, "held_out": self.held_out,
+            "audio_masks": dict(self.audio_masks),
+            "redaction_logs_missing": self.redaction_logs_missing,
+            "unreadable_lines": self.unreadable_lines,
+            "held_out": self.held_out,
             "conversation_duration_s": dict(zip(self.conv_hist.labels(), self.conv_hist.counts, strict=True)),
             "turn_duration_s": dict(zip(self.turn_hist.labels(), self.turn_hist.counts, strict=True)),
-            "splits_warnings": self.splits_warnings, "splits_errors": self.splits_errors,
+            "splits_warnings": self.splits_warnings,
+            "splits_errors": self.splits_errors,
             "splits_stale": self.splits_stale,
         }
 
@@ -176,8 +199,9 @@ def summarize(data_root: str | Path, settings: ReportSettings | None = None) -> 
         _summarize_manifest(layout, splits, s, settings)
         if splits is not None and layout.manifest.exists():
             s.splits_stale = splits.header.manifest_hash != s.manifest_hash
-            s.splits_errors = sum(1 for i in check_splits(iter_summaries(layout.manifest), splits)
-                                  if i.severity.value == "ERROR")
+            s.splits_errors = sum(
+                1 for i in check_splits(iter_summaries(layout.manifest), splits) if i.severity.value == "ERROR"
+            )
     if layout.rejected.exists():
         for jl in iter_jsonl(layout.rejected):
             if jl.value is None:
@@ -196,8 +220,9 @@ def _split_label(splits: SplitStore | None, conv_id: str) -> str:
     return splits.split_of(conv_id) or ("held_out" if splits.held_out_reason(conv_id) is not None else "(unassigned)")
 
 
-def _summarize_manifest(layout: DataLayout, splits: SplitStore | None, s: StewardSummary,
-                        settings: ReportSettings) -> None:
+def _summarize_manifest(
+    layout: DataLayout, splits: SplitStore | None, s: StewardSummary, settings: ReportSettings
+) -> None:
     if not layout.manifest.exists():
         return
     s.manifest_hash = manifest_hash(layout.manifest)
@@ -210,11 +235,17 @@ def _summarize_manifest(layout: DataLayout, splits: SplitStore | None, s: Stewar
         m = record.meta
         split = _split_label(splits, record.id)
         audio = record.audio is not None
-        for key, value in (("locale", record.locale), ("source", m.source), ("consent", m.consent),
-                           ("license", m.license or "(none)"), ("language.primary", record.language.primary),
-                           ("language", normalize_lang(record.language.primary, record.locale)),
-                           ("pii_redacted", str(m.pii_redacted).lower()), ("split", split),
-                           ("kind", "audio" if audio else "text")):
+        for key, value in (
+            ("locale", record.locale),
+            ("source", m.source),
+            ("consent", m.consent),
+            ("license", m.license or "(none)"),
+            ("language.primary", record.language.primary),
+            ("language", normalize_lang(record.language.primary, record.locale)),
+            ("pii_redacted", str(m.pii_redacted).lower()),
+            ("split", split),
+            ("kind", "audio" if audio else "text"),
+        ):
             s.by[key][value] += 1
         if audio:
             s.with_audio += 1
@@ -272,8 +303,10 @@ def release_verdict(s: StewardSummary, funnel: Funnel) -> Verdict:
         blocked.append(f"{s.splits_errors} split error(s): a speaker in two splits or an unassigned conversation")
     drops = [d for d in funnel.total.drops if d.stage not in ("valid", "published")]
     if drops:
-        review.append(f"{len({d.file for d in drops})} uploaded file(s) with {len(drops)} drop(s) before "
-                      "validation (see Dropped files)")
+        review.append(
+            f"{len({d.file for d in drops})} uploaded file(s) with {len(drops)} drop(s) before "
+            "validation (see Dropped files)"
+        )
     if s.rejected_rows:
         review.append(f"{s.rejected_rows} row(s) rejected by validation (see Rejected rows)")
     if s.held_out:
@@ -320,25 +353,54 @@ def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str, str]]:
         atomic_write_bytes(out / name, _png(fig))
         made.append((name, title, section))
 
-    bar("conversation_durations.png", "Recording duration (audio conversations only)", s.conv_hist.labels(),
-        s.conv_hist.counts, "seconds", "charts")
-    bar("turn_durations.png", "Spoken turn duration (audio conversations only)", s.turn_hist.labels(),
-        s.turn_hist.counts, "seconds", "charts")
+    bar(
+        "conversation_durations.png",
+        "Recording duration (audio conversations only)",
+        s.conv_hist.labels(),
+        s.conv_hist.counts,
+        "seconds",
+        "charts",
+    )
+    bar(
+        "turn_durations.png",
+        "Spoken turn duration (audio conversations only)",
+        s.turn_hist.labels(),
+        s.turn_hist.counts,
+        "seconds",
+        "charts",
+    )
     langs = s.by["turn language"].most_common(20)
-    bar("language_mix.png", "Language mix (spoken turns, pack language)", [k for k, _ in langs] or ["(none)"],
-        [v for _, v in langs] or [0], "language", "charts")
+    bar(
+        "language_mix.png",
+        "Language mix (spoken turns, pack language)",
+        [k for k, _ in langs] or ["(none)"],
+        [v for _, v in langs] or [0],
+        "language",
+        "charts",
+    )
     locales = s.by["locale"].most_common(20)
-    bar("locales.png", "Conversations by locale", [k for k, _ in locales] or ["(none)"],
-        [v for _, v in locales] or [0], "locale", "charts")
-    for measure, title in (("gap_s", "Gaps between turns (s)"), ("overlap_s", "Overlaps (s)"),
-                           ("agent_latency_s", "Agent response latency (s)"), ("turn_length_s", "Turn length (s)")):
+    bar(
+        "locales.png",
+        "Conversations by locale",
+        [k for k, _ in locales] or ["(none)"],
+        [v for _, v in locales] or [0],
+        "locale",
+        "charts",
+    )
+    for measure, title in (
+        ("gap_s", "Gaps between turns (s)"),
+        ("overlap_s", "Overlaps (s)"),
+        ("agent_latency_s", "Agent response latency (s)"),
+        ("turn_length_s", "Turn length (s)"),
+    ):
         fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
         groups = sorted(s.turn_taking.by_split.items())
         for name, g in groups:
             pts = g.dist[measure].values()
             if pts:
-                ax.step([x for x, _ in pts], [n for _, n in pts], where="mid",
-                        label=f"{name} (n={g.dist[measure].count})")
+                ax.step(
+                    [x for x, _ in pts], [n for _, n in pts], where="mid", label=f"{name} (n={g.dist[measure].count})"
+                )
         if groups and any(g.dist[measure].count for _, g in groups):
             ax.legend(fontsize=8)
         ax.set_title(f"{title} by split")
@@ -356,8 +418,18 @@ def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str, str]]:
 SECTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "verdict": ("Release verdict", ("steward_report",)),
     "overview": ("Overview", ("validated_manifest",)),
-    "funnel": ("Funnel", ("raw_uploads", "normalized_audio", "transcripts", "tagged_turns", "redacted_manifest",
-                          "validated_manifest", "splits")),
+    "funnel": (
+        "Funnel",
+        (
+            "raw_uploads",
+            "normalized_audio",
+            "transcripts",
+            "tagged_turns",
+            "redacted_manifest",
+            "validated_manifest",
+            "splits",
+        ),
+    ),
     "uploads": ("Per upload", ("raw_uploads", "redacted_manifest")),
     "dropped": ("Dropped files and rows", ("normalized_audio", "transcripts", "tagged_turns", "redacted_manifest")),
     "rejected": ("Rejected rows", ("validated_manifest",)),
@@ -385,10 +457,20 @@ def _rejected_rows(layout: DataLayout, cap: int) -> list[dict[str, Any]]:
             continue
         issues = [i for i in v.get("issues") or [] if isinstance(i, dict)]
         first = next((i for i in issues if i.get("severity", "ERROR") == "ERROR"), issues[0] if issues else {})
-        rows.append({"file": v.get("file"), "line": v.get("line"), "record_id": v.get("record_id"),
-                     "rule": first.get("code"), "family": first.get("family"), "turn": first.get("turn_index"),
-                     "field": first.get("field"), "message": first.get("message"), "fix": first.get("fix"),
-                     "issues": len(issues)})
+        rows.append(
+            {
+                "file": v.get("file"),
+                "line": v.get("line"),
+                "record_id": v.get("record_id"),
+                "rule": first.get("code"),
+                "family": first.get("family"),
+                "turn": first.get("turn_index"),
+                "field": first.get("field"),
+                "message": first.get("message"),
+                "fix": first.get("fix"),
+                "issues": len(issues),
+            }
+        )
     return rows
 
 
@@ -405,22 +487,37 @@ def _funnel_rows(funnel: Funnel) -> list[list[Any]]:
     rows = []
     for st in STAGES:
         a = t.audio.get(st)
-        rows.append([st, a.recordings if a else "", "" if a is None or a.hours is None else round(a.hours, 4),
-                     t.text.get(st, "") if st in TEXT_STAGES else "n/a"])
+        rows.append(
+            [
+                st,
+                a.recordings if a else "",
+                "" if a is None or a.hours is None else round(a.hours, 4),
+                t.text.get(st, "") if st in TEXT_STAGES else "n/a",
+            ]
+        )
     return rows
 
 
 def _upload_rows(funnel: Funnel) -> list[list[Any]]:
     rows = []
     for u in funnel.uploads + [funnel.total]:
-        rows.append([u.upload, u.files] + [u.audio[st].recordings for st in STAGES]
-                    + [round(u.audio["decoded"].hours or 0.0, 4), round(u.audio["published"].hours or 0.0, 4)]
-                    + [u.text[st] for st in TEXT_STAGES] + [len(u.drops)])
+        rows.append(
+            [u.upload, u.files]
+            + [u.audio[st].recordings for st in STAGES]
+            + [round(u.audio["decoded"].hours or 0.0, 4), round(u.audio["published"].hours or 0.0, 4)]
+            + [u.text[st] for st in TEXT_STAGES]
+            + [len(u.drops)]
+        )
     return rows
 
 
-UPLOAD_COLUMNS = (["upload", "files"] + [f"audio {st}" for st in STAGES] + ["hours decoded", "hours published"]
-                  + [f"text {st}" for st in TEXT_STAGES] + ["drops"])
+UPLOAD_COLUMNS = (
+    ["upload", "files"]
+    + [f"audio {st}" for st in STAGES]
+    + ["hours decoded", "hours published"]
+    + [f"text {st}" for st in TEXT_STAGES]
+    + ["drops"]
+)
 DROP_COLUMNS = ("upload", "stage", "file", "line", "record_id", "code", "message", "fix")
 REJECTED_COLUMNS = ("file", "line", "record_id", "rule", "family", "turn", "field", "message", "fix", "issues")
 QUALITY_COLUMNS = ("conv_id", "file", "locale", "duration_s") + METRICS + ("flags",)
@@ -430,76 +527,155 @@ def _tt_rows(groups: dict[str, GroupStats]) -> list[list[Any]]:
     rows = []
     for name, g in sorted(groups.items()):
         d = g.summary()
-        rows.append([name, d["conversations"], d["spoken_turns"], d["gaps"], d["overlaps"], d["interruptions"],
-                     d["backchannels"]] + [f"{_fmt(d[m]['p10'])} / {_fmt(d[m]['p50'])} / {_fmt(d[m]['p90'])}"
-                                           for m in MEASURES])
+        rows.append(
+            [
+                name,
+                d["conversations"],
+                d["spoken_turns"],
+                d["gaps"],
+                d["overlaps"],
+                d["interruptions"],
+                d["backchannels"],
+            ]
+            + [f"{_fmt(d[m]['p10'])} / {_fmt(d[m]['p50'])} / {_fmt(d[m]['p90'])}" for m in MEASURES]
+        )
     return rows
 
 
-TT_COLUMNS = (["group", "conversations", "spoken turns", "gaps", "overlaps", "interruptions", "backchannels"]
-              + [f"{m} p10/p50/p90" for m in MEASURES])
+TT_COLUMNS = ["group", "conversations", "spoken turns", "gaps", "overlaps", "interruptions", "backchannels"] + [
+    f"{m} p10/p50/p90" for m in MEASURES
+]
 
 
-def _tables(s: StewardSummary, funnel: Funnel, verdict: Verdict, layout: DataLayout,
-            settings: ReportSettings) -> dict[str, list[tuple[str, list[str], list[list[Any]], str]]]:
+def _tables(
+    s: StewardSummary, funnel: Funnel, verdict: Verdict, layout: DataLayout, settings: ReportSettings
+) -> dict[str, list[tuple[str, list[str], list[list[Any]], str]]]:
     """section id -> [(caption, columns, rows, note)]: the one description HTML and Markdown render."""
     cap = settings.rows_cap
-    overview = [["audio conversations (recordings)", s.with_audio], ["audio hours", round(s.audio_hours, 4)],
-                ["spoken turns (audio only)", s.turns], ["text conversations", s.text_conversations],
-                ["text messages (not speech)", s.text_messages], ["tool calls", s.tool_calls],
-                ["conversations in the manifest", s.conversations], ["rejected rows", s.rejected_rows],
-                ["held out by splits", s.held_out], ["unreadable manifest lines", s.unreadable_lines],
-                ["redaction logs missing/unreadable", s.redaction_logs_missing]]
+    overview = [
+        ["audio conversations (recordings)", s.with_audio],
+        ["audio hours", round(s.audio_hours, 4)],
+        ["spoken turns (audio only)", s.turns],
+        ["text conversations", s.text_conversations],
+        ["text messages (not speech)", s.text_messages],
+        ["tool calls", s.tool_calls],
+        ["conversations in the manifest", s.conversations],
+        ["rejected rows", s.rejected_rows],
+        ["held out by splits", s.held_out],
+        ["unreadable manifest lines", s.unreadable_lines],
+        ["redaction logs missing/unreadable", s.redaction_logs_missing],
+    ]
     drops = funnel.total.drops
     by_reason = funnel.total.drops_by_reason()
     flagged = [q for q in s.quality if q.flags]
     out: dict[str, list[tuple[str, list[str], list[list[Any]], str]]] = {
-        "verdict": [("", ["status", "reason"], [[verdict.status, r] for r in verdict.reasons]
-                     or [[verdict.status, "nothing left out, nothing flagged"]], "")],
+        "verdict": [
+            (
+                "",
+                ["status", "reason"],
+                [[verdict.status, r] for r in verdict.reasons]
+                or [[verdict.status, "nothing left out, nothing flagged"]],
+                "",
+            )
+        ],
         "overview": [("Audio and text are counted apart", ["", "count"], overview, "")],
-        "funnel": [("Total", ["stage", "audio recordings", "audio hours", "text conversations"], _funnel_rows(funnel),
-                    "in: files received; decoded: audio normalized; transcribed: ASR done; turns: canonical "
-                    "records; redacted: PII redacted; valid: in vakforge.jsonl; published: assigned to a split"),
-                   ("Published by split", ["split", "audio recordings", "audio hours", "text conversations"],
-                    [[k, v["audio"], round(v["audio_hours"], 4), v["text"]]
-                     for k, v in sorted(funnel.total.published_by_split.items())], ""),
-                   ("Drops by reason", ["reason", "count"], [[k, v] for k, v in by_reason.items()], "")],
+        "funnel": [
+            (
+                "Total",
+                ["stage", "audio recordings", "audio hours", "text conversations"],
+                _funnel_rows(funnel),
+                "in: files received; decoded: audio normalized; transcribed: ASR done; turns: canonical "
+                "records; redacted: PII redacted; valid: in vakforge.jsonl; published: assigned to a split",
+            ),
+            (
+                "Published by split",
+                ["split", "audio recordings", "audio hours", "text conversations"],
+                [
+                    [k, v["audio"], round(v["audio_hours"], 4), v["text"]]
+                    for k, v in sorted(funnel.total.published_by_split.items())
+                ],
+                "",
+            ),
+            ("Drops by reason", ["reason", "count"], [[k, v] for k, v in by_reason.items()], ""),
+        ],
         "uploads": [("", UPLOAD_COLUMNS, _upload_rows(funnel), "")],
-        "dropped": [(f"{len(drops)} drop(s) in {len({d.file for d in drops})} uploaded file(s)", list(DROP_COLUMNS),
-                     [[getattr(d, c) for c in DROP_COLUMNS] for d in drops[:cap]],
-                     f"showing {min(cap, len(drops))} of {len(drops)}; all of them in report.json (funnel.drops)")],
-        "rejected": [(f"{s.rejected_rows} rejected row(s)", list(REJECTED_COLUMNS),
-                      [[r[c] for c in REJECTED_COLUMNS] for r in _rejected_rows(layout, cap)],
-                      f"showing at most {cap}; the full list: {layout.rejected.resolve()}"),
-                     ("By rule", ["rule", "count"], [list(x) for x in s.rejected_by_rule.most_common()], ""),
-                     ("By family", ["family", "count"], [list(x) for x in s.rejected_by_family.most_common()], "")],
-        "quality": [(f"{len(flagged)} of {len(s.quality)} recording(s) flagged", list(QUALITY_COLUMNS),
-                     [[q.row()[c] for c in QUALITY_COLUMNS] for q in s.quality[:cap]],
-                     "thresholds: " + ", ".join(f"{k}={v}" for k, v in settings.quality.model_dump().items())
-                     + "; all recordings in quality.csv. Cross-talk and hallucination drops are empty when the "
-                       "speech stage did not measure them.")],
-        "turn-taking": [("By split", TT_COLUMNS, _tt_rows(s.turn_taking.by_split),
-                         "audio conversations only; times in seconds"),
-                        ("By locale", TT_COLUMNS, _tt_rows(s.turn_taking.by_locale), ""),
-                        ("All", TT_COLUMNS, _tt_rows({"all": s.turn_taking.total}), "")],
-        "breakdowns": [(f"By {k}", [k, "count"], [list(x) for x in s.by[k].most_common()], "")
-                       for k in ("split", "kind", "locale", "source", "consent", "license", "pii_redacted",
-                                 "language", "language.primary", "turn language")]
+        "dropped": [
+            (
+                f"{len(drops)} drop(s) in {len({d.file for d in drops})} uploaded file(s)",
+                list(DROP_COLUMNS),
+                [[getattr(d, c) for c in DROP_COLUMNS] for d in drops[:cap]],
+                f"showing {min(cap, len(drops))} of {len(drops)}; all of them in report.json (funnel.drops)",
+            )
+        ],
+        "rejected": [
+            (
+                f"{s.rejected_rows} rejected row(s)",
+                list(REJECTED_COLUMNS),
+                [[r[c] for c in REJECTED_COLUMNS] for r in _rejected_rows(layout, cap)],
+                f"showing at most {cap}; the full list: {layout.rejected.resolve()}",
+            ),
+            ("By rule", ["rule", "count"], [list(x) for x in s.rejected_by_rule.most_common()], ""),
+            ("By family", ["family", "count"], [list(x) for x in s.rejected_by_family.most_common()], ""),
+        ],
+        "quality": [
+            (
+                f"{len(flagged)} of {len(s.quality)} recording(s) flagged",
+                list(QUALITY_COLUMNS),
+                [[q.row()[c] for c in QUALITY_COLUMNS] for q in s.quality[:cap]],
+                "thresholds: "
+                + ", ".join(f"{k}={v}" for k, v in settings.quality.model_dump().items())
+                + "; all recordings in quality.csv. Cross-talk and hallucination drops are empty when the "
+                "speech stage did not measure them.",
+            )
+        ],
+        "turn-taking": [
+            ("By split", TT_COLUMNS, _tt_rows(s.turn_taking.by_split), "audio conversations only; times in seconds"),
+            ("By locale", TT_COLUMNS, _tt_rows(s.turn_taking.by_locale), ""),
+            ("All", TT_COLUMNS, _tt_rows({"all": s.turn_taking.total}), ""),
+        ],
+        "breakdowns": [
+            (f"By {k}", [k, "count"], [list(x) for x in s.by[k].most_common()], "")
+            for k in (
+                "split",
+                "kind",
+                "locale",
+                "source",
+                "consent",
+                "license",
+                "pii_redacted",
+                "language",
+                "language.primary",
+                "turn language",
+            )
+        ]
         + ([("Split warnings", ["warning"], [[w] for w in s.splits_warnings], "")] if s.splits_warnings else []),
-        "privacy": [("Redactions by PII type", ["type", "count"], [list(x) for x in s.redactions_by_type.most_common()],
-                     "types and counts only; never values"),
-                    ("Audio masks by method", ["method", "count"], [list(x) for x in s.audio_masks.most_common()], "")],
+        "privacy": [
+            (
+                "Redactions by PII type",
+                ["type", "count"],
+                [list(x) for x in s.redactions_by_type.most_common()],
+                "types and counts only; never values",
+            ),
+            ("Audio masks by method", ["method", "count"], [list(x) for x in s.audio_masks.most_common()], ""),
+        ],
     }
     return out
 
 
-def _markdown(s: StewardSummary, verdict: Verdict, tables: dict, charts: list[tuple[str, str, str]],
-              settings: ReportSettings) -> str:
+def _markdown(
+    s: StewardSummary, verdict: Verdict, tables: dict, charts: list[tuple[str, str, str]], settings: ReportSettings
+) -> str:
     def cell(v: Any) -> str:
         return _fmt(v).replace("|", "/").replace("\n", " ")
 
-    lines = ["# Steward report", "", f"Generated at {s.generated_at}. Manifest sha256: `{s.manifest_hash}`.", "",
-             f"**Release verdict: {verdict.status}**", ""]
+    lines = [
+        "# Steward report",
+        "",
+        f"Generated at {s.generated_at}. Manifest sha256: `{s.manifest_hash}`.",
+        "",
+        f"**Release verdict: {verdict.status}**",
+        "",
+    ]
     for sid, parts in tables.items():
         title, assets = SECTIONS[sid]
         links = ", ".join(f"[{a}]({asset_url(settings.dagster_url, a)})" for a in assets)
@@ -508,52 +684,76 @@ def _markdown(s: StewardSummary, verdict: Verdict, tables: dict, charts: list[tu
             if caption:
                 lines += [f"### {caption}", ""]
             lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-            lines += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows] or \
-                ["| " + " | ".join(["(none)"] + [""] * (len(cols) - 1)) + " |"]
+            lines += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows] or [
+                "| " + " | ".join(["(none)"] + [""] * (len(cols) - 1)) + " |"
+            ]
             lines += (["", f"_{note}_"] if note else []) + [""]
     lines += ["## Charts", ""] + [f"![{t}]({n})" for n, t, _ in charts]
     return "\n".join(lines) + "\n"
 
 
-def _html(s: StewardSummary, verdict: Verdict, tables: dict, charts: list[tuple[str, str, str]], out: Path,
-          settings: ReportSettings) -> str:
+def _html(
+    s: StewardSummary,
+    verdict: Verdict,
+    tables: dict,
+    charts: list[tuple[str, str, str]],
+    out: Path,
+    settings: ReportSettings,
+) -> str:
     e = html.escape
     colour = {"release": "#2e7d32", "review": "#ef6c00", "blocked": "#c62828"}.get(verdict.status, "#555")
-    parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'><title>vak steward report</title>",
-             "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;"
-             "margin-bottom:1em;font-size:90%}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
-             "vertical-align:top}td.n{text-align:right}.asset{font-size:85%;color:#555}.note{font-size:85%;"
-             "color:#555}.verdict{font-size:140%;font-weight:bold;color:" + colour + "}"
-             "nav a{margin-right:1em}</style></head><body>",
-             "<h1>Steward report</h1>",
-             f"<p>Generated at <time id='generated-at' datetime='{e(s.generated_at)}'>{e(s.generated_at)}</time>. "
-             f"Manifest sha256: <code id='manifest-hash'>{e(str(s.manifest_hash))}</code>. "
-             "Machine-readable: <a href='report.json'>report.json</a>.</p>",
-             "<nav>" + "".join(f"<a href='#{sid}'>{e(SECTIONS[sid][0])}</a>" for sid in [*tables, "charts"]) + "</nav>"]
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>vak steward report</title>",
+        "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;"
+        "margin-bottom:1em;font-size:90%}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
+        "vertical-align:top}td.n{text-align:right}.asset{font-size:85%;color:#555}.note{font-size:85%;"
+        "color:#555}.verdict{font-size:140%;font-weight:bold;color:" + colour + "}"
+        "nav a{margin-right:1em}</style></head><body>",
+        "<h1>Steward report</h1>",
+        f"<p>Generated at <time id='generated-at' datetime='{e(s.generated_at)}'>{e(s.generated_at)}</time>. "
+        f"Manifest sha256: <code id='manifest-hash'>{e(str(s.manifest_hash))}</code>. "
+        "Machine-readable: <a href='report.json'>report.json</a>.</p>",
+        "<nav>" + "".join(f"<a href='#{sid}'>{e(SECTIONS[sid][0])}</a>" for sid in [*tables, "charts"]) + "</nav>",
+    ]
     by_section: dict[str, list[tuple[str, str, str]]] = {}
     for c in charts:
         by_section.setdefault(c[2], []).append(c)
     for sid in [*tables, "charts"]:
         title, assets = SECTIONS[sid]
-        links = " ".join(f"<a class='dagster' href='{e(asset_url(settings.dagster_url, a))}'>{e(a)}</a> "
-                         f"(<a href='{e(asset_url(settings.dagster_url, a, checks=True))}'>checks</a>)" for a in assets)
+        links = " ".join(
+            f"<a class='dagster' href='{e(asset_url(settings.dagster_url, a))}'>{e(a)}</a> "
+            f"(<a href='{e(asset_url(settings.dagster_url, a, checks=True))}'>checks</a>)"
+            for a in assets
+        )
         parts.append(f"<section id='{sid}'><h2>{e(title)}</h2><p class='asset'>In the Dagster UI: {links}</p>")
         if sid == "verdict":
             parts.append(f"<p class='verdict' id='verdict-status'>{e(verdict.status)}</p>")
         for caption, cols, rows, note in tables.get(sid, []):
             head = "".join(f"<th>{e(str(c))}</th>" for c in cols)
-            body = "".join("<tr>" + "".join(
-                f"<td class='n'>{e(_fmt(v))}</td>" if isinstance(v, int | float) and not isinstance(v, bool)
-                else f"<td>{e(_fmt(v))}</td>" for v in r) + "</tr>" for r in rows) or \
-                f"<tr><td colspan='{len(cols)}'>(none)</td></tr>"
+            body = (
+                "".join(
+                    "<tr>"
+                    + "".join(
+                        f"<td class='n'>{e(_fmt(v))}</td>"
+                        if isinstance(v, int | float) and not isinstance(v, bool)
+                        else f"<td>{e(_fmt(v))}</td>"
+                        for v in r
+                    )
+                    + "</tr>"
+                    for r in rows
+                )
+                or f"<tr><td colspan='{len(cols)}'>(none)</td></tr>"
+            )
             cap = f"<caption>{e(caption)}</caption>" if caption else ""
             parts.append(f"<table>{cap}<tr>{head}</tr>{body}</table>")
             if note:
                 parts.append(f"<p class='note'>{e(note)}</p>")
         for name, ctitle, _ in by_section.get(sid, []):
             data = base64.b64encode((out / name).read_bytes()).decode("ascii")
-            parts.append(f"<figure><img src='data:image/png;base64,{data}' data-file='{e(name)}' alt='{e(ctitle)}'>"
-                         f"<figcaption>{e(ctitle)}</figcaption></figure>")
+            parts.append(
+                f"<figure><img src='data:image/png;base64,{data}' data-file='{e(name)}' alt='{e(ctitle)}'>"
+                f"<figcaption>{e(ctitle)}</figcaption></figure>"
+            )
         parts.append("</section>")
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -567,8 +767,9 @@ def _write_quality_csv(path: Path, quality: list[RecordingQuality]) -> None:
             w.writerow({k: _fmt(v) for k, v in q.row().items()})
 
 
-def build_steward_report(data_root: str | Path, out_dir: str | Path | None = None,
-                         settings: ReportSettings | None = None) -> StewardReport:
+def build_steward_report(
+    data_root: str | Path, out_dir: str | Path | None = None, settings: ReportSettings | None = None
+) -> StewardReport:
     """Write index.html, report.md, report.json, summary.json, quality.csv and the PNG charts."""
     settings = settings or ReportSettings()
     layout = DataLayout.at(data_root)
@@ -587,34 +788,62 @@ def build_steward_report(data_root: str | Path, out_dir: str | Path | None = Non
     atomic_write_text(out / "index.html", _html(s, verdict, tables, charts, out, settings))
     atomic_write_json(out / "summary.json", s.as_dict())
     _write_quality_csv(out / "quality.csv", s.quality)
-    atomic_write_json(out / "report.json", {
-        "generated_at": s.generated_at, "manifest_hash": s.manifest_hash,
-        "verdict": verdict.model_dump(mode="json"), "summary": s.as_dict(), "funnel": funnel.as_dict(),
-        "quality": {"thresholds": settings.quality.model_dump(mode="json"),
-                    "flagged": sum(1 for q in s.quality if q.flags),
-                    "recordings": [q.model_dump(mode="json") for q in s.quality]},
-        "turn_taking": s.turn_taking.as_dict(),
-        "rejected_rows": {"count": s.rejected_rows, "path": str(layout.rejected.resolve()),
-                          "shown": _rejected_rows(layout, settings.rows_cap)},
-        "links": {sid: [asset_url(settings.dagster_url, a) for a in assets] for sid, (_t, assets) in SECTIONS.items()},
-    })
+    atomic_write_json(
+        out / "report.json",
+        {
+            "generated_at": s.generated_at,
+            "manifest_hash": s.manifest_hash,
+            "verdict": verdict.model_dump(mode="json"),
+            "summary": s.as_dict(),
+            "funnel": funnel.as_dict(),
+            "quality": {
+                "thresholds": settings.quality.model_dump(mode="json"),
+                "flagged": sum(1 for q in s.quality if q.flags),
+                "recordings": [q.model_dump(mode="json") for q in s.quality],
+            },
+            "turn_taking": s.turn_taking.as_dict(),
+            "rejected_rows": {
+                "count": s.rejected_rows,
+                "path": str(layout.rejected.resolve()),
+                "shown": _rejected_rows(layout, settings.rows_cap),
+            },
+            "links": {
+                sid: [asset_url(settings.dagster_url, a) for a in assets] for sid, (_t, assets) in SECTIONS.items()
+            },
+        },
+    )
     return StewardReport(out, s, funnel, verdict)
 
 
 def summary_markdown(s: StewardSummary, limit: int = 8) -> str:
     """A short Markdown digest for Dagster metadata."""
+
     def top(c: Counter) -> str:
         return ", ".join(f"{k} {v}" for k, v in c.most_common(limit)) or "none"
 
-    return "\n".join([
-        f"**{s.conversations} conversations**: {s.with_audio} recordings ({s.audio_hours:.2f} h, {s.turns} spoken "
-        f"turns), {s.text_conversations} text conversations ({s.text_messages} messages)",
-        f"- splits: {top(s.by['split'])}", f"- locales: {top(s.by['locale'])}",
-        f"- consent: {top(s.by['consent'])}", f"- rejected rows: {s.rejected_rows} ({top(s.rejected_by_rule)})",
-        f"- redactions: {top(s.redactions_by_type)}", f"- languages: {top(s.by['language'])}",
-        f"- flagged recordings: {sum(1 for q in s.quality if q.flags)} of {len(s.quality)}",
-    ])
+    return "\n".join(
+        [
+            f"**{s.conversations} conversations**: {s.with_audio} recordings ({s.audio_hours:.2f} h, {s.turns} spoken "
+            f"turns), {s.text_conversations} text conversations ({s.text_messages} messages)",
+            f"- splits: {top(s.by['split'])}",
+            f"- locales: {top(s.by['locale'])}",
+            f"- consent: {top(s.by['consent'])}",
+            f"- rejected rows: {s.rejected_rows} ({top(s.rejected_by_rule)})",
+            f"- redactions: {top(s.redactions_by_type)}",
+            f"- languages: {top(s.by['language'])}",
+            f"- flagged recordings: {sum(1 for q in s.quality if q.flags)} of {len(s.quality)}",
+        ]
+    )
 
 
-__all__ = ["ReportSettings", "StewardReport", "StewardSummary", "Verdict", "build_steward_report", "normalize_lang",
-           "release_verdict", "summarize", "summary_markdown"]
+__all__ = [
+    "ReportSettings",
+    "StewardReport",
+    "StewardSummary",
+    "Verdict",
+    "build_steward_report",
+    "normalize_lang",
+    "release_verdict",
+    "summarize",
+    "summary_markdown",
+]

@@ -67,8 +67,13 @@ class Distribution(BaseModel):
         return [(round(LO_S + (i + 0.5) * STEP_S, 3), n) for i, n in sorted(self.bins.items())]
 
     def summary(self) -> dict[str, Any]:
-        return {"count": self.count, "mean": round(self.total / self.count, 3) if self.count else None,
-                "p10": self.percentile(10), "p50": self.percentile(50), "p90": self.percentile(90)}
+        return {
+            "count": self.count,
+            "mean": round(self.total / self.count, 3) if self.count else None,
+            "p10": self.percentile(10),
+            "p50": self.percentile(50),
+            "p90": self.percentile(90),
+        }
 
 
 class GroupStats(BaseModel):
@@ -82,8 +87,18 @@ class GroupStats(BaseModel):
     dist: dict[str, Distribution] = Field(default_factory=lambda: {m: Distribution() for m in MEASURES})
 
     def summary(self) -> dict[str, Any]:
-        out: dict[str, Any] = {k: getattr(self, k) for k in ("conversations", "spoken_turns", "speaker_changes",
-                                                              "gaps", "overlaps", "interruptions", "backchannels")}
+        out: dict[str, Any] = {
+            k: getattr(self, k)
+            for k in (
+                "conversations",
+                "spoken_turns",
+                "speaker_changes",
+                "gaps",
+                "overlaps",
+                "interruptions",
+                "backchannels",
+            )
+        }
         changes = self.speaker_changes or 1
         out["overlap_rate"] = round(self.overlaps / changes, 4) if self.speaker_changes else None
         out["interruption_rate"] = round(self.interruptions / changes, 4) if self.speaker_changes else None
@@ -98,9 +113,11 @@ class TurnTaking(BaseModel):
     total: GroupStats = Field(default_factory=GroupStats)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"total": self.total.summary(),
-                "by_split": {k: v.summary() for k, v in sorted(self.by_split.items())},
-                "by_locale": {k: v.summary() for k, v in sorted(self.by_locale.items())}}
+        return {
+            "total": self.total.summary(),
+            "by_split": {k: v.summary() for k, v in sorted(self.by_split.items())},
+            "by_locale": {k: v.summary() for k, v in sorted(self.by_locale.items())},
+        }
 
 
 def _spoken(record: dict[str, Any]) -> list[tuple[str, float, float, int]]:
@@ -108,8 +125,14 @@ def _spoken(record: dict[str, Any]) -> list[tuple[str, float, float, int]]:
     for t in record.get("turns") or []:
         if not isinstance(t, dict) or t.get("tool_call") or t.get("tool_result"):
             continue
-        out.append((str(t.get("speaker")), float(t.get("start", 0.0)), float(t.get("end", 0.0)),
-                    len(str(t.get("text") or "").split())))
+        out.append(
+            (
+                str(t.get("speaker")),
+                float(t.get("start", 0.0)),
+                float(t.get("end", 0.0)),
+                len(str(t.get("text") or "").split()),
+            )
+        )
     out.sort(key=lambda x: (x[1], x[2]))
     return out
 
@@ -126,8 +149,9 @@ def record_stats(record: dict[str, Any], settings: TurnTakingSettings) -> GroupS
         prev = turns[i - 1] if i else None
         nxt = turns[i + 1] if i + 1 < len(turns) else None
         short = (end - start) <= settings.backchannel_max_s and words <= settings.backchannel_max_words
-        backchannel = bool(short and prev and prev[0] != spk
-                           and ((nxt is not None and nxt[0] == prev[0]) or end <= prev[2]))
+        backchannel = bool(
+            short and prev and prev[0] != spk and ((nxt is not None and nxt[0] == prev[0]) or end <= prev[2])
+        )
         g.backchannels += backchannel
         if nxt is not None and spk == "user" and nxt[0] == "agent":
             g.dist["agent_latency_s"].add(nxt[1] - end)
@@ -147,8 +171,7 @@ def record_stats(record: dict[str, Any], settings: TurnTakingSettings) -> GroupS
 
 
 def merge_into(into: GroupStats, part: GroupStats) -> None:
-    for k in ("conversations", "spoken_turns", "speaker_changes", "gaps", "overlaps", "interruptions",
-              "backchannels"):
+    for k in ("conversations", "spoken_turns", "speaker_changes", "gaps", "overlaps", "interruptions", "backchannels"):
         setattr(into, k, getattr(into, k) + getattr(part, k))
     for m, d in part.dist.items():
         t = into.dist[m]
