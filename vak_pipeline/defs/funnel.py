@@ -190,3 +190,14 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
             "redactions_by_type": dg.MetadataValue.json(dict(s.redactions_by_type)),
         },
     )
+
+
+@dg.asset_check(
+    asset=dg.AssetKey("tagged_turns"),
+    partitions_def=uploads_partitions,
+    blocking=False,
+    description="WARN when a line of a text source or a recording's transcript did not become a conversation "
+    "(broken JSON, a field the format refuses, a duplicate id ...): lists each by file and line with its fix.",
+)
+def tagged_turns_no_rows_dropped(context: dg.AssetCheckExecutionContext, data: DataResource) -> dg.AssetCheckResult:
+    return drops_result(data, context.partition_key, ("turns",))

@@ -7,10 +7,9 @@ fine-tune learns that. Measured on consecutive spoken turns of a recording, text
 
 - gap: a speaker change with silence between the turns (next start - previous end > 0)
 - overlap: a speaker change where the next turn starts before the previous one ends (its length)
-- interruption: an overlap where the previous speaker goes on >= `interrupt_min_s` after the other starts,
-  and the overlapping turn is not a backchannel
+- interruption: a floor change where the previous speaker goes on >= `interrupt_min_s` after the other starts
 - backchannel: a short turn (<= `backchannel_max_s`, <= `backchannel_max_words` words) by the listener,
-  after which the same speaker as before goes on (or that lies inside the other's turn)
+  inside the floor holder's turn or followed by the floor holder again; it does not take the floor
 - turn length: duration of every spoken turn
 - agent response latency: from the end of a user turn to the start of the next agent turn (negative when
   the agent starts before the user finished)
@@ -138,35 +137,48 @@ def _spoken(record: dict[str, Any]) -> list[tuple[str, float, float, int]]:
 
 
 def record_stats(record: dict[str, Any], settings: TurnTakingSettings) -> GroupStats | None:
-    """The turn-taking of one audio record (None for a text record: its times are not speech)."""
+    """The turn-taking of one audio record (None for a text record: its times are not speech).
+
+    Gaps, overlaps and latency are measured against the turn that holds the floor: a backchannel does
+    not take it, so "okay" inside the agent's turn does not hide the gap before the user's next turn.
+    """
     if not isinstance(record.get("audio"), dict):
         return None
     g = GroupStats(conversations=1)
     turns = _spoken(record)
+    floor: tuple[str, float, float, int] | None = None
     for i, (spk, start, end, words) in enumerate(turns):
         g.spoken_turns += 1
         g.dist["turn_length_s"].add(max(0.0, end - start))
-        prev = turns[i - 1] if i else None
         nxt = turns[i + 1] if i + 1 < len(turns) else None
         short = (end - start) <= settings.backchannel_max_s and words <= settings.backchannel_max_words
-        backchannel = bool(
-            short and prev and prev[0] != spk and ((nxt is not None and nxt[0] == prev[0]) or end <= prev[2])
-        )
-        g.backchannels += backchannel
-        if nxt is not None and spk == "user" and nxt[0] == "agent":
-            g.dist["agent_latency_s"].add(nxt[1] - end)
-        if prev is None or prev[0] == spk:
+        if (
+            floor is not None
+            and floor[0] != spk
+            and short
+            and (end <= floor[2] or (nxt is not None and nxt[0] == floor[0]))
+        ):
+            g.backchannels += 1
+            if start < floor[2]:
+                g.overlaps += 1
+                g.dist["overlap_s"].add(min(floor[2], end) - start)
+            continue
+        if floor is None or floor[0] == spk:
+            floor = (spk, floor[1] if floor else start, max(end, floor[2] if floor else end), words)
             continue
         g.speaker_changes += 1
-        offset = start - prev[2]
+        offset = start - floor[2]
+        if floor[0] == "user" and spk == "agent":
+            g.dist["agent_latency_s"].add(offset)
         if offset >= 0:
             g.gaps += 1
             g.dist["gap_s"].add(offset)
-            continue
-        g.overlaps += 1
-        g.dist["overlap_s"].add(min(prev[2], end) - start)
-        if prev[2] - start >= settings.interrupt_min_s and not backchannel:
-            g.interruptions += 1
+        else:
+            g.overlaps += 1
+            g.dist["overlap_s"].add(min(floor[2], end) - start)
+            if floor[2] - start >= settings.interrupt_min_s:
+                g.interruptions += 1
+        floor = (spk, start, end, words)
     return g
 
 
