@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 from pathlib import Path
 
 import typer
@@ -132,6 +134,9 @@ def _print_outputs(data: Path) -> None:
     steward = layout.reports / "steward" / "index.html"
     if steward.is_file():
         typer.echo(f"  steward report {steward}")
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            verdict = json.loads((steward.parent / "report.json").read_text(encoding="utf-8"))["verdict"]
+            typer.echo(f"  release verdict: {verdict['status']}" + "".join(f"\n    - {r}" for r in verdict["reasons"]))
 
 
 @app.command("import-text")
@@ -251,7 +256,7 @@ def export_cmd(
         from .report.steward import build_steward_report
 
         report = build_steward_report(data)
-        typer.echo(f"wrote {report.html} and {report.markdown}")
+        typer.echo(f"wrote {report.html}, {report.markdown} and {report.json}")
         return
     if recipe not in RECIPES:
         raise typer.BadParameter(f"unknown recipe {recipe!r}; choose from {', '.join([*RECIPES, 'steward'])}")
