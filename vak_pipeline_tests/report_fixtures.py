@@ -17,6 +17,7 @@ MESSAGES_FILE = "broken.messages.jsonl"
 BROKEN_LINES = (2, 4)  # lines of MESSAGES_FILE that are not JSON
 VAKFORGE_FILE = "imported.vakforge.jsonl"
 REJECTED_LINES = {2: "turns", 3: "tools"}  # lines of VAKFORGE_FILE that validation rejects, by rule family
+UNREDACTABLE_LINE = 4  # a real record of VAKFORGE_FILE naming no registered locale: the redaction stage drops it
 
 DESCRIPTOR = """locale: en-GB
 source: real
@@ -63,7 +64,8 @@ def make_bad_upload(raw: Path) -> Path:
 
 
 def _write_vakforge(path: Path) -> None:
-    """Three canonical records: one valid, one with turns out of order, one calling an undeclared tool."""
+    """Canonical records: one valid, one with turns out of order, one calling an undeclared tool, one that
+    names a locale no pack covers (redaction cannot run)."""
     from vak_pipeline_tests.builders import make_record, make_tool, tool_call, tool_result, turn, write_manifest
 
     ok = make_record("bad-vf-ok", {"user": "vf-u1", "agent": "vf-a1"}, locale="en-GB")
@@ -85,7 +87,16 @@ def _write_vakforge(path: Path) -> None:
             turn("agent", 1.5, 2.5, "it is cancelled"),
         ],
     )
-    write_manifest(path, [ok, unsorted, tools])
+    unknown = make_record(
+        "bad-vf-locale",
+        {"user": "vf-u4", "agent": "vf-a1"},
+        locale="xx-XX",
+        source="real",
+        consent="written",
+        consent_ref="c-1",
+        license="proprietary-internal",
+    )
+    write_manifest(path, [ok, unsorted, tools, unknown])
 
 
 def make_dataset(root: Path) -> Path:

@@ -28,6 +28,7 @@ from vak_pipeline_tests.report_fixtures import (
     MESSAGES_FILE,
     MONO_FILE,
     REJECTED_LINES,
+    UNREDACTABLE_LINE,
     VAKFORGE_FILE,
     make_dataset,
 )
@@ -85,6 +86,10 @@ def test_each_dropped_file_is_named_in_the_funnel_the_check_and_the_report(relea
         assert file in {r["file"] for r in _table_rows(evaluation, "drops")}
     lines = sorted(d["line"] for d in report["funnel"]["drops"] if d["file"] == f"{BAD_UPLOAD}/{MESSAGES_FILE}")
     assert lines == list(BROKEN_LINES)
+    # a record the redaction stage could not redact is named by its uploaded file and line, not work/
+    [unredacted] = [d for d in report["funnel"]["drops"] if d["stage"] == "redacted"]
+    assert (unredacted["file"], unredacted["line"]) == (f"{BAD_UPLOAD}/{VAKFORGE_FILE}", UNREDACTABLE_LINE)
+    assert unredacted["code"] == "redaction_unknown_locale"
 
 
 def test_the_funnel_counts_audio_and_text_apart_per_upload(release):
@@ -96,8 +101,9 @@ def test_the_funnel_counts_audio_and_text_apart_per_upload(release):
     assert calls["published"]["hours"] < calls["decoded"]["hours"]  # the mono call's hours are lost
     bad = uploads[BAD_UPLOAD]
     assert bad["audio"]["in"]["recordings"] == 2 and bad["audio"]["decoded"]["recordings"] == 1
-    assert bad["text"]["in"] == 5 + 3  # 5 messages lines + 3 canonical rows
-    assert bad["text"]["valid"] == bad["text"]["turns"] - len(REJECTED_LINES)
+    assert bad["text"]["in"] == 5 + 4  # 5 messages lines + 4 canonical rows
+    assert bad["text"]["redacted"] == bad["text"]["turns"] - 1
+    assert bad["text"]["valid"] == bad["text"]["redacted"] - len(REJECTED_LINES)
     assert bad["drops_by_reason"]["needs_diarization"] == 1
     assert uploads["sample-chats"]["audio"]["in"]["recordings"] == 0  # tickets are not audio
 

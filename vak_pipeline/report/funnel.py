@@ -194,7 +194,25 @@ def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
         drop = _drop_from_issue(upload, si.stage, si.issue)
         if drop is not None:
             f.drops.append(drop)
+    _trace_work_lines(layout, upload, f.drops)
     return f
+
+
+def _trace_work_lines(layout: DataLayout, upload: str, drops: list[Drop]) -> None:
+    """Drops a later stage reported by a line of work/<upload>/conversations.jsonl: named by the uploaded file."""
+    work = f"work/{upload}/conversations.jsonl"
+    wanted = {d.line for d in drops if d.file == work and d.line}
+    if not wanted or not layout.conversations(upload).is_file():
+        return
+    origins = {}
+    for jl in iter_jsonl(layout.conversations(upload)):
+        if jl.line in wanted and isinstance(jl.value, dict):
+            origins[jl.line] = record_origin(jl.value)
+    for d in drops:
+        o = origins.get(d.line) if d.file == work else None
+        if o is not None and o.file:
+            d.file, d.line = o.file, o.line
+            d.kind = "text" if o.line else "audio"
 
 
 def _upload_of_rejected(row: dict[str, Any]) -> str | None:
