@@ -229,18 +229,18 @@ def recording_quality(
         duration_s=float(audio.get("duration_s") or 0.0),
     )
     row = index.inspect(origin.upload, conv) if origin.upload else None
-    wav = None
     if row is not None:
         ins = row.get("inspect") or {}
         ratios = [r for r in ins.get("speech_ratio") or [] if isinstance(r, int | float)]
         q.speech_ratio = round(sum(ratios), 4) if ratios else round(1 - float(ins.get("silence_ratio", 0.0)), 4)
         q.speech_ratio = min(q.speech_ratio, 1.0)
         q.clipping_ratio = float(ins.get("clipping_ratio", 0.0))
-        wav = resolve_inside(index.layout.root, str(row.get("path") or ""))
-    if wav is None:
-        wav = resolve_inside(index.layout.root, str(audio.get("path") or ""))
-    if measure_snr and wav is not None and wav.is_file():
-        q.snr_db = snr_estimate_db(wav)
+    if measure_snr:  # the private normalized wav (no masking tones), else the published one
+        wav = resolve_inside(index.layout.root, str(row.get("path") or "")) if row is not None else None
+        if wav is None or not wav.is_file():
+            wav = resolve_inside(index.layout.root, str(audio.get("path") or ""))
+        if wav is not None and wav.is_file():
+            q.snr_db = snr_estimate_db(wav)
     meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
     q.cross_talk = _from_meta(meta, ("cross_talk", "crosstalk", "bleed"), ("level", "ratio", "max", "mean"))
     drops = _from_meta(

@@ -17,6 +17,7 @@ import base64
 import bisect
 import contextlib
 import csv
+import functools
 import html
 import io
 import os
@@ -72,6 +73,7 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize_lang(tag: str | None, locale: str | None) -> str:
     """A language tag at the level of its locale pack (en-GB, en-IN, en under an English pack: en)."""
     from ..locales.registry import PACKS

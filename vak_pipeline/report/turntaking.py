@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import bisect
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 STEP_S = 0.05
 LO_S, HI_S = -5.0, 30.0
@@ -36,12 +37,16 @@ class TurnTakingSettings(BaseModel):
     backchannel_max_words: int = 3
 
 
-class Distribution(BaseModel):
-    """A binned distribution: count, mean, percentiles (bin resolution), and the bins for plots."""
+@dataclass
+class Distribution:
+    """A binned distribution: count, mean, percentiles (bin resolution), and the bins for plots.
+
+    Plain dataclasses here (not pydantic): they are updated once per turn of every conversation.
+    """
 
     count: int = 0
     total: float = 0.0
-    bins: dict[int, int] = Field(default_factory=dict)  # bin index -> count
+    bins: dict[int, int] = field(default_factory=dict)  # bin index -> count
 
     def add(self, v: float) -> None:
         self.count += 1
@@ -75,7 +80,8 @@ class Distribution(BaseModel):
         }
 
 
-class GroupStats(BaseModel):
+@dataclass
+class GroupStats:
     conversations: int = 0
     spoken_turns: int = 0
     speaker_changes: int = 0
@@ -83,7 +89,7 @@ class GroupStats(BaseModel):
     overlaps: int = 0
     interruptions: int = 0
     backchannels: int = 0
-    dist: dict[str, Distribution] = Field(default_factory=lambda: {m: Distribution() for m in MEASURES})
+    dist: dict[str, Distribution] = field(default_factory=lambda: {m: Distribution() for m in MEASURES})
 
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -106,10 +112,11 @@ class GroupStats(BaseModel):
         return out
 
 
-class TurnTaking(BaseModel):
-    by_split: dict[str, GroupStats] = Field(default_factory=dict)
-    by_locale: dict[str, GroupStats] = Field(default_factory=dict)
-    total: GroupStats = Field(default_factory=GroupStats)
+@dataclass
+class TurnTaking:
+    by_split: dict[str, GroupStats] = field(default_factory=dict)
+    by_locale: dict[str, GroupStats] = field(default_factory=dict)
+    total: GroupStats = field(default_factory=GroupStats)
 
     def as_dict(self) -> dict[str, Any]:
         return {
