@@ -144,8 +144,12 @@ def _tally_records(path: Path, f: UploadFunnel, stage: str, durations: dict[str,
             f.text[stage] += 1
 
 
+# ERROR issues after which the record still goes on (it is counted, or rejected, further down the funnel)
+NOT_DROPS = frozenset({"redaction_alignment_invalid", "redaction_audio_missing"})
+
+
 def _drop_from_issue(upload: str, stage: str, issue: Any) -> Drop | None:
-    if issue.severity is not Severity.ERROR and issue.code != "file_unknown_kind":
+    if issue.code in NOT_DROPS or (issue.severity is not Severity.ERROR and issue.code != "file_unknown_kind"):
         return None
     file = issue.file or f"{upload}/(upload)"
     kind = "audio" if issue.family in ("audio", "speakers") else "text"
