@@ -212,7 +212,9 @@ def _publish_stamp(layout: DataLayout, rc: dict[str, Any]) -> str:
     for u in layout.uploads():
         p = layout.redacted(u)
         inputs.append([u, sha256_file(p)] if p.is_file() else [u, None])
-    payload = [inputs, _stable_config(rc), code_version()]
+    # the steward's quality thresholds (VAK_QUALITY_*) and report links shape the release too
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith("VAK_QUALITY_") or k == "VAK_DAGSTER_URL")
+    payload = [inputs, _stable_config(rc), code_version(), env]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 
