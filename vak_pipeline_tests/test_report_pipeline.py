@@ -230,3 +230,32 @@ def test_sensor_and_nightly_schedule_request_nothing_vak_run_already_ingested(re
     assert not first.run_requests
     with dg.build_schedule_context(instance=instance, scheduled_execution_time=NIGHT, resources=resources) as ctx:
         assert isinstance(nightly_reingest(ctx), dg.SkipReason)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium (apt-get install chromium)")
+def test_headless_chromium_renders_the_page_with_its_charts(release, tmp_path):
+    import subprocess
+
+    import numpy as np
+    from PIL import Image
+
+    root = release[0]
+    shot = tmp_path / "report.png"
+    subprocess.run(
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1400,7000",
+            f"--screenshot={shot}",
+            (root / "reports/steward/index.html").resolve().as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    pixels = np.asarray(Image.open(shot).convert("L"))
+    rows_with_ink = (pixels < 200).any(axis=1).mean()
+    assert pixels.shape == (7000, 1400) and rows_with_ink > 0.5  # tables and charts fill the page

@@ -37,7 +37,7 @@ from ..splits import SplitStore, check_splits, iter_summaries, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
 from .funnel import STAGES, TEXT_STAGES, Funnel, build_funnel
 from .quality import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
-from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, add_record
+from .turntaking import MEASURES, STEP_S, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
 CONV_EDGES = [0, 15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600]
 TURN_EDGES = [0, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60]
@@ -400,11 +400,17 @@ def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str, str]]:
         for name, g in groups:
             pts = g.dist[measure].values()
             if pts:
-                ax.step(
-                    [x for x, _ in pts], [n for _, n in pts], where="mid", label=f"{name} (n={g.dist[measure].count})"
+                ax.bar(
+                    [x for x, _ in pts],
+                    [n for _, n in pts],
+                    width=STEP_S,
+                    alpha=0.55,
+                    label=f"{name} (n={g.dist[measure].count})",
                 )
-        if groups and any(g.dist[measure].count for _, g in groups):
+        if any(g.dist[measure].count for _, g in groups):
             ax.legend(fontsize=8)
+        else:
+            ax.text(0.5, 0.5, "none in this release", ha="center", va="center", transform=ax.transAxes)
         ax.set_title(f"{title} by split")
         ax.set_xlabel("seconds")
         ax.set_ylabel("count")
@@ -707,7 +713,8 @@ def _html(
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>vak steward report</title>",
         "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;"
-        "margin-bottom:1em;font-size:90%}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
+        "margin-bottom:1em;font-size:90%;display:block;overflow-x:auto;max-width:100%}"
+        "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
         "vertical-align:top}td.n{text-align:right}.asset{font-size:85%;color:#555}.note{font-size:85%;"
         "color:#555}.verdict{font-size:140%;font-weight:bold;color:" + colour + "}"
         "nav a{margin-right:1em}</style></head><body>",
