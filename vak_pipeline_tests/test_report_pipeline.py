@@ -164,7 +164,7 @@ def test_quality_per_recording_is_measured_for_every_call(release):
     for r in rows:
         assert 0 < r["speech_ratio"] <= 1 and r["snr_db"] is not None and r["clipping_ratio"] is not None
         assert 0 < r["asr_confidence"] <= 1 and r["words_per_s"] > 0 and 0 <= r["lang_fallback_share"] <= 1
-        assert r["cross_talk"] is None and r["hallucination_drops"] is None  # not measured by the speech stage
+        assert r["cross_talk_db"] is None and r["hallucination_drops"] is None  # not measured by the speech stage
     assert (root / "reports/steward/quality.csv").read_text().count("\n") == len(rows) + 1
 
 

@@ -2,8 +2,9 @@
 
 For every recording in the manifest: speech ratio and clipping (from the normalized_audio inspection),
 an SNR estimate (frame energies of the normalized wav: loud frames over quiet frames), cross-talk level
-and hallucination drops (read from the record's meta when the speech stage recorded them; empty
-otherwise), words per second of speech, the share of spoken turns whose language tag fell back to the
+(the loudest leak of one channel into the other, meta.crosstalk) and hallucination drops
+(meta.removed.hallucinated_segments), read when the speech stage measured them and empty otherwise;
+words per second of speech, the share of spoken turns whose language tag fell back to the
 conversation's language (LID was not sure), and ASR confidence (mean word probability).
 
 `QualityThresholds` is a pydantic settings model (env VAK_QUALITY_*, or Dagster config): a recording
@@ -30,7 +31,7 @@ METRICS = (
     "speech_ratio",
     "snr_db",
     "clipping_ratio",
-    "cross_talk",
+    "cross_talk_db",
     "hallucination_drops",
     "words_per_s",
     "lang_fallback_share",
@@ -47,7 +48,7 @@ class QualityThresholds(BaseSettings):
     min_speech_ratio: float | None = 0.15
     min_snr_db: float | None = 10.0
     max_clipping_ratio: float | None = 0.001
-    max_cross_talk: float | None = 0.3
+    max_cross_talk_db: float | None = -20.0  # loudest leak of one channel into the other, dB
     max_hallucination_drops: int | None = 3
     min_words_per_s: float | None = 0.5
     max_words_per_s: float | None = 5.0
@@ -65,7 +66,7 @@ class RecordingQuality(BaseModel):
     speech_ratio: float | None = None
     snr_db: float | None = None
     clipping_ratio: float | None = None
-    cross_talk: float | None = None
+    cross_talk_db: float | None = None
     hallucination_drops: int | None = None
     words_per_s: float | None = None
     lang_fallback_share: float | None = None
@@ -84,7 +85,7 @@ def flags_of(q: RecordingQuality, t: QualityThresholds) -> list[str]:
         "speech_ratio": (t.min_speech_ratio, None),
         "snr_db": (t.min_snr_db, None),
         "clipping_ratio": (None, t.max_clipping_ratio),
-        "cross_talk": (None, t.max_cross_talk),
+        "cross_talk_db": (None, t.max_cross_talk_db),
         "hallucination_drops": (None, t.max_hallucination_drops),
         "words_per_s": (t.min_words_per_s, t.max_words_per_s),
         "lang_fallback_share": (None, t.max_lang_fallback_share),
@@ -100,7 +101,11 @@ def flags_of(q: RecordingQuality, t: QualityThresholds) -> list[str]:
 
 
 def snr_estimate_db(path: Path, block_s: float = 30.0) -> float | None:
-    """Loud-frame over quiet-frame energy (95th/10th percentile of 20 ms frames), the worst channel; streamed."""
+    """Loud-frame over quiet-frame energy (95th/10th percentile of 20 ms frames of all channels together).
+
+    The channels are pooled: on a call each side is silent while the other talks, so a per-channel
+    estimate would measure turn-taking, not noise. Streamed; 50 floats per second are kept.
+    """
     import numpy as np
     import soundfile as sf
 
@@ -116,42 +121,38 @@ def snr_estimate_db(path: Path, block_s: float = 30.0) -> float | None:
         ):
             n = (len(block) // frame) * frame
             if n:
-                energies.append((block[:n].reshape(-1, frame, block.shape[1]) ** 2).mean(axis=1))
+                energies.append((block[:n].reshape(-1, frame, block.shape[1]) ** 2).mean(axis=(1, 2)))
     except (OSError, RuntimeError):
         return None
     if not energies:
         return None
     e = np.concatenate(energies)
-    worst = None
-    for ch in range(e.shape[1]):
-        loud, quiet = np.percentile(e[:, ch], 95), np.percentile(e[:, ch], 10)
-        snr = 10 * math.log10((loud + 1e-10) / (quiet + 1e-10))
-        worst = snr if worst is None else min(worst, snr)
-    return round(float(worst), 2)
+    loud, quiet = np.percentile(e, 95), np.percentile(e, 10)
+    return round(10 * math.log10((float(loud) + 1e-10) / (float(quiet) + 1e-10)), 2)
 
 
-def _number(value: Any, keys: tuple[str, ...]) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, list):
-        return float(len(value))
-    if isinstance(value, dict):
-        for k in keys:
-            if k in value:
-                return _number(value[k], keys)
+def cross_talk_db(meta: dict[str, Any], inspect: dict[str, Any] | None) -> float | None:
+    """Loudest detected leak of one channel into the other (dB relative to the source channel).
+
+    The speech stage records it as meta.crosstalk.leaks[].level_db (normalized_audio as
+    inspect.crosstalk in audio.jsonl); None when it was not measured or no leak was found.
+    """
+    for where in (meta.get("crosstalk"), (inspect or {}).get("crosstalk")):
+        if isinstance(where, dict):
+            levels = [
+                x["level_db"]
+                for x in where.get("leaks") or []
+                if isinstance(x, dict) and isinstance(x.get("level_db"), int | float)
+            ]
+            return round(max(levels), 2) if levels else None
     return None
 
 
-def _from_meta(meta: dict[str, Any], names: tuple[str, ...], keys: tuple[str, ...]) -> float | None:
-    """A measurement the speech stage may record in meta (or meta.transcription); None when absent."""
-    for where in (meta, meta.get("transcription") or {}, meta.get("quality") or {}):
-        if not isinstance(where, dict):
-            continue
-        for n in names:
-            if n in where:
-                return _number(where[n], keys)
+def hallucination_drops(meta: dict[str, Any]) -> int | None:
+    """Segments the speech stage dropped as hallucinated (meta.removed.hallucinated_segments); None if unknown."""
+    removed = meta.get("removed")
+    if isinstance(removed, dict) and isinstance(removed.get("hallucinated_segments"), int):
+        return int(removed["hallucinated_segments"])
     return None
 
 
@@ -242,11 +243,8 @@ def recording_quality(
         if wav is not None and wav.is_file():
             q.snr_db = snr_estimate_db(wav)
     meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-    q.cross_talk = _from_meta(meta, ("cross_talk", "crosstalk", "bleed"), ("level", "ratio", "max", "mean"))
-    drops = _from_meta(
-        meta, ("hallucination_drops", "hallucinations_dropped", "hallucinations"), ("dropped", "count", "segments")
-    )
-    q.hallucination_drops = None if drops is None else int(drops)
+    q.cross_talk_db = cross_talk_db(meta, (row or {}).get("inspect"))
+    q.hallucination_drops = hallucination_drops(meta)
     spoken = [
         t
         for t in record.get("turns") or []
