@@ -259,3 +259,24 @@ def test_headless_chromium_renders_the_page_with_its_charts(release, tmp_path):
     pixels = np.asarray(Image.open(shot).convert("L"))
     rows_with_ink = (pixels < 200).any(axis=1).mean()
     assert pixels.shape == (7000, 1400) and rows_with_ink > 0.5  # tables and charts fill the page
+
+
+def test_failing_turns_of_the_gx_checks_name_their_uploaded_file(release, tmp_path):
+    from vak_pipeline.defs.resources import DataResource
+    from vak_pipeline.defs.speech import tagged_turns, tagged_turns_gx
+
+    root = tmp_path / "data"
+    shutil.copytree(release[0], root, ignore=shutil.ignore_patterns("exports"))
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("uploads", ["sample-calls"])
+        res = dg.materialize(
+            [tagged_turns, tagged_turns_gx],
+            partition_key="sample-calls",
+            instance=instance,
+            resources={"data": DataResource(root=str(root))},
+            run_config={"ops": {"tagged_turns_gx": {"config": {"max_words_per_s": 0.5}}}},
+        )
+    [wps] = [e for e in res.get_asset_check_evaluations() if e.check_name == "turn_words_per_second"]
+    rows = _table_rows(wps, "failing_turns")
+    assert not wps.passed and rows  # every turn is faster than 0.5 words/s
+    assert {r["file"] for r in rows} == {f"sample-calls/call_00{i}.flac" for i in (1, 2, 3)}
