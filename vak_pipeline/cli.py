@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -196,6 +197,9 @@ def _print_outputs(data: Path, release: str = "unchanged") -> None:
     steward = layout.reports / "steward" / "index.html"
     if steward.is_file():
         typer.echo(f"  steward report {steward}")
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            verdict = json.loads((steward.parent / "report.json").read_text(encoding="utf-8"))["verdict"]
+            typer.echo(f"  release verdict: {verdict['status']}" + "".join(f"\n    - {r}" for r in verdict["reasons"]))
 
 
 @app.command("import-text")
@@ -315,7 +319,7 @@ def export_cmd(
         from .report.steward import build_steward_report
 
         report = build_steward_report(data)
-        typer.echo(f"wrote {report.html} and {report.markdown}")
+        typer.echo(f"wrote {report.html}, {report.markdown} and {report.json}")
         return
     if recipe not in RECIPES:
         raise typer.BadParameter(f"unknown recipe {recipe!r}; choose from {', '.join([*RECIPES, 'steward'])}")

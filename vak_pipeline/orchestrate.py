@@ -20,6 +20,7 @@ from typing import Any
 import dagster as dg
 
 from .layout import DataLayout
+from .sources.ingested import INGEST_MARKER
 from .storage import atomic_write_json
 
 INGEST_JOB = "ingest_job"
@@ -236,7 +237,7 @@ def _top_issues(cand: DataLayout, check: str, limit: int = 3) -> str:
     return "; ".join(parts) or "see the check in the UI"
 
 
-INGEST_MARKER = "ingest_done.json"  # work/<upload>/: what the last successful ingest run was made from
+# INGEST_MARKER (work/<upload>/ingest_done.json): what the last successful ingest was made from; the sensor reads it
 PUBLISH_MARKER = ".publish_done.json"
 
 
@@ -270,7 +271,9 @@ def _publish_stamp(layout: DataLayout, rc: dict[str, Any]) -> str:
     for u in layout.uploads():
         p = layout.manifest_input(u)
         inputs.append([u, sha256_file(p)] if p.is_file() else [u, None])
-    payload = [inputs, _stable_config(rc), code_version()]
+    # the steward's quality thresholds (VAK_QUALITY_*) and report links shape the release too
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith("VAK_QUALITY_") or k == "VAK_DAGSTER_URL")
+    payload = [inputs, _stable_config(rc), code_version(), env]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -323,5 +326,5 @@ def _summarize(job: str, partition: str | None, res: Any) -> StageRun:
             first = cause.message.strip().splitlines()[0] if cause.message else ""
             errors[e.step_key] = first if first.startswith(f"{cause.cls_name}:") else f"{cause.cls_name}: {first}"
     failed_checks = [e.check_name for e in res.get_asset_check_evaluations()
-                     if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
+                     if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR and e.blocking is not False]
     return StageRun(job, partition, res.success, res.run_id, failed_steps, failed_checks, errors=errors)

@@ -82,10 +82,16 @@ def test_sensor_adds_new_uploads_and_requests_runs_only_for_new_or_changed_ones(
         assert next(r for r in later.run_requests if r.partition_key == "a").run_key != first.run_requests[0].run_key
 
 
-def test_nightly_schedule_requests_publish():
-    req = nightly_reingest(dg.build_schedule_context(scheduled_execution_time=datetime(2026, 1, 2, 2, 0)))
-    assert req.run_key == "publish:2026-01-02" and req.tags["vak/trigger"] == "nightly"
-    assert nightly_reingest.cron_schedule == "0 2 * * *" and nightly_reingest.job_name == "publish_job"
+def test_nightly_schedule_reingests_changed_uploads_and_publish_follows(tmp_path):
+    # issue 18: the nightly schedule re-ingests what changed; republish_after_ingest publishes after it
+    from vak_pipeline.defs.automation import republish_after_ingest
+
+    with dg.instance_for_test() as instance:
+        with dg.build_schedule_context(instance=instance, scheduled_execution_time=datetime(2026, 1, 2, 2, 0),
+                                       resources={"data": DataResource(root=str(tmp_path))}) as ctx:
+            assert isinstance(nightly_reingest(ctx), dg.SkipReason)  # nothing uploaded, nothing to do
+    assert nightly_reingest.cron_schedule == "0 2 * * *" and nightly_reingest.job_name == "ingest_job"
+    assert republish_after_ingest.job_name == "publish_job"
 
 
 def test_jobs_select_by_group():

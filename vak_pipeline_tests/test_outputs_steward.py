@@ -50,7 +50,8 @@ def test_report_counts_and_never_prints_redacted_values(tmp_path):
     assert (out / "language_mix.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     md = (out / "report.md").read_text()
     assert "| turns_unsorted | 2 |" in md and "| phone | 1 |" in md and "![Language mix" in md
-    assert "<img src='language_mix.png'" in (out / "index.html").read_text()
+    page = (out / "index.html").read_text()
+    assert "<img src='data:image/png;base64," in page and "data-file='language_mix.png'" in page  # embedded PNG
     assert json.loads((out / "summary.json").read_text())["redactions_by_type"] == {"phone": 1, "person_name": 1}
 
 

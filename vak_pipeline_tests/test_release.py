@@ -91,10 +91,12 @@ def test_a_blocked_publish_leaves_the_previous_release_whole_and_says_why(releas
     assert any("rules_provenance" in r for r in verdict.reasons)
     rejected = [json.loads(line) for line in cand.rejected.read_text().splitlines()]
     assert [r["record_id"] for r in rejected] == ["conv_bad_1"]
-    report = (cand.reports / "steward" / "index.html").read_text(encoding="utf-8")
-    assert "Release verdict:</b> BLOCKED" in report
-    summary = json.loads((cand.reports / "steward" / "summary.json").read_text())
-    assert summary["release"].startswith("BLOCKED") and summary["release_reasons"]
+    report = json.loads((cand.reports / "steward" / "report.json").read_text())
+    assert report["verdict"]["status"] == "blocked"
+    assert any("rules_provenance" in r for r in report["verdict"]["reasons"])
+    assert any("published release in data/ is unchanged" in r for r in report["verdict"]["reasons"])
+    html = (cand.reports / "steward" / "index.html").read_text(encoding="utf-8")
+    assert "id='verdict-status'>blocked<" in html
 
 
 def _fake_release(root: Path, version: str, items: tuple[str, ...]) -> None:

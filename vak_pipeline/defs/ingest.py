@@ -10,7 +10,7 @@ import dagster as dg
 
 from vak_pipeline.storage import atomic_write_json
 
-from .jobs import ingest_job, publish_job
+from .jobs import ingest_job
 from .partitions import uploads_partitions
 from .progress import logged_progress
 from .resources import DataResource
@@ -132,6 +132,10 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
     existing = set(context.instance.get_dynamic_partitions(uploads_partitions.name))
     new_partitions = [u for u in current if u not in existing]
     changed = [u for u, fp in current.items() if seen.get(u) != fp]
+    if mirror is None:  # what `vak run` (or an earlier run) already ingested as it is now needs no run
+        from vak_pipeline.sources.ingested import is_ingested
+
+        changed = [u for u in changed if not is_ingested(data.layout, u, current[u])]
     context.log.info(f"scanned {len(current)} uploads in {time.monotonic() - started:.2f}s; "
                      f"{len(new_partitions)} new partitions, {len(changed)} new or changed")
     cursor = json.dumps(current, sort_keys=True)
@@ -144,10 +148,24 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
         cursor=cursor)
 
 
-@dg.schedule(cron_schedule="0 2 * * *", job=publish_job, name="nightly_reingest",
+@dg.schedule(cron_schedule="0 2 * * *", job=ingest_job, name="nightly_reingest",
              default_status=dg.DefaultScheduleStatus.STOPPED,
-             description="Nightly: re-validate the manifest, re-split and rebuild every export.")
-def nightly_reingest(context: dg.ScheduleEvaluationContext, data: DataResource) -> dg.RunRequest:
+             description="Nightly: an ingest run for every upload that is new or changed since its last ingest "
+                         "(vak run's or Dagster's); when they succeed, republish_after_ingest re-validates, "
+                         "re-splits and rebuilds the exports and the steward report. Nothing changed: no run.")
+def nightly_reingest(context: dg.ScheduleEvaluationContext, data: DataResource):
+    from vak_pipeline.sources.ingested import uploads_to_ingest
+
     when = context.scheduled_execution_time
     stamp = when.strftime("%Y-%m-%d") if when else "manual"
-    return dg.RunRequest(run_key=f"publish:{stamp}", tags=run_tags("schedule", data.root, **{"vak/trigger": "nightly"}))
+    todo = uploads_to_ingest(data.layout)
+    if not todo:
+        return dg.SkipReason("no upload changed since its last ingest; the published release is current")
+    existing = set(context.instance.get_dynamic_partitions(uploads_partitions.name))
+    missing = [u for u in todo if u not in existing]
+    if missing:
+        context.instance.add_dynamic_partitions(uploads_partitions.name, missing)
+    return [dg.RunRequest(partition_key=u, run_key=f"nightly:{stamp}:{u}:{fp}",
+                          tags=run_tags("schedule", data.root, **{"vak/trigger": "nightly", "vak/nightly": stamp,
+                                                                  "vak/upload": u}))
+            for u, fp in sorted(todo.items())]

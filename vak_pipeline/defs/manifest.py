@@ -6,6 +6,7 @@ import dagster as dg
 from vak_pipeline.release import begin_candidate
 from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
 
+from .quality import QualityOpConfig
 from .resources import DataResource
 
 # structural and provenance failures stop exports built on the data; the rest notify the steward
@@ -19,10 +20,13 @@ BLOCKING_FAMILIES = {"structure", "provenance"}
     description="vakforge.jsonl of the next release (work/.release-candidate/ until `release` swaps it in): valid "
                 "records only, JSON Schema beside it, rejected rows with reasons.",
 )
-def validated_manifest(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
+def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfig,
+                       data: DataResource) -> dg.MaterializeResult:
+    from vak_pipeline.report.quality import quality_rules
+
     layout = begin_candidate(data.layout)  # a fresh candidate; the published release is not touched
     inputs = [layout.manifest_input(u) for u in layout.uploads() if layout.manifest_input(u).is_file()]
-    result = publish_manifest(layout, inputs)
+    result = publish_manifest(layout, inputs, extra_rules=quality_rules(layout, config.quality.thresholds()))
     context.log.info(f"{result.valid} valid, {result.rejected} rejected of {result.records_in} records")
     top = dict(result.issues_by_code.most_common(20))
     return dg.MaterializeResult(
@@ -42,7 +46,8 @@ def validated_manifest(context: dg.AssetExecutionContext, data: DataResource) ->
     )
 
 
-_ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "field", "message")
+# file and line: the uploaded file the row came from (meta.origin / the recording), not work/<upload>/
+_ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "field", "message", "fix")
 
 
 @dg.multi_asset_check(
@@ -60,7 +65,9 @@ def manifest_rule_checks(data: DataResource):
     report = layout.reports / "validation.jsonl"
     for fam in FAMILIES:
         errors, warnings, rows = family_rows(report, fam)
-        severity = dg.AssetCheckSeverity.ERROR if fam in BLOCKING_FAMILIES else dg.AssetCheckSeverity.WARN
+        # a family whose rule rejected rows fails as ERROR (the rows are out of the dataset), blocking or not;
+        # warnings alone never fail a check
+        severity = dg.AssetCheckSeverity.ERROR if errors or fam in BLOCKING_FAMILIES else dg.AssetCheckSeverity.WARN
         table = dg.MetadataValue.table(
             records=[dg.TableRecord({c: str(r.get(c, "")) for c in _ROW_COLUMNS}) for r in rows],
             schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _ROW_COLUMNS]),
@@ -70,7 +77,8 @@ def manifest_rule_checks(data: DataResource):
             asset_key="validated_manifest",
             passed=errors == 0,
             severity=severity,
-            metadata={"errors": errors, "warnings": warnings, "failing_rows": table,
+            metadata={"errors": errors, "warnings": warnings,
+                      "failing_rows": table, "failing_rows_shown": f"{len(rows)} of {errors + warnings}",
                       "release": ("blocked: the published release stays as it was" if errors and
                                   fam in BLOCKING_FAMILIES else "not blocked by this check"),
                       "full_report": dg.MetadataValue.path(str(report.resolve())),

@@ -5,7 +5,6 @@ hash combined with its config hash, so exports go stale exactly when the data or
 """
 
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from vak_pipeline.rules.issue import Severity
 from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_splits, split_manifest
 from vak_pipeline.storage import sha256_file
 
+from .quality import QualityOpConfig
 from .resources import DataResource
 
 GROUP = "dataset"
@@ -228,29 +228,16 @@ def _file_hash(path: Path) -> str:
 
 
 @dg.asset(group_name=GROUP, deps=[dg.AssetKey("validated_manifest"), splits], kinds={"html"},
-          description="Steward report: counts, rejected rows by rule, redactions by type, durations, language mix.")
-def steward_report(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.report.steward import build_steward_report, summary_markdown
+          description="Steward report: release verdict, the funnel per upload with every dropped file and rejected "
+                      "row (uploaded file, line, fix), quality per recording, turn-taking per split and locale, "
+                      "counts; HTML with PNG charts plus report.json.")
+def steward_report(context: dg.AssetExecutionContext, config: QualityOpConfig,
+                   data: DataResource) -> dg.MaterializeResult:
+    from .funnel import steward_report_result
 
     layout = data.layout.candidate()
-    report = build_steward_report(layout)
-    s = report.summary
     inputs: dict[str, Any] = {"splits": _file_hash(layout.splits), "rejected": _file_hash(layout.rejected)}
-    version = hashlib.sha256(f"{s.manifest_hash}:{sorted(inputs.items())}".encode()).hexdigest()
-    html_path = report.html.resolve()
-    return dg.MaterializeResult(
-        data_version=dg.DataVersion(version),
-        metadata={
-            "manifest_hash": s.manifest_hash,
-            "report_url": dg.MetadataValue.url(html_path.as_uri()),
-            "report_path": dg.MetadataValue.path(str(html_path)),
-            "markdown": dg.MetadataValue.path(str(report.markdown.resolve())),
-            "summary": dg.MetadataValue.md(summary_markdown(s)),
-            "conversations": s.conversations,
-            "rejected_rows": s.rejected_rows,
-            "redactions_by_type": dg.MetadataValue.json(dict(s.redactions_by_type)),
-        },
-    )
+    return steward_report_result(context, layout, config.quality.thresholds(), inputs)
 
 
 EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export, duplex_s2s)

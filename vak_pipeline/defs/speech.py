@@ -142,17 +142,29 @@ class TurnBoundsConfig(dg.Config):
 @dg.multi_asset_check(specs=_turn_check_specs(), name="tagged_turns_gx")
 def tagged_turns_gx(context: dg.AssetCheckExecutionContext, config: TurnBoundsConfig, data: DataResource):
     """The turns GX suite over the upload's conversations; one WARN result per rule with failing turns."""
+    from vak_pipeline.rules.origin import record_origin
     from vak_pipeline.speech.expectations import TurnBounds, check_turns, read_records
 
     upload = context.partition_key
     path = data.layout.conversations(upload)
     schema = dg.TableSchema(columns=[dg.TableColumn("conv_id", "string"), dg.TableColumn("turn", "int"),
-                                     dg.TableColumn("failed", "string")])
-    for chk in check_turns(read_records(path), TurnBounds(**config.model_dump())):
+                                     dg.TableColumn("failed", "string"), dg.TableColumn("file", "string"),
+                                     dg.TableColumn("line", "string")])
+    origins: dict[str, tuple[str, str]] = {}  # conv_id -> the uploaded file and line it came from
+
+    def traced(records):
+        for rec in records:
+            o = record_origin(rec)
+            origins[rec.id] = (o.file or "", "" if o.line is None else str(o.line))
+            yield rec
+
+    for chk in check_turns(traced(read_records(path)), TurnBounds(**config.model_dump())):
+        rows = [dict(r, file=origins.get(r.get("conv_id"), ("", ""))[0],
+                     line=origins.get(r.get("conv_id"), ("", ""))[1]) for r in chk.failing[:ISSUES_CAP]]
         yield dg.AssetCheckResult(
             check_name=chk.name, asset_key=tagged_turns.key, passed=chk.passed, severity=dg.AssetCheckSeverity.WARN,
             metadata={"checked_turns": chk.checked, "failing": len(chk.failing),
                       "observed": _observed(chk.observed),
                       "failing_turns": dg.MetadataValue.table(
-                          records=[dg.TableRecord(r) for r in chk.failing[:ISSUES_CAP]], schema=schema),
+                          records=[dg.TableRecord(r) for r in rows], schema=schema),
                       "conversations": dg.MetadataValue.path(str(path))})

@@ -44,6 +44,7 @@ from .redact import redact_record_full
 
 log = logging.getLogger(__name__)
 STATE_NAME = "redaction_state.json"
+REPORT_NAME = "redaction_report.json"  # work/<upload>/: counts and issues of the last run (the steward's funnel)
 STAGE_VERSION = "2"
 
 
@@ -149,6 +150,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     if not src.exists():
         result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
                                     "materialize tagged_turns for this upload first"))
+        _write_report(layout, upload, result)
         return result
     names = descriptor_names(layout, upload)
     fp = settings.fingerprint()
@@ -252,11 +254,21 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
         flush(block=True)
     prev_out.unlink(missing_ok=True)
     atomic_write_json(state_path, {"settings": fp, "records": new_records})
+    _write_report(layout, upload, result)
     if result.skipped_redaction:
         log.warning("REDACTION SKIPPED for upload %s: %d real/public record(s) left unredacted and marked "
                     "meta.skip_redaction=true, pii_redacted=false; they will be rejected by validation and never "
                     "reach exports", upload, result.skipped_redaction)
     return result
+
+
+def _write_report(layout: DataLayout, upload: str, result: RedactionResult) -> None:
+    """work/<upload>/redaction_report.json: what this run did and every record it left out, with the fix."""
+    counts = {k: getattr(result, k) for k in ("records", "redacted", "unchanged", "synthetic", "skipped_redaction",
+                                              "failed", "audio_masked", "spans")}
+    atomic_write_json(layout.work(upload) / REPORT_NAME, {
+        "upload": upload, "stage": "redacted_manifest", "counts": counts,
+        "issues": [i.model_dump(mode="json", exclude_none=True) for i in result.issues]})
 
 
 def _content_hash(path: Path) -> str | None:

@@ -1,33 +1,57 @@
-"""The data steward's report: what is in the dataset and what was kept out, in one page.
+"""The data steward's report: what is in the dataset, what was kept out and why, and whether to release.
 
-data/reports/steward/index.html, report.md and PNG charts: counts by locale, source, consent, licence
-and split; rejected rows by rule (reports/rejected.jsonl); redactions by PII type (redaction logs —
-types and counts only, never values); conversation and turn duration histograms; language mix.
-One streamed pass over the manifest keeping only counters and binned histograms.
+data/reports/steward/: index.html (one page, PNG charts embedded), report.md, report.json (the same
+numbers, machine-readable), summary.json, quality.csv and the PNG files. Sections: release verdict, the
+funnel per upload and in total (report.funnel), every dropped file and rejected row with its uploaded
+file, line and fix, quality per recording (report.quality), turn-taking per split and locale
+(report.turntaking), counts by locale, source, consent, licence, split and language (normalized to the
+locale pack's tags), redactions by PII type (types and counts only, never values), duration charts.
+Audio and text are counted apart: a ticket's timestamps span hours but are not audio, and a chat
+message is not a spoken turn. Each section links to its asset in the Dagster UI.
+One streamed pass over the manifest for the counters (plus the funnel's own pass).
 """
 
 from __future__ import annotations
 
+import base64
 import bisect
 import contextlib
+import csv
+import functools
 import html
 import io
+import os
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
 from ..recipes.common import iter_records
+from ..release import ReleaseVerdict, read_verdict
 from ..schema import RedactionLog
-from ..splits import SplitStore, open_splits
-from ..storage import atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
+from ..splits import SplitStore, check_splits, iter_summaries, open_splits
+from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
+from .funnel import STAGES, TEXT_STAGES, Funnel, build_funnel
+from .quality import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
+from .turntaking import MEASURES, STEP_S, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
 CONV_EDGES = [0, 15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600]
 TURN_EDGES = [0, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60]
+
+
+class ReportSettings(BaseModel):
+    """What shapes the report beyond the data: quality thresholds, turn-taking definitions, UI links, caps."""
+
+    quality: QualityThresholds = Field(default_factory=QualityThresholds)
+    turn_taking: TurnTakingSettings = Field(default_factory=TurnTakingSettings)
+    dagster_url: str = Field(default_factory=lambda: os.environ.get("VAK_DAGSTER_URL", "http://localhost:3000"))
+    rows_cap: int = 100  # rejected rows and drops listed in the page; the full lists are files
+    measure_snr: bool = True
 
 
 @dataclass
@@ -50,16 +74,48 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+@functools.lru_cache(maxsize=4096)
+def normalize_lang(tag: str | None, locale: str | None) -> str:
+    """A language tag at the level of its locale pack (en-GB, en-IN, en under an English pack: en)."""
+    from ..locales.registry import PACKS
+
+    if not tag:
+        return "(none)"
+    base = "hi-Latn" if tag.startswith("hi-Latn") else tag.split("-")[0]
+    pack = PACKS.get(locale or "")
+    if pack is None:
+        return base
+    return base if base in pack.languages else tag
+
+
 @dataclass
 class StewardSummary:
     manifest_hash: str | None = None
+    generated_at: str = ""
     conversations: int = 0
     with_audio: int = 0
+    text_conversations: int = 0
     audio_hours: float = 0.0
-    turns: int = 0
+    turns: int = 0  # spoken turns of audio conversations (speech)
+    text_messages: int = 0  # message turns of text conversations (no speech, no duration)
     tool_calls: int = 0
-    by: dict[str, Counter] = field(default_factory=lambda: {k: Counter() for k in (
-        "locale", "source", "consent", "license", "split", "language.primary", "turn language", "pii_redacted")})
+    by: dict[str, Counter] = field(
+        default_factory=lambda: {
+            k: Counter()
+            for k in (
+                "locale",
+                "source",
+                "consent",
+                "license",
+                "split",
+                "language",
+                "language.primary",
+                "turn language",
+                "pii_redacted",
+                "kind",
+            )
+        }
+    )
     rejected_rows: int = 0
     rejected_by_rule: Counter = field(default_factory=Counter)
     rejected_by_family: Counter = field(default_factory=Counter)
@@ -67,34 +123,57 @@ class StewardSummary:
     audio_masks: Counter = field(default_factory=Counter)
     redaction_logs_missing: int = 0
     unreadable_lines: int = 0
-    conv_hist: Histogram = field(default_factory=lambda: Histogram(CONV_EDGES))
-    turn_hist: Histogram = field(default_factory=lambda: Histogram(TURN_EDGES))
+    conv_hist: Histogram = field(default_factory=lambda: Histogram(CONV_EDGES))  # audio conversations only
+    turn_hist: Histogram = field(default_factory=lambda: Histogram(TURN_EDGES))  # spoken turns only
     splits_warnings: list[str] = field(default_factory=list)
     held_out: int = 0
-    release: str = ""  # the release verdict in one sentence (blocked, or passed every blocking check)
-    release_reasons: list[str] = field(default_factory=list)
+    splits_errors: int = 0
+    splits_stale: bool = False
+    quality: list[RecordingQuality] = field(default_factory=list)
+    turn_taking: TurnTaking = field(default_factory=TurnTaking)
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "manifest_hash": self.manifest_hash, "conversations": self.conversations, "with_audio": self.with_audio,
-            "audio_hours": round(self.audio_hours, 4), "turns": self.turns, "tool_calls": self.tool_calls,
+            "manifest_hash": self.manifest_hash,
+            "generated_at": self.generated_at,
+            "conversations": self.conversations,
+            "with_audio": self.with_audio,
+            "text_conversations": self.text_conversations,
+            "audio_hours": round(self.audio_hours, 4),
+            "turns": self.turns,
+            "spoken_turns": self.turns,
+            "text_messages": self.text_messages,
+            "tool_calls": self.tool_calls,
             "by": {k: dict(v.most_common()) for k, v in self.by.items()},
-            "rejected_rows": self.rejected_rows, "rejected_by_rule": dict(self.rejected_by_rule.most_common()),
+            "rejected_rows": self.rejected_rows,
+            "rejected_by_rule": dict(self.rejected_by_rule.most_common()),
             "rejected_by_family": dict(self.rejected_by_family.most_common()),
             "redactions_by_type": dict(self.redactions_by_type.most_common()),
-            "audio_masks": dict(self.audio_masks), "redaction_logs_missing": self.redaction_logs_missing,
-            "unreadable_lines": self.unreadable_lines, "held_out": self.held_out,
+            "audio_masks": dict(self.audio_masks),
+            "redaction_logs_missing": self.redaction_logs_missing,
+            "unreadable_lines": self.unreadable_lines,
+            "held_out": self.held_out,
             "conversation_duration_s": dict(zip(self.conv_hist.labels(), self.conv_hist.counts, strict=True)),
             "turn_duration_s": dict(zip(self.turn_hist.labels(), self.turn_hist.counts, strict=True)),
             "splits_warnings": self.splits_warnings,
-            "release": self.release, "release_reasons": self.release_reasons,
+            "splits_errors": self.splits_errors,
+            "splits_stale": self.splits_stale,
         }
+
+
+class Verdict(BaseModel):
+    """release: nothing for a steward to look at; review: data was left out or flagged; blocked: do not train."""
+
+    status: str
+    reasons: list[str] = Field(default_factory=list)
 
 
 @dataclass
 class StewardReport:
     out_dir: Path
     summary: StewardSummary
+    funnel: Funnel | None = None
+    verdict: Verdict | None = None
 
     @property
     def html(self) -> Path:
@@ -104,18 +183,28 @@ class StewardReport:
     def markdown(self) -> Path:
         return self.out_dir / "report.md"
 
+    @property
+    def json(self) -> Path:
+        return self.out_dir / "report.json"
 
-def summarize(data_root: DataRoot) -> StewardSummary:
+
+def summarize(data_root: DataRoot, settings: ReportSettings | None = None) -> StewardSummary:
     """One streamed pass over the manifest, the rejected rows and the redaction logs."""
+    settings = settings or ReportSettings(measure_snr=False)
     layout = DataLayout.at(data_root)
-    s = StewardSummary()
+    s = StewardSummary(generated_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     with contextlib.ExitStack() as closing:
         splits = open_splits(layout.splits)
         if splits is not None:
             closing.callback(splits.close)
             s.splits_warnings = list(splits.header.warnings)
             s.held_out = splits.count("held_out")
-        _summarize_manifest(layout, splits, s)
+        _summarize_manifest(layout, splits, s, settings)
+        if splits is not None and layout.manifest.exists():
+            s.splits_stale = splits.header.manifest_hash != s.manifest_hash
+            s.splits_errors = sum(
+                1 for i in check_splits(iter_summaries(layout.manifest), splits) if i.severity.value == "ERROR"
+            )
     if layout.rejected.exists():
         for jl in iter_jsonl(layout.rejected):
             if jl.value is None:
@@ -134,35 +223,56 @@ def _split_label(splits: SplitStore | None, conv_id: str) -> str:
     return splits.split_of(conv_id) or ("held_out" if splits.held_out_reason(conv_id) is not None else "(unassigned)")
 
 
-def _summarize_manifest(layout: DataLayout, splits: SplitStore | None, s: StewardSummary) -> None:
+def _summarize_manifest(
+    layout: DataLayout, splits: SplitStore | None, s: StewardSummary, settings: ReportSettings
+) -> None:
     if not layout.manifest.exists():
         return
     s.manifest_hash = manifest_hash(layout.manifest)
+    index = QualityIndex(layout)
     for _line, record, _err in iter_records(layout.manifest):
         if record is None:
             s.unreadable_lines += 1
             continue
         s.conversations += 1
         m = record.meta
-        for key, value in (("locale", record.locale), ("source", m.source), ("consent", m.consent),
-                           ("license", m.license or "(none)"), ("language.primary", record.language.primary),
-                           ("pii_redacted", str(m.pii_redacted).lower()),
-                           ("split", _split_label(splits, record.id))):
+        split = _split_label(splits, record.id)
+        audio = record.audio is not None
+        for key, value in (
+            ("locale", record.locale),
+            ("source", m.source),
+            ("consent", m.consent),
+            ("license", m.license or "(none)"),
+            ("language.primary", record.language.primary),
+            ("language", normalize_lang(record.language.primary, record.locale)),
+            ("pii_redacted", str(m.pii_redacted).lower()),
+            ("split", split),
+            ("kind", "audio" if audio else "text"),
+        ):
             s.by[key][value] += 1
-        spoken_end = max((t.end for t in record.turns), default=0.0)
-        if record.audio is not None:
+        if audio:
             s.with_audio += 1
             s.audio_hours += record.audio.duration_s / 3600
             s.conv_hist.add(record.audio.duration_s)
         else:
-            s.conv_hist.add(spoken_end)
+            s.text_conversations += 1
         for t in record.turns:
             if t.tool_call is not None:
                 s.tool_calls += 1
-            if t.is_spoken:
+            if not t.is_spoken:
+                continue
+            if audio:
                 s.turns += 1
                 s.turn_hist.add(max(0.0, t.end - t.start))
-                s.by["turn language"][t.lang or "(none)"] += 1
+                s.by["turn language"][normalize_lang(t.lang, record.locale)] += 1
+            else:
+                s.text_messages += 1
+        if audio:
+            d = record.dump()
+            q = recording_quality(d, index, settings.quality, measure_snr=settings.measure_snr)
+            if q is not None:
+                s.quality.append(q)
+            add_record(s.turn_taking, d, split, settings.turn_taking)
         if m.redaction_log:
             _count_redactions(layout.root, m.redaction_log, s)
 
@@ -183,128 +293,580 @@ def _count_redactions(root: Path, rel: str, s: StewardSummary) -> None:
             s.audio_masks[span.audio.method] += 1
 
 
-def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str]]:
+def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict | None = None) -> Verdict:
+    """Blocked when a blocking check stopped this candidate (`release`, from verdict.json) or there is nothing
+    sound to train on; review when anything was left out or flagged."""
+    blocked, review = [], []
+    if release is not None and release.status == "blocked":
+        blocked += [f"not released: {r}" for r in release.reasons]
+        blocked.append("the published release in data/ is unchanged; this candidate is kept in "
+                       "work/.release-candidate/ (see " + ", ".join(release.where or ["verdict.json"]) + ")")
+    if s.manifest_hash is None or s.conversations == 0:
+        blocked.append("the manifest is missing or holds no valid conversation")
+    if s.by["split"].get("(no splits.json)"):
+        blocked.append("splits.json is missing")
+    if s.splits_stale:
+        blocked.append("splits.json was built from another manifest: re-materialize splits")
+    if s.splits_errors:
+        blocked.append(f"{s.splits_errors} split error(s): a speaker in two splits or an unassigned conversation")
+    drops = [d for d in funnel.total.drops if d.stage not in ("valid", "published")]
+    if drops:
+        review.append(
+            f"{len({d.file for d in drops})} uploaded file(s) with {len(drops)} drop(s) before "
+            "validation (see Dropped files)"
+        )
+    if s.rejected_rows:
+        review.append(f"{s.rejected_rows} row(s) rejected by validation (see Rejected rows)")
+    if s.held_out:
+        review.append(f"{s.held_out} conversation(s) held out of every split")
+    flagged = [q for q in s.quality if q.flags]
+    if flagged:
+        review.append(f"{len(flagged)} recording(s) outside the quality thresholds (see Quality)")
+    if s.unreadable_lines:
+        blocked.append(f"{s.unreadable_lines} unreadable manifest line(s)")
+    if blocked:
+        return Verdict(status="blocked", reasons=blocked + review)
+    return Verdict(status="review" if review else "release", reasons=review)
+
+
+# ---------------------------------------------------------------- charts
+
+
+def _png(fig: Any) -> bytes:
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str, str]]:
+    """(file name, title, section id) of every PNG chart written."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    made: list[tuple[str, str]] = []
+    made: list[tuple[str, str, str]] = []
 
-    def bar(name: str, title: str, labels: list[str], values: list[int], xlabel: str) -> None:
+    def bar(name: str, title: str, labels: list[str], values: list[int], xlabel: str, section: str) -> None:
         fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
         ax.bar(range(len(values)), values, color="#4C72B0")
         ax.set_xticks(range(len(values)), labels, rotation=35, ha="right", fontsize=8)
         ax.set_title(title)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("count")
-        fig.tight_layout()
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png")
-        plt.close(fig)
-        atomic_write_bytes(out / name, buf.getvalue())
-        made.append((name, title))
+        atomic_write_bytes(out / name, _png(fig))
+        made.append((name, title, section))
 
-    bar("conversation_durations.png", "Conversation duration", s.conv_hist.labels(), s.conv_hist.counts, "seconds")
-    bar("turn_durations.png", "Spoken turn duration", s.turn_hist.labels(), s.turn_hist.counts, "seconds")
+    bar(
+        "conversation_durations.png",
+        "Recording duration (audio conversations only)",
+        s.conv_hist.labels(),
+        s.conv_hist.counts,
+        "seconds",
+        "charts",
+    )
+    bar(
+        "turn_durations.png",
+        "Spoken turn duration (audio conversations only)",
+        s.turn_hist.labels(),
+        s.turn_hist.counts,
+        "seconds",
+        "charts",
+    )
     langs = s.by["turn language"].most_common(20)
-    bar("language_mix.png", "Language mix (spoken turns)", [k for k, _ in langs] or ["(none)"],
-        [v for _, v in langs] or [0], "turn lang")
+    bar(
+        "language_mix.png",
+        "Language mix (spoken turns, pack language)",
+        [k for k, _ in langs] or ["(none)"],
+        [v for _, v in langs] or [0],
+        "language",
+        "charts",
+    )
     locales = s.by["locale"].most_common(20)
-    bar("locales.png", "Conversations by locale", [k for k, _ in locales] or ["(none)"],
-        [v for _, v in locales] or [0], "locale")
+    bar(
+        "locales.png",
+        "Conversations by locale",
+        [k for k, _ in locales] or ["(none)"],
+        [v for _, v in locales] or [0],
+        "locale",
+        "charts",
+    )
+    for measure, title in (
+        ("gap_s", "Gaps between turns (s)"),
+        ("overlap_s", "Overlaps (s)"),
+        ("agent_latency_s", "Agent response latency (s)"),
+        ("turn_length_s", "Turn length (s)"),
+    ):
+        fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
+        groups = sorted(s.turn_taking.by_split.items())
+        for name, g in groups:
+            pts = g.dist[measure].values()
+            if pts:
+                ax.bar(
+                    [x for x, _ in pts],
+                    [n for _, n in pts],
+                    width=STEP_S,
+                    alpha=0.55,
+                    label=f"{name} (n={g.dist[measure].count})",
+                )
+        if any(g.dist[measure].count for _, g in groups):
+            ax.legend(fontsize=8)
+        else:
+            ax.text(0.5, 0.5, "none in this release", ha="center", va="center", transform=ax.transAxes)
+        ax.set_title(f"{title} by split")
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("count")
+        name = f"turn_taking_{measure}.png"
+        atomic_write_bytes(out / name, _png(fig))
+        made.append((name, f"{title} by split", "turn-taking"))
     return made
 
 
-def _sections(s: StewardSummary) -> list[tuple[str, list[tuple[str, Any]]]]:
-    overview = [("conversations", s.conversations), ("with audio", s.with_audio),
-                ("audio hours", round(s.audio_hours, 2)), ("spoken turns", s.turns), ("tool calls", s.tool_calls),
-                ("rejected rows", s.rejected_rows), ("held out by splits", s.held_out),
-                ("unreadable manifest lines", s.unreadable_lines),
-                ("redaction logs missing/unreadable", s.redaction_logs_missing)]
-    out = [("Overview", overview)]
-    for key in ("split", "locale", "source", "consent", "license", "pii_redacted", "language.primary"):
-        out.append((f"By {key}", s.by[key].most_common()))
-    out.append(("Rejected rows by rule (issue code)", s.rejected_by_rule.most_common()))
-    out.append(("Rejected rows by family", s.rejected_by_family.most_common()))
-    out.append(("Redactions by PII type", s.redactions_by_type.most_common()))
-    out.append(("Audio masks by method", s.audio_masks.most_common()))
+# ---------------------------------------------------------------- sections
+
+# section id -> (title, Dagster asset keys it is about)
+SECTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "verdict": ("Release verdict", ("steward_report",)),
+    "overview": ("Overview", ("validated_manifest",)),
+    "funnel": (
+        "Funnel",
+        (
+            "raw_uploads",
+            "normalized_audio",
+            "transcripts",
+            "tagged_turns",
+            "redacted_manifest",
+            "validated_manifest",
+            "splits",
+        ),
+    ),
+    "uploads": ("Per upload", ("raw_uploads", "redacted_manifest")),
+    "dropped": ("Dropped files and rows", ("normalized_audio", "transcripts", "tagged_turns", "redacted_manifest")),
+    "rejected": ("Rejected rows", ("validated_manifest",)),
+    "quality": ("Quality per recording", ("normalized_audio", "transcripts")),
+    "turn-taking": ("Turn-taking", ("tagged_turns", "splits")),
+    "breakdowns": ("Breakdowns", ("validated_manifest", "splits")),
+    "privacy": ("Redactions", ("redacted_manifest",)),
+    "charts": ("Charts", ("validated_manifest",)),
+}
+
+
+def asset_url(base: str, key: str, checks: bool = False) -> str:
+    return f"{base.rstrip('/')}/assets/{key}" + ("?view=checks" if checks else "")
+
+
+def _rejected_rows(layout: DataLayout, cap: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    if not layout.rejected.exists():
+        return rows
+    for jl in iter_jsonl(layout.rejected):
+        if len(rows) >= cap:
+            break
+        v = jl.value
+        if not isinstance(v, dict):
+            continue
+        issues = [i for i in v.get("issues") or [] if isinstance(i, dict)]
+        first = next((i for i in issues if i.get("severity", "ERROR") == "ERROR"), issues[0] if issues else {})
+        rows.append(
+            {
+                "file": v.get("file"),
+                "line": v.get("line"),
+                "record_id": v.get("record_id"),
+                "rule": first.get("code"),
+                "family": first.get("family"),
+                "turn": first.get("turn_index"),
+                "field": first.get("field"),
+                "message": first.get("message"),
+                "fix": first.get("fix"),
+                "issues": len(issues),
+            }
+        )
+    return rows
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def _funnel_rows(funnel: Funnel) -> list[list[Any]]:
+    t = funnel.total
+    rows = []
+    for st in STAGES:
+        a = t.audio.get(st)
+        rows.append(
+            [
+                st,
+                a.recordings if a else "",
+                "" if a is None or a.hours is None else round(a.hours, 4),
+                t.text.get(st, "") if st in TEXT_STAGES else "n/a",
+            ]
+        )
+    return rows
+
+
+def _upload_rows(funnel: Funnel) -> list[list[Any]]:
+    rows = []
+    for u in funnel.uploads + [funnel.total]:
+        rows.append(
+            [u.upload, u.files]
+            + [u.audio[st].recordings for st in STAGES]
+            + [round(u.audio["decoded"].hours or 0.0, 4), round(u.audio["published"].hours or 0.0, 4)]
+            + [u.text[st] for st in TEXT_STAGES]
+            + [len(u.drops)]
+        )
+    return rows
+
+
+UPLOAD_COLUMNS = (
+    ["upload", "files"]
+    + [f"audio {st}" for st in STAGES]
+    + ["hours decoded", "hours published"]
+    + [f"text {st}" for st in TEXT_STAGES]
+    + ["drops"]
+)
+DROP_COLUMNS = ("upload", "stage", "file", "line", "record_id", "code", "message", "fix")
+REJECTED_COLUMNS = ("file", "line", "record_id", "rule", "family", "turn", "field", "message", "fix", "issues")
+QUALITY_COLUMNS = ("conv_id", "file", "locale", "duration_s") + METRICS + ("flags",)
+
+
+def _tt_rows(groups: dict[str, GroupStats]) -> list[list[Any]]:
+    rows = []
+    for name, g in sorted(groups.items()):
+        d = g.summary()
+        rows.append(
+            [
+                name,
+                d["conversations"],
+                d["spoken_turns"],
+                d["gaps"],
+                d["overlaps"],
+                d["interruptions"],
+                d["backchannels"],
+            ]
+            + [f"{_fmt(d[m]['p10'])} / {_fmt(d[m]['p50'])} / {_fmt(d[m]['p90'])}" for m in MEASURES]
+        )
+    return rows
+
+
+TT_COLUMNS = ["group", "conversations", "spoken turns", "gaps", "overlaps", "interruptions", "backchannels"] + [
+    f"{m} p10/p50/p90" for m in MEASURES
+]
+
+
+def _tables(
+    s: StewardSummary, funnel: Funnel, verdict: Verdict, layout: DataLayout, settings: ReportSettings
+) -> dict[str, list[tuple[str, list[str], list[list[Any]], str]]]:
+    """section id -> [(caption, columns, rows, note)]: the one description HTML and Markdown render."""
+    cap = settings.rows_cap
+    overview = [
+        ["audio conversations (recordings)", s.with_audio],
+        ["audio hours", round(s.audio_hours, 4)],
+        ["spoken turns (audio only)", s.turns],
+        ["text conversations", s.text_conversations],
+        ["text messages (not speech)", s.text_messages],
+        ["tool calls", s.tool_calls],
+        ["conversations in the manifest", s.conversations],
+        ["rejected rows", s.rejected_rows],
+        ["held out by splits", s.held_out],
+        ["unreadable manifest lines", s.unreadable_lines],
+        ["redaction logs missing/unreadable", s.redaction_logs_missing],
+    ]
+    drops = funnel.total.drops
+    by_reason = funnel.total.drops_by_reason()
+    flagged = [q for q in s.quality if q.flags]
+    out: dict[str, list[tuple[str, list[str], list[list[Any]], str]]] = {
+        "verdict": [
+            (
+                "",
+                ["status", "reason"],
+                [[verdict.status, r] for r in verdict.reasons]
+                or [[verdict.status, "nothing left out, nothing flagged"]],
+                "",
+            )
+        ],
+        "overview": [("Audio and text are counted apart", ["", "count"], overview, "")],
+        "funnel": [
+            (
+                "Total",
+                ["stage", "audio recordings", "audio hours", "text conversations"],
+                _funnel_rows(funnel),
+                "in: files received; decoded: audio normalized; transcribed: ASR done; turns: canonical "
+                "records; redacted: PII redacted; valid: in vakforge.jsonl; published: assigned to a split",
+            ),
+            (
+                "Published by split",
+                ["split", "audio recordings", "audio hours", "text conversations"],
+                [
+                    [k, v["audio"], round(v["audio_hours"], 4), v["text"]]
+                    for k, v in sorted(funnel.total.published_by_split.items())
+                ],
+                "",
+            ),
+            ("Drops by reason", ["reason", "count"], [[k, v] for k, v in by_reason.items()], ""),
+        ],
+        "uploads": [("", UPLOAD_COLUMNS, _upload_rows(funnel), "")],
+        "dropped": [
+            (
+                f"{len(drops)} drop(s) in {len({d.file for d in drops})} uploaded file(s)",
+                list(DROP_COLUMNS),
+                [[getattr(d, c) for c in DROP_COLUMNS] for d in drops[:cap]],
+                f"showing {min(cap, len(drops))} of {len(drops)}; all of them in report.json (funnel.drops)",
+            )
+        ],
+        "rejected": [
+            (
+                f"{s.rejected_rows} rejected row(s)",
+                list(REJECTED_COLUMNS),
+                [[r[c] for c in REJECTED_COLUMNS] for r in _rejected_rows(layout, cap)],
+                f"showing at most {cap}; the full list: {layout.rejected.resolve()}",
+            ),
+            ("By rule", ["rule", "count"], [list(x) for x in s.rejected_by_rule.most_common()], ""),
+            ("By family", ["family", "count"], [list(x) for x in s.rejected_by_family.most_common()], ""),
+        ],
+        "quality": [
+            (
+                f"{len(flagged)} of {len(s.quality)} recording(s) flagged",
+                list(QUALITY_COLUMNS),
+                [[q.row()[c] for c in QUALITY_COLUMNS] for q in s.quality[:cap]],
+                "thresholds: "
+                + ", ".join(f"{k}={v}" for k, v in settings.quality.model_dump().items())
+                + "; all recordings in quality.csv. Cross-talk and hallucination drops are empty when the "
+                "speech stage did not measure them.",
+            )
+        ],
+        "turn-taking": [
+            ("By split", TT_COLUMNS, _tt_rows(s.turn_taking.by_split), "audio conversations only; times in seconds"),
+            ("By locale", TT_COLUMNS, _tt_rows(s.turn_taking.by_locale), ""),
+            ("All", TT_COLUMNS, _tt_rows({"all": s.turn_taking.total}), ""),
+        ],
+        "breakdowns": [
+            (f"By {k}", [k, "count"], [list(x) for x in s.by[k].most_common()], "")
+            for k in (
+                "split",
+                "kind",
+                "locale",
+                "source",
+                "consent",
+                "license",
+                "pii_redacted",
+                "language",
+                "language.primary",
+                "turn language",
+            )
+        ]
+        + ([("Split warnings", ["warning"], [[w] for w in s.splits_warnings], "")] if s.splits_warnings else []),
+        "privacy": [
+            (
+                "Redactions by PII type",
+                ["type", "count"],
+                [list(x) for x in s.redactions_by_type.most_common()],
+                "types and counts only; never values",
+            ),
+            ("Audio masks by method", ["method", "count"], [list(x) for x in s.audio_masks.most_common()], ""),
+        ],
+    }
     return out
 
 
-def _markdown(s: StewardSummary, charts: list[tuple[str, str]]) -> str:
-    lines = ["# Steward report", "", f"Manifest sha256: `{s.manifest_hash}`", ""]
-    if s.release:
-        lines += [f"**Release verdict:** {s.release}", ""] + [f"- {r}" for r in s.release_reasons] + [""]
-    for title, rows in _sections(s):
-        lines += [f"## {title}", "", "| | count |", "|---|---|"]
-        lines += [f"| {str(k).replace('|', '/')} | {v} |" for k, v in rows] or ["| (none) | 0 |"]
-        lines.append("")
-    if s.splits_warnings:
-        lines += ["## Split warnings", ""] + [f"- {w}" for w in s.splits_warnings] + [""]
-    lines += ["## Charts", ""] + [f"![{t}]({n})" for n, t in charts]
+def _markdown(
+    s: StewardSummary, verdict: Verdict, tables: dict, charts: list[tuple[str, str, str]], settings: ReportSettings
+) -> str:
+    def cell(v: Any) -> str:
+        return _fmt(v).replace("|", "/").replace("\n", " ")
+
+    lines = [
+        "# Steward report",
+        "",
+        f"Generated at {s.generated_at}. Manifest sha256: `{s.manifest_hash}`.",
+        "",
+        f"**Release verdict: {verdict.status}**",
+        "",
+    ]
+    for sid, parts in tables.items():
+        title, assets = SECTIONS[sid]
+        links = ", ".join(f"[{a}]({asset_url(settings.dagster_url, a)})" for a in assets)
+        lines += [f"## {title}", "", f"Dagster: {links}", ""]
+        for caption, cols, rows, note in parts:
+            if caption:
+                lines += [f"### {caption}", ""]
+            lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+            lines += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows] or [
+                "| " + " | ".join(["(none)"] + [""] * (len(cols) - 1)) + " |"
+            ]
+            lines += (["", f"_{note}_"] if note else []) + [""]
+    lines += ["## Charts", ""] + [f"![{t}]({n})" for n, t, _ in charts]
     return "\n".join(lines) + "\n"
 
 
-def _html(s: StewardSummary, charts: list[tuple[str, str]]) -> str:
+def _html(
+    s: StewardSummary,
+    verdict: Verdict,
+    tables: dict,
+    charts: list[tuple[str, str, str]],
+    out: Path,
+    settings: ReportSettings,
+) -> str:
     e = html.escape
-    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>vak steward report</title>",
-             "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;"
-             "margin-bottom:1.5em}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
-             "td.n{text-align:right}.grid{display:flex;flex-wrap:wrap;gap:2em}</style></head><body>",
-             "<h1>Steward report</h1>", f"<p>Manifest sha256: <code>{e(str(s.manifest_hash))}</code></p>",
-             f"<p id='release'><b>Release verdict:</b> {e(s.release)}</p>" if s.release else "",
-             "<ul>" + "".join(f"<li>{e(r)}</li>" for r in s.release_reasons) + "</ul>" if s.release_reasons else "",
-             "<div class='grid'>"]
-    for title, rows in _sections(s):
-        body = "".join(f"<tr><td>{e(str(k))}</td><td class='n'>{v}</td></tr>" for k, v in rows) or \
-            "<tr><td>(none)</td><td class='n'>0</td></tr>"
-        parts.append(f"<section><h2>{e(title)}</h2><table><tr><th></th><th>count</th></tr>{body}</table></section>")
-    parts.append("</div>")
-    if s.splits_warnings:
-        parts.append("<h2>Split warnings</h2><ul>" + "".join(f"<li>{e(w)}</li>" for w in s.splits_warnings) + "</ul>")
-    parts.append("<h2>Charts</h2>")
-    parts += [f"<figure><img src='{e(n)}' alt='{e(t)}'><figcaption>{e(t)}</figcaption></figure>" for n, t in charts]
+    colour = {"release": "#2e7d32", "review": "#ef6c00", "blocked": "#c62828"}.get(verdict.status, "#555")
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>vak steward report</title>",
+        "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;"
+        "margin-bottom:1em;font-size:90%;display:block;overflow-x:auto;max-width:100%}"
+        "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
+        "vertical-align:top}td.n{text-align:right}.asset{font-size:85%;color:#555}.note{font-size:85%;"
+        "color:#555}.verdict{font-size:140%;font-weight:bold;color:" + colour + "}"
+        "nav a{margin-right:1em}</style></head><body>",
+        "<h1>Steward report</h1>",
+        f"<p>Generated at <time id='generated-at' datetime='{e(s.generated_at)}'>{e(s.generated_at)}</time>. "
+        f"Manifest sha256: <code id='manifest-hash'>{e(str(s.manifest_hash))}</code>. "
+        "Machine-readable: <a href='report.json'>report.json</a>.</p>",
+        "<nav>" + "".join(f"<a href='#{sid}'>{e(SECTIONS[sid][0])}</a>" for sid in [*tables, "charts"]) + "</nav>",
+    ]
+    by_section: dict[str, list[tuple[str, str, str]]] = {}
+    for c in charts:
+        by_section.setdefault(c[2], []).append(c)
+    for sid in [*tables, "charts"]:
+        title, assets = SECTIONS[sid]
+        links = " ".join(
+            f"<a class='dagster' href='{e(asset_url(settings.dagster_url, a))}'>{e(a)}</a> "
+            f"(<a href='{e(asset_url(settings.dagster_url, a, checks=True))}'>checks</a>)"
+            for a in assets
+        )
+        parts.append(f"<section id='{sid}'><h2>{e(title)}</h2><p class='asset'>In the Dagster UI: {links}</p>")
+        if sid == "verdict":
+            parts.append(f"<p class='verdict' id='verdict-status'>{e(verdict.status)}</p>")
+        for caption, cols, rows, note in tables.get(sid, []):
+            head = "".join(f"<th>{e(str(c))}</th>" for c in cols)
+            body = (
+                "".join(
+                    "<tr>"
+                    + "".join(
+                        f"<td class='n'>{e(_fmt(v))}</td>"
+                        if isinstance(v, int | float) and not isinstance(v, bool)
+                        else f"<td>{e(_fmt(v))}</td>"
+                        for v in r
+                    )
+                    + "</tr>"
+                    for r in rows
+                )
+                or f"<tr><td colspan='{len(cols)}'>(none)</td></tr>"
+            )
+            cap = f"<caption>{e(caption)}</caption>" if caption else ""
+            parts.append(f"<table>{cap}<tr>{head}</tr>{body}</table>")
+            if note:
+                parts.append(f"<p class='note'>{e(note)}</p>")
+        for name, ctitle, _ in by_section.get(sid, []):
+            data = base64.b64encode((out / name).read_bytes()).decode("ascii")
+            parts.append(
+                f"<figure><img src='data:image/png;base64,{data}' data-file='{e(name)}' alt='{e(ctitle)}'>"
+                f"<figcaption>{e(ctitle)}</figcaption></figure>"
+            )
+        parts.append("</section>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def build_steward_report(data_root: DataRoot, out_dir: str | Path | None = None) -> StewardReport:
-    """Write index.html, report.md, summary.json and the PNG charts; returns where they are."""
+def _write_quality_csv(path: Path, quality: list[RecordingQuality]) -> None:
+    with atomic_open(path, "w") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(RecordingQuality.model_fields), lineterminator="\n")
+        w.writeheader()
+        for q in quality:
+            w.writerow({k: _fmt(v) for k, v in q.row().items()})
+
+
+def _final_path(layout: DataLayout, path: Path) -> Path:
+    """Where a release file will be read: a candidate's files move to data/ when it is released."""
+    verdict = read_verdict(layout)
+    if layout.is_candidate and not (verdict is not None and verdict.status == "blocked"):
+        return (layout.root / path.relative_to(layout.release_root)).resolve()
+    return path.resolve()
+
+
+def build_steward_report(
+    data_root: DataRoot, out_dir: str | Path | None = None, settings: ReportSettings | None = None
+) -> StewardReport:
+    """Write index.html, report.md, report.json, summary.json, quality.csv and the PNG charts."""
+    settings = settings or ReportSettings()
     layout = DataLayout.at(data_root)
     out = Path(out_dir) if out_dir is not None else layout.reports / "steward"
     out.mkdir(parents=True, exist_ok=True)
-    s = summarize(data_root)
-    s.release, s.release_reasons = _release_verdict(layout)
+    s = summarize(data_root, settings)
+    with contextlib.ExitStack() as closing:
+        splits = open_splits(layout.splits)
+        if splits is not None:
+            closing.callback(splits.close)
+        funnel = build_funnel(layout, splits)
+    verdict = release_verdict(s, funnel, read_verdict(layout))
     charts = _charts(s, out)
-    atomic_write_text(out / "report.md", _markdown(s, charts))
-    atomic_write_text(out / "index.html", _html(s, charts))
+    tables = _tables(s, funnel, verdict, layout, settings)
+    atomic_write_text(out / "report.md", _markdown(s, verdict, tables, charts, settings))
+    atomic_write_text(out / "index.html", _html(s, verdict, tables, charts, out, settings))
     atomic_write_json(out / "summary.json", s.as_dict())
-    return StewardReport(out, s)
-
-
-def _release_verdict(layout: DataLayout) -> tuple[str, list[str]]:
-    from ..release import read_verdict
-
-    verdict = read_verdict(layout)
-    if verdict is not None and verdict.status == "blocked":
-        return ("BLOCKED: this candidate was not released; the published release in data/ is unchanged "
-                "(candidate kept in work/.release-candidate/)", verdict.reasons + [f"see {w}" for w in verdict.where])
-    return "passed every blocking check: released as a whole with its splits and exports", []
+    _write_quality_csv(out / "quality.csv", s.quality)
+    atomic_write_json(
+        out / "report.json",
+        {
+            "generated_at": s.generated_at,
+            "manifest_hash": s.manifest_hash,
+            "verdict": verdict.model_dump(mode="json"),
+            "summary": s.as_dict(),
+            "funnel": funnel.as_dict(),
+            "quality": {
+                "thresholds": settings.quality.model_dump(mode="json"),
+                "flagged": sum(1 for q in s.quality if q.flags),
+                "recordings": [q.model_dump(mode="json") for q in s.quality],
+            },
+            "turn_taking": s.turn_taking.as_dict(),
+            "rejected_rows": {
+                "count": s.rejected_rows,
+                "path": str(_final_path(layout, layout.rejected)),
+                "shown": _rejected_rows(layout, settings.rows_cap),
+            },
+            "links": {
+                sid: [asset_url(settings.dagster_url, a) for a in assets] for sid, (_t, assets) in SECTIONS.items()
+            },
+        },
+    )
+    return StewardReport(out, s, funnel, verdict)
 
 
 def summary_markdown(s: StewardSummary, limit: int = 8) -> str:
     """A short Markdown digest for Dagster metadata."""
+
     def top(c: Counter) -> str:
         return ", ".join(f"{k} {v}" for k, v in c.most_common(limit)) or "none"
 
-    return "\n".join([
-        f"release: {s.release}" if s.release else "",
-        f"**{s.conversations} conversations**, {s.with_audio} with audio ({s.audio_hours:.2f} h), {s.turns} turns",
-        f"- splits: {top(s.by['split'])}", f"- locales: {top(s.by['locale'])}",
-        f"- consent: {top(s.by['consent'])}", f"- rejected rows: {s.rejected_rows} ({top(s.rejected_by_rule)})",
-        f"- redactions: {top(s.redactions_by_type)}", f"- turn languages: {top(s.by['turn language'])}",
-    ])
+    return "\n".join(
+        [
+            f"**{s.conversations} conversations**: {s.with_audio} recordings ({s.audio_hours:.2f} h, {s.turns} spoken "
+            f"turns), {s.text_conversations} text conversations ({s.text_messages} messages)",
+            f"- splits: {top(s.by['split'])}",
+            f"- locales: {top(s.by['locale'])}",
+            f"- consent: {top(s.by['consent'])}",
+            f"- rejected rows: {s.rejected_rows} ({top(s.rejected_by_rule)})",
+            f"- redactions: {top(s.redactions_by_type)}",
+            f"- languages: {top(s.by['language'])}",
+            f"- flagged recordings: {sum(1 for q in s.quality if q.flags)} of {len(s.quality)}",
+        ]
+    )
 
 
-__all__ = ["StewardReport", "StewardSummary", "build_steward_report", "summarize", "summary_markdown"]
+__all__ = [
+    "ReportSettings",
+    "StewardReport",
+    "StewardSummary",
+    "Verdict",
+    "build_steward_report",
+    "normalize_lang",
+    "release_verdict",
+    "summarize",
+    "summary_markdown",
+]

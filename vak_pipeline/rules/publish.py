@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..layout import DataLayout
 from ..schema import write_json_schema
@@ -20,6 +21,7 @@ from .context import ValidationContext
 from .engine import _line_issue, validate_record
 from .issue import Issue, Severity
 from .manifest import DuplicateIds, id_hash
+from .origin import record_origin
 
 FAMILIES = ("structure", "turns", "tools", "entities", "provenance", "privacy", "audio", "manifest")
 
@@ -39,8 +41,16 @@ class PublishResult:
     issues_path: Path | None = None
 
 
-def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: ValidationContext | None = None) -> PublishResult:
-    """Validate every record of `inputs` against the dataset root and write the canonical manifest."""
+ExtraRules = Callable[[dict[str, Any]], list[Issue]]
+
+
+def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: ValidationContext | None = None,
+                     extra_rules: ExtraRules | None = None) -> PublishResult:
+    """Validate every record of `inputs` against the dataset root and write the canonical manifest.
+
+    `extra_rules(record dict)` adds issues to a record that passed the format's rules (the steward's
+    quality thresholds); an ERROR among them rejects the record like any other rule.
+    """
     ctx = ctx or ValidationContext(base_dir=layout.root)
     layout.reports.mkdir(parents=True, exist_ok=True)
     candidates = layout.root / f".{layout.manifest.name}.candidates"
@@ -52,7 +62,7 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
         with JsonlWriter(layout.rejected) as rej, JsonlWriter(issues_path) as iss:
             with JsonlWriter(candidates) as cand:
                 for src in inputs:
-                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss)
+                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules)
             result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss)
             if result.valid == 0:  # nothing to release: the one structural failure of an empty manifest
                 _tally(result, [Issue(code="manifest_empty", family="structure", file=layout.manifest.name,
@@ -69,7 +79,8 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
 
 
 def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, result: PublishResult,
-                     dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter) -> None:
+                     dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter,
+                     extra_rules: ExtraRules | None = None) -> None:
     ctx.file = _display(src, layout.root)
     for jl in iter_jsonl(src):
         if jl.code == "empty_file":  # an upload with no usable record: its own report says why; not a bad row
@@ -86,15 +97,28 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             r = validate_record(jl.value, ctx, line=jl.line)
             issues, rec_ok, rid = r.issues, r.ok, r.record_id
             line_obj = r.record.dump() if rec_ok and r.record is not None else None
+            if line_obj is not None and extra_rules is not None:
+                more = extra_rules(line_obj)
+                issues = [*issues, *more]
+                if any(i.severity is Severity.ERROR for i in more):
+                    rec_ok, line_obj = False, None
         if jl.line:
             result.records_in += 1
+        origin = record_origin(jl.value) if isinstance(jl.value, dict) else None
+        if origin is not None and origin.file:  # name the uploaded file, not work/<upload>/redacted.jsonl
+            issues = [i.model_copy(update={"file": origin.file, "line": origin.line}) if i.file in (None, ctx.file)
+                      else i for i in issues]
         _tally(result, issues, iss)
         if rec_ok and line_obj is not None:
             dups.add(rid or "")
             cand.write(line_obj)
         elif jl.line:
             result.rejected += 1
-            rej.write({"file": ctx.file, "line": jl.line, "record_id": rid,
+            traced = origin is not None and origin.file is not None
+            rej.write({"file": origin.file if traced else ctx.file, "line": origin.line if traced else jl.line,
+                       "upload": (origin.upload if origin is not None else None) or src.parent.name,
+                       "kind": "audio" if isinstance(jl.value, dict) and isinstance(jl.value.get("audio"), dict)
+                       else "text", "record_id": rid, "work_file": ctx.file, "work_line": jl.line,
                        "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]})
 
 
@@ -122,11 +146,13 @@ def _dedupe(candidates: Path, manifest: Path, dup_hashes: set[int], result: Publ
                 rid = jl.value["id"]
                 if id_hash(rid) in dup_hashes:
                     if rid in seen:
+                        origin = record_origin(jl.value)
                         issue = Issue(code="id_duplicate", family="manifest", record_id=rid, field="id",
                                       message="id is used by an earlier record; the first one is kept",
-                                      fix="give every conversation a unique id")
+                                      fix="give every conversation a unique id", file=origin.file, line=origin.line)
                         _tally(result, [issue], iss)
-                        rej.write({"record_id": rid, "issues": [issue.model_dump(mode="json", exclude_none=True)]})
+                        rej.write({"file": origin.file, "line": origin.line, "upload": origin.upload,
+                                   "record_id": rid, "issues": [issue.model_dump(mode="json", exclude_none=True)]})
                         result.rejected += 1
                         continue
                     seen.add(rid)

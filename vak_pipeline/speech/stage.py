@@ -252,7 +252,7 @@ def iter_vakforge_imports(layout: DataLayout, upload: str):
     for rel, path in vakforge_files(layout.upload_dir(upload)):
         for ml in iter_models(path, VakRecord):
             if ml.value is not None:
-                yield ml.value
+                yield _with_origin(ml.value, upload, rel, ml.line)
             elif ml.code == "invalid":
                 yield _issue(upload, "vakforge_invalid", ml.error or "", "fix the record to match the vakforge.jsonl "
                              "schema", file=rel, line=ml.line, field=ml.field, record_id=ml.record_id,
@@ -260,6 +260,13 @@ def iter_vakforge_imports(layout: DataLayout, upload: str):
             else:
                 yield _issue(upload, f"vakforge_{ml.code}", ml.error or "", "fix or remove the line", file=rel,
                              line=ml.line or None, family="structure")
+
+
+def _with_origin(rec: VakRecord, upload: str, rel: str, line: int) -> VakRecord:
+    """meta.origin of an imported record: the uploaded file and line (as the text importers set it)."""
+    origin = {"format": "vakforge.jsonl", "upload": upload, "file": f"{upload}/{rel}", "line": line}
+    meta = rec.meta.model_copy(update={"origin": origin})
+    return rec.model_copy(update={"meta": meta})
 
 
 def _text_records(layout: DataLayout, upload: str):

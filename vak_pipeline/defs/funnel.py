@@ -1,0 +1,203 @@
+"""Dropped-file checks: a WARN (non-blocking) check on normalized_audio and on transcripts per upload.
+
+A file the stage could not use (corrupt audio, a mono call without a diarizer ...) does not fail the
+run, but it must not pass silently either: the check fails and lists every dropped file by its uploaded
+name, with the reason and the fix. Thin: the funnel is computed by vak_pipeline.report.funnel.
+"""
+
+import dagster as dg
+
+from .partitions import uploads_partitions
+from .resources import DataResource
+
+DROPS_CAP = 50
+_COLUMNS = ("file", "line", "record_id", "code", "message", "fix")
+
+
+def drops_result(data: DataResource, upload: str, stages: tuple[str, ...]) -> dg.AssetCheckResult:
+    """The WARN check result for the drops of `upload` at `stages`, with the upload's funnel as metadata."""
+    from vak_pipeline.report.funnel import upload_funnel
+
+    f = upload_funnel(data.layout, upload)
+    drops = [d for d in f.drops if d.stage in stages]
+    files = sorted({d.file for d in drops})
+    table = dg.MetadataValue.table(
+        records=[
+            dg.TableRecord({c: ("" if getattr(d, c) is None else str(getattr(d, c))) for c in _COLUMNS})
+            for d in drops[:DROPS_CAP]
+        ],
+        schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _COLUMNS]),
+    )
+    by_reason: dict[str, int] = {}
+    for d in drops:
+        by_reason[d.code] = by_reason.get(d.code, 0) + 1
+    audio = {
+        s: {"recordings": a.recordings, "hours": None if a.hours is None else round(a.hours, 4)}
+        for s, a in f.audio.items()
+        if s in ("in", "decoded", "transcribed", "turns", "redacted")
+    }
+    return dg.AssetCheckResult(
+        passed=not drops,
+        severity=dg.AssetCheckSeverity.WARN,
+        description=(f"{len(files)} file(s) dropped: {', '.join(files[:10])}" if drops else "no file dropped"),
+        metadata={
+            "dropped": len(drops),
+            "dropped_files": dg.MetadataValue.json(files),
+            "drops_by_reason": dg.MetadataValue.json(by_reason),
+            "drops": table,
+            "drops_shown": f"{min(len(drops), DROPS_CAP)} of {len(drops)}",
+            "funnel_audio": dg.MetadataValue.json(audio),
+            "funnel_text": dg.MetadataValue.json(f.text),
+        },
+    )
+
+
+@dg.asset_check(
+    asset=dg.AssetKey("normalized_audio"),
+    partitions_def=uploads_partitions,
+    blocking=False,
+    description="WARN when a file of the upload was not used (unknown kind, corrupt or undecodable "
+    "audio, a rejected recordings.csv row ...): lists each by name with its fix.",
+)
+def normalized_audio_no_files_dropped(
+    context: dg.AssetCheckExecutionContext, data: DataResource
+) -> dg.AssetCheckResult:
+    return drops_result(data, context.partition_key, ("in", "decoded"))
+
+
+@dg.asset_check(
+    asset=dg.AssetKey("transcripts"),
+    partitions_def=uploads_partitions,
+    blocking=False,
+    description="WARN when a decoded recording was not transcribed (e.g. a mono call with no "
+    "diarizer: needs_diarization): lists each by name with its fix.",
+)
+def transcripts_no_files_dropped(context: dg.AssetCheckExecutionContext, data: DataResource) -> dg.AssetCheckResult:
+    return drops_result(data, context.partition_key, ("transcribed",))
+
+
+def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds, inputs: dict) -> dg.MaterializeResult:
+    """Build the steward report and describe it as metadata: verdict, funnel, drops, flagged recordings."""
+    import hashlib
+
+    from vak_pipeline.report.steward import ReportSettings, build_steward_report, summary_markdown
+
+    report = build_steward_report(layout.root, settings=ReportSettings(quality=thresholds))
+    s, funnel, verdict = report.summary, report.funnel, report.verdict
+    version = hashlib.sha256(
+        f"{s.manifest_hash}:{sorted(inputs.items())}:{thresholds.model_dump_json()}".encode()
+    ).hexdigest()
+    html_path = report.html.resolve()
+    context.log.info(f"release verdict: {verdict.status}; " + "; ".join(verdict.reasons))
+    upload_cols = (
+        "upload",
+        "files",
+        "audio_in",
+        "audio_decoded",
+        "audio_transcribed",
+        "audio_valid",
+        "audio_published",
+        "hours_published",
+        "text_in",
+        "text_valid",
+        "text_published",
+        "drops",
+    )
+    upload_rows = [
+        dg.TableRecord(
+            {
+                "upload": u.upload,
+                "files": u.files,
+                "audio_in": u.audio["in"].recordings,
+                "audio_decoded": u.audio["decoded"].recordings,
+                "audio_transcribed": u.audio["transcribed"].recordings,
+                "audio_valid": u.audio["valid"].recordings,
+                "audio_published": u.audio["published"].recordings,
+                "hours_published": round(u.audio["published"].hours or 0.0, 4),
+                "text_in": u.text["in"],
+                "text_valid": u.text["valid"],
+                "text_published": u.text["published"],
+                "drops": len(u.drops),
+            }
+        )
+        for u in [*funnel.uploads, funnel.total]
+    ]
+    drops = funnel.total.drops
+    flagged = [q for q in s.quality if q.flags]
+    q_cols = (
+        "conv_id",
+        "file",
+        "speech_ratio",
+        "snr_db",
+        "clipping_ratio",
+        "cross_talk_db",
+        "hallucination_drops",
+        "words_per_s",
+        "lang_fallback_share",
+        "asr_confidence",
+        "flags",
+    )
+    return dg.MaterializeResult(
+        data_version=dg.DataVersion(version),
+        metadata={
+            "manifest_hash": s.manifest_hash,
+            "generated_at": s.generated_at,
+            "release_verdict": verdict.status,
+            "verdict_reasons": dg.MetadataValue.json(verdict.reasons),
+            "report_url": dg.MetadataValue.url(html_path.as_uri()),
+            "report_path": dg.MetadataValue.path(str(html_path)),
+            "report_json": dg.MetadataValue.path(str(report.json.resolve())),
+            "markdown": dg.MetadataValue.path(str(report.markdown.resolve())),
+            "summary": dg.MetadataValue.md(summary_markdown(s)),
+            "conversations": s.conversations,
+            "audio_recordings": s.with_audio,
+            "audio_hours": dg.MetadataValue.float(round(s.audio_hours, 4)),
+            "text_conversations": s.text_conversations,
+            "rejected_rows": s.rejected_rows,
+            "funnel_by_upload": dg.MetadataValue.table(
+                records=upload_rows,
+                schema=dg.TableSchema(
+                    columns=[
+                        dg.TableColumn(c, "string" if c == "upload" else "float" if c == "hours_published" else "int")
+                        for c in upload_cols
+                    ]
+                ),
+            ),
+            "drops_by_reason": dg.MetadataValue.json(funnel.total.drops_by_reason()),
+            "drops": dg.MetadataValue.table(
+                records=[
+                    dg.TableRecord(
+                        {
+                            c: "" if getattr(d, c) is None else str(getattr(d, c))
+                            for c in ("upload", "stage", "file", "line", "code", "fix")
+                        }
+                    )
+                    for d in drops[:DROPS_CAP]
+                ],
+                schema=dg.TableSchema(
+                    columns=[dg.TableColumn(c, "string") for c in ("upload", "stage", "file", "line", "code", "fix")]
+                ),
+            ),
+            "flagged_recordings": len(flagged),
+            "quality": dg.MetadataValue.table(
+                records=[
+                    dg.TableRecord({c: "" if q.row()[c] is None else str(q.row()[c]) for c in q_cols})
+                    for q in s.quality[:DROPS_CAP]
+                ],
+                schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in q_cols]),
+            ),
+            "quality_csv": dg.MetadataValue.path(str((report.out_dir / "quality.csv").resolve())),
+            "redactions_by_type": dg.MetadataValue.json(dict(s.redactions_by_type)),
+        },
+    )
+
+
+@dg.asset_check(
+    asset=dg.AssetKey("tagged_turns"),
+    partitions_def=uploads_partitions,
+    blocking=False,
+    description="WARN when a line of a text source or a recording's transcript did not become a conversation "
+    "(broken JSON, a field the format refuses, a duplicate id ...): lists each by file and line with its fix.",
+)
+def tagged_turns_no_rows_dropped(context: dg.AssetCheckExecutionContext, data: DataResource) -> dg.AssetCheckResult:
+    return drops_result(data, context.partition_key, ("turns",))

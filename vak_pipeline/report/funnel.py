@@ -1,0 +1,331 @@
+"""The funnel: how much of each upload made it through each stage, and every file or row that did not.
+
+Per upload and in total, audio and text apart (a ticket spanning hours is not audio):
+
+    in -> decoded -> transcribed -> turns -> redacted -> valid -> published (per split)
+
+Audio counts recordings and hours; text counts conversations (decoded and transcribed do not apply).
+Every drop names the uploaded file (and line, or recording), the reason code, the message and the fix,
+so a steward can act on it without reading work/ files. Stage issues come through `stage_reports`
+(the one adapter to the stages' report files); counts come from the stage outputs themselves.
+Streamed: memory grows with the number of recordings and drops, not with text records.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ..layout import DataLayout
+from ..rules.issue import Severity
+from ..rules.origin import record_origin
+from ..sources.inventory import Inventory
+from ..splits import SplitStore
+from ..storage import iter_jsonl
+from .stage_reports import stage_issues
+
+STAGES = ("in", "decoded", "transcribed", "turns", "redacted", "valid", "published")
+TEXT_STAGES = ("in", "turns", "redacted", "valid", "published")
+TEXT_KINDS = ("aidb", "messages", "vakforge")
+TOTAL = "(total)"
+
+
+class Drop(BaseModel):
+    """One file or row the pipeline left out, where it came from, why, and what to do about it."""
+
+    upload: str
+    stage: str = Field(description="The funnel stage it did not pass.")
+    kind: str = Field(description="audio | text | upload (a file of the upload that is not a conversation)")
+    file: str = Field(description="The uploaded file, <upload>/<path>.")
+    line: int | None = None
+    record_id: str | None = None
+    code: str
+    message: str
+    fix: str
+
+
+class AudioStage(BaseModel):
+    recordings: int = 0
+    hours: float | None = 0.0  # None: not known at this stage (files not decoded yet)
+
+
+class UploadFunnel(BaseModel):
+    upload: str
+    files: int = 0
+    files_by_kind: dict[str, int] = Field(default_factory=dict)
+    audio: dict[str, AudioStage] = Field(default_factory=dict)
+    text: dict[str, int] = Field(default_factory=dict)
+    published_by_split: dict[str, dict[str, float]] = Field(default_factory=dict)
+    drops: list[Drop] = Field(default_factory=list)
+
+    def drops_by_reason(self) -> dict[str, int]:
+        return dict(Counter(d.code for d in self.drops).most_common())
+
+    def dropped_files(self, stage: str | None = None) -> list[str]:
+        """Uploaded files with at least one drop (at `stage`), sorted."""
+        return sorted({d.file for d in self.drops if stage is None or d.stage == stage})
+
+
+class Funnel(BaseModel):
+    uploads: list[UploadFunnel] = Field(default_factory=list)
+    total: UploadFunnel = Field(default_factory=lambda: UploadFunnel(upload=TOTAL))
+
+    def as_dict(self) -> dict[str, Any]:
+        def one(u: UploadFunnel) -> dict[str, Any]:
+            d = u.model_dump(mode="json", exclude={"drops"})
+            d["drops_by_reason"] = u.drops_by_reason()
+            d["dropped"] = len(u.drops)
+            return d
+
+        return {
+            "uploads": [one(u) for u in self.uploads],
+            "total": one(self.total),
+            "drops": [d.model_dump(mode="json", exclude_none=True) for d in self.total.drops],
+        }
+
+
+def _empty(upload: str) -> UploadFunnel:
+    f = UploadFunnel(upload=upload)
+    f.audio = {s: AudioStage() for s in STAGES}
+    f.audio["in"].hours = None
+    f.text = {s: 0 for s in TEXT_STAGES}
+    return f
+
+
+def _inventory(layout: DataLayout, upload: str) -> Inventory | None:
+    p = layout.inventory(upload)
+    try:
+        return Inventory.model_validate_json(p.read_bytes()) if p.is_file() else None
+    except ValueError:
+        return None
+
+
+def _count_lines(path: Path) -> int:
+    n = 0
+    with open(path, "rb") as fh:
+        for raw in fh:
+            n += bool(raw.strip())
+    return n
+
+
+def _audio_durations(layout: DataLayout, upload: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    path = layout.audio_index(upload)
+    if path.is_file():
+        for jl in iter_jsonl(path):
+            if isinstance(jl.value, dict) and "conv_id" in jl.value:
+                out[jl.value["conv_id"]] = float(jl.value.get("duration_s") or 0.0)
+    return out
+
+
+def _is_audio(rec: dict[str, Any]) -> bool:
+    return isinstance(rec.get("audio"), dict)
+
+
+def _add_audio(f: UploadFunnel, stage: str, hours: float) -> None:
+    a = f.audio[stage]
+    a.recordings += 1
+    a.hours = (a.hours or 0.0) + hours
+
+
+def _tally_records(path: Path, f: UploadFunnel, stage: str, durations: dict[str, float]) -> None:
+    if not path.is_file():
+        return
+    for jl in iter_jsonl(path):
+        rec = jl.value
+        if not isinstance(rec, dict):
+            continue
+        if _is_audio(rec):
+            _add_audio(f, stage, float(rec["audio"].get("duration_s") or durations.get(rec.get("id"), 0.0)) / 3600)
+        else:
+            f.text[stage] += 1
+
+
+# ERROR issues after which the record still goes on (it is counted, or rejected, further down the funnel)
+NOT_DROPS = frozenset({"redaction_alignment_invalid", "redaction_audio_missing"})
+
+
+def _drop_from_issue(upload: str, stage: str, issue: Any) -> Drop | None:
+    if issue.code in NOT_DROPS or (issue.severity is not Severity.ERROR and issue.code != "file_unknown_kind"):
+        return None
+    file = issue.file or f"{upload}/(upload)"
+    kind = "audio" if issue.family in ("audio", "speakers") else "text"
+    if (
+        issue.code == "file_unknown_kind"
+        or issue.code.startswith("upload_")
+        or file.endswith(("upload.yaml", "recordings.csv"))
+    ):
+        kind = "upload"
+    return Drop(
+        upload=upload,
+        stage="in" if issue.code == "file_unknown_kind" else stage,
+        kind=kind,
+        file=file,
+        line=issue.line,
+        record_id=issue.record_id,
+        code=issue.code,
+        message=issue.message,
+        fix=issue.fix,
+    )
+
+
+def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
+    """The funnel of one upload up to `redacted` (valid and published need the whole manifest: `build_funnel`)."""
+    f = _empty(upload)
+    inv = _inventory(layout, upload)
+    if inv is not None:
+        f.files = len(inv.files)
+        f.files_by_kind = inv.counts()
+        f.audio["in"].recordings = len(inv.of_kind("audio"))
+        up = layout.upload_dir(upload)
+        f.text["in"] = sum(
+            _count_lines(up / x.name) for x in inv.files if x.kind in TEXT_KINDS and (up / x.name).is_file()
+        )
+    durations = _audio_durations(layout, upload)
+    for h in durations.values():
+        _add_audio(f, "decoded", h / 3600)
+    tpath = layout.transcripts(upload)
+    if tpath.is_file():
+        for jl in iter_jsonl(tpath):
+            if isinstance(jl.value, dict) and "conv_id" in jl.value:
+                _add_audio(f, "transcribed", durations.get(jl.value["conv_id"], 0.0) / 3600)
+    _tally_records(layout.conversations(upload), f, "turns", durations)
+    _tally_records(layout.redacted(upload), f, "redacted", durations)
+    for si in stage_issues(layout, upload):
+        drop = _drop_from_issue(upload, si.stage, si.issue)
+        if drop is not None:
+            f.drops.append(drop)
+    _trace_work_lines(layout, upload, f.drops)
+    return f
+
+
+def _trace_work_lines(layout: DataLayout, upload: str, drops: list[Drop]) -> None:
+    """Drops a later stage reported by a line of work/<upload>/conversations.jsonl: named by the uploaded file."""
+    work = f"work/{upload}/conversations.jsonl"
+    wanted = {d.line for d in drops if d.file == work and d.line}
+    if not wanted or not layout.conversations(upload).is_file():
+        return
+    origins = {}
+    for jl in iter_jsonl(layout.conversations(upload)):
+        if jl.line in wanted and isinstance(jl.value, dict):
+            origins[jl.line] = record_origin(jl.value)
+    for d in drops:
+        o = origins.get(d.line) if d.file == work else None
+        if o is not None and o.file:
+            d.file, d.line = o.file, o.line
+            d.kind = "text" if o.line else "audio"
+
+
+def _upload_of_rejected(row: dict[str, Any]) -> str | None:
+    if isinstance(row.get("upload"), str):
+        return row["upload"]
+    file = str(row.get("file") or "")
+    parts = file.split("/")
+    if len(parts) >= 3 and parts[0] == "work":
+        return parts[1]
+    return parts[0] if len(parts) >= 2 else None
+
+
+def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel:
+    """Every upload's funnel through publication, plus the total; see the module docstring."""
+    uploads = layout.uploads()
+    funnels = {u: upload_funnel(layout, u) for u in uploads}
+    if layout.manifest.is_file():
+        for jl in iter_jsonl(layout.manifest):
+            rec = jl.value
+            if not isinstance(rec, dict):
+                continue
+            origin = record_origin(rec)
+            f = funnels.get(origin.upload or "")
+            if f is None:
+                f = funnels.setdefault(origin.upload or "(unknown)", _empty(origin.upload or "(unknown)"))
+            hours = float(rec["audio"].get("duration_s") or 0.0) / 3600 if _is_audio(rec) else 0.0
+            if _is_audio(rec):
+                _add_audio(f, "valid", hours)
+            else:
+                f.text["valid"] += 1
+            if splits is None:
+                continue
+            rid = str(rec.get("id"))
+            split = splits.split_of(rid)
+            if split is None:
+                reason = splits.held_out_reason(rid)
+                f.drops.append(
+                    Drop(
+                        upload=f.upload,
+                        stage="published",
+                        kind="audio" if _is_audio(rec) else "text",
+                        file=origin.file or f"{f.upload}/?",
+                        line=origin.line,
+                        record_id=rid,
+                        code="held_out" if reason is not None else "unassigned",
+                        message=f"not in any split: {reason or 'not assigned'}",
+                        fix="see the split warnings; a held-out conversation shares a speaker across "
+                        "splits or breaks the split rules"
+                        if reason is not None
+                        else "re-materialize splits",
+                    )
+                )
+                continue
+            if _is_audio(rec):
+                _add_audio(f, "published", hours)
+            else:
+                f.text["published"] += 1
+            by = f.published_by_split.setdefault(split, {"audio": 0, "audio_hours": 0.0, "text": 0})
+            if _is_audio(rec):
+                by["audio"] += 1
+                by["audio_hours"] += hours
+            else:
+                by["text"] += 1
+    if layout.rejected.is_file():
+        for jl in iter_jsonl(layout.rejected):
+            row = jl.value
+            if not isinstance(row, dict):
+                continue
+            upload = _upload_of_rejected(row) or "(unknown)"
+            f = funnels.setdefault(upload, _empty(upload))
+            issues = [i for i in row.get("issues") or [] if isinstance(i, dict)]
+            first = next((i for i in issues if i.get("severity", "ERROR") == "ERROR"), issues[0] if issues else {})
+            f.drops.append(
+                Drop(
+                    upload=upload,
+                    stage="valid",
+                    kind=str(row.get("kind") or "text"),
+                    file=str(row.get("file") or f"{upload}/?"),
+                    line=row.get("line"),
+                    record_id=row.get("record_id"),
+                    code=str(first.get("code", "rejected")),
+                    message=str(first.get("message", ""))
+                    + (f" (+{len(issues) - 1} more issues)" if len(issues) > 1 else ""),
+                    fix=str(first.get("fix", "")),
+                )
+            )
+    out = Funnel(uploads=[funnels[u] for u in sorted(funnels)])
+    out.total = _sum(out.uploads)
+    return out
+
+
+def _sum(parts: list[UploadFunnel]) -> UploadFunnel:
+    t = _empty(TOTAL)
+    for f in parts:
+        t.files += f.files
+        for k, v in f.files_by_kind.items():
+            t.files_by_kind[k] = t.files_by_kind.get(k, 0) + v
+        for s, a in f.audio.items():
+            t.audio[s].recordings += a.recordings
+            if t.audio[s].hours is not None and a.hours is not None:
+                t.audio[s].hours = (t.audio[s].hours or 0.0) + a.hours
+        for s, n in f.text.items():
+            t.text[s] = t.text.get(s, 0) + n
+        for split, by in f.published_by_split.items():
+            tb = t.published_by_split.setdefault(split, {"audio": 0, "audio_hours": 0.0, "text": 0})
+            for k, v in by.items():
+                tb[k] += v
+        t.drops.extend(f.drops)
+    return t
+
+
+__all__ = ["STAGES", "TEXT_STAGES", "Drop", "Funnel", "UploadFunnel", "build_funnel", "upload_funnel"]

@@ -1,0 +1,282 @@
+"""The steward's view after a real `vak run` on the sample plus a bad upload (broken JSON lines, a mono call,
+a corrupt file, canonical rows that break rules): every dropped file and rejected row is named by what the
+customer uploaded, in the funnel, the asset checks and the report; report.json agrees with the manifest;
+the HTML page has every section; the sensor and the nightly schedule ask for nothing `vak run` already did.
+
+One pipeline run (module scope) on a temp copy of the data, with a temp Dagster instance.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from vak_pipeline.layout import DataLayout
+from vak_pipeline.orchestrate import run_pipeline
+from vak_pipeline.report.steward import SECTIONS
+from vak_pipeline_tests.report_fixtures import (
+    BAD_UPLOAD,
+    BROKEN_LINES,
+    CORRUPT_FILE,
+    MESSAGES_FILE,
+    MONO_FILE,
+    REJECTED_LINES,
+    UNREDACTABLE_LINE,
+    VAKFORGE_FILE,
+    make_dataset,
+)
+
+NIGHT = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)
+SAMPLE_MONO = "sample-calls/call_004.wav"
+DROPPED_FILES = {  # uploaded file -> (check that must list it, partition, reason code)
+    SAMPLE_MONO: ("transcripts_no_files_dropped", "sample-calls", "needs_diarization"),
+    f"{BAD_UPLOAD}/{MONO_FILE}": ("transcripts_no_files_dropped", BAD_UPLOAD, "needs_diarization"),
+    f"{BAD_UPLOAD}/{CORRUPT_FILE}": ("normalized_audio_no_files_dropped", BAD_UPLOAD, None),
+    f"{BAD_UPLOAD}/{MESSAGES_FILE}": ("tagged_turns_no_rows_dropped", BAD_UPLOAD, "messages_json_invalid"),
+}
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory):
+    root = make_dataset(tmp_path_factory.mktemp("report") / "data")
+    with dg.instance_for_test(temp_dir=str(tmp_path_factory.mktemp("dagster_home"))) as instance:
+        result = run_pipeline(root, instance=instance, echo=lambda _msg: None)
+        assert result.success, [(r.name, r.partition, r.failed_steps) for r in result.runs]
+        yield root, result, instance
+
+
+def _checks(instance: dg.DagsterInstance, result) -> list[tuple[str | None, dg.AssetCheckEvaluation]]:
+    """(partition, evaluation) of every asset check of every run of the pipeline."""
+    out = []
+    for run in result.runs:
+        for rec in instance.all_logs(run.run_id, of_type=dg.DagsterEventType.ASSET_CHECK_EVALUATION):
+            out.append((run.partition, rec.dagster_event.event_specific_data))
+    return out
+
+
+def _table_rows(evaluation: dg.AssetCheckEvaluation, key: str) -> list[dict]:
+    return [dict(r.data) for r in evaluation.metadata[key].value.records]
+
+
+def _report(root: Path) -> dict:
+    return json.loads((root / "reports/steward/report.json").read_text())
+
+
+def test_each_dropped_file_is_named_in_the_funnel_the_check_and_the_report(release):
+    root, result, instance = release
+    report = _report(root)
+    funnel_files = {d["file"]: d for d in report["funnel"]["drops"]}
+    page = (root / "reports/steward/index.html").read_text()
+    checks = _checks(instance, result)
+    for file, (check_name, partition, code) in DROPPED_FILES.items():
+        assert file in funnel_files, file
+        assert funnel_files[file]["fix"], file
+        if code:
+            assert funnel_files[file]["code"] == code
+        assert file in page, file
+        [evaluation] = [e for p, e in checks if e.check_name == check_name and p == partition]
+        assert not evaluation.passed and evaluation.severity == dg.AssetCheckSeverity.WARN
+        assert file in {r["file"] for r in _table_rows(evaluation, "drops")}
+    lines = sorted(d["line"] for d in report["funnel"]["drops"] if d["file"] == f"{BAD_UPLOAD}/{MESSAGES_FILE}")
+    assert lines == list(BROKEN_LINES)
+    # a record the redaction stage could not redact is named by its uploaded file and line, not work/
+    [unredacted] = [d for d in report["funnel"]["drops"] if d["stage"] == "redacted"]
+    assert (unredacted["file"], unredacted["line"]) == (f"{BAD_UPLOAD}/{VAKFORGE_FILE}", UNREDACTABLE_LINE)
+    assert unredacted["code"] == "redaction_unknown_locale"
+
+
+def test_the_funnel_counts_audio_and_text_apart_per_upload(release):
+    root, _result, _instance = release
+    uploads = {u["upload"]: u for u in _report(root)["funnel"]["uploads"]}
+    calls = uploads["sample-calls"]["audio"]
+    assert calls["in"]["recordings"] == 4 and calls["decoded"]["recordings"] == 4
+    assert calls["transcribed"]["recordings"] == 3 and calls["published"]["recordings"] == 3
+    assert calls["published"]["hours"] < calls["decoded"]["hours"]  # the mono call's hours are lost
+    bad = uploads[BAD_UPLOAD]
+    assert bad["audio"]["in"]["recordings"] == 2 and bad["audio"]["decoded"]["recordings"] == 1
+    assert bad["text"]["in"] == 5 + 4  # 5 messages lines + 4 canonical rows
+    assert bad["text"]["redacted"] == bad["text"]["turns"] - 1
+    assert bad["text"]["valid"] == bad["text"]["redacted"] - len(REJECTED_LINES)
+    assert bad["drops_by_reason"]["needs_diarization"] == 1
+    assert uploads["sample-chats"]["audio"]["in"]["recordings"] == 0  # tickets are not audio
+
+
+def test_every_rejected_row_names_its_uploaded_file_line_rule_and_fix(release):
+    root, result, instance = release
+    rows = [json.loads(x) for x in (root / "reports/rejected.jsonl").read_text().splitlines()]
+    assert {(r["file"], r["line"]) for r in rows} == {(f"{BAD_UPLOAD}/{VAKFORGE_FILE}", n) for n in REJECTED_LINES}
+    for r in rows:
+        assert not r["file"].startswith("work/")
+        assert all(i["fix"] and i["message"] and i["code"] for i in r["issues"])
+    families = {i["family"] for r in rows for i in r["issues"] if i["severity"] == "ERROR"}
+    assert set(REJECTED_LINES.values()) <= families
+    checks = {e.check_name: e for _p, e in _checks(instance, result) if e.check_name.startswith("rules_")}
+    for line, family in REJECTED_LINES.items():
+        evaluation = checks[f"rules_{family}"]
+        # rows a rule rejects fail its check as ERROR (the tool-call rule's check included)
+        assert not evaluation.passed and evaluation.severity == dg.AssetCheckSeverity.ERROR, family
+        failing = _table_rows(evaluation, "failing_rows")
+        assert {(r["file"], r["line"]) for r in failing if r["severity"] == "ERROR"} == {
+            (f"{BAD_UPLOAD}/{VAKFORGE_FILE}", str(line))
+        }
+        assert all(r["fix"] for r in failing)
+    shown = _report(root)["rejected_rows"]["shown"]
+    assert {(r["file"], r["line"]) for r in shown} == {(f"{BAD_UPLOAD}/{VAKFORGE_FILE}", n) for n in REJECTED_LINES}
+
+
+def test_report_json_numbers_equal_the_manifest(release):
+    root, _result, _instance = release
+    records = [json.loads(x) for x in (root / "vakforge.jsonl").read_text().splitlines()]
+    audio = [r for r in records if r.get("audio")]
+    text = [r for r in records if not r.get("audio")]
+    spoken = sum(1 for r in audio for t in r["turns"] if not t.get("tool_call") and not t.get("tool_result"))
+    hours = sum(r["audio"]["duration_s"] for r in audio) / 3600
+    report = _report(root)
+    s, total = report["summary"], report["funnel"]["total"]
+    assert s["conversations"] == len(records) and s["with_audio"] == len(audio)
+    assert s["text_conversations"] == len(text) and s["spoken_turns"] == spoken
+    assert s["audio_hours"] == pytest.approx(hours, abs=1e-4)
+    assert total["audio"]["valid"]["recordings"] == len(audio) and total["text"]["valid"] == len(text)
+    assert total["audio"]["valid"]["hours"] == pytest.approx(hours, abs=1e-6)
+    by_split = Counter(json.loads((root / "splits.json").read_text())["assignment"].values())
+    published = {k: int(v["audio"] + v["text"]) for k, v in total["published_by_split"].items()}
+    assert published == dict(by_split)
+    assert report["manifest_hash"] and report["generated_at"].endswith("Z")
+    assert report["verdict"]["status"] == "review" and report["verdict"]["reasons"]
+    assert len(report["quality"]["recordings"]) == len(audio)
+    assert report["turn_taking"]["total"]["conversations"] == len(audio)
+    # one language per pack tag: en-GB, en-IN and en are "en"
+    assert set(s["by"]["language"]) <= {"en", "hi-Latn", "hi"} and "en" in s["by"]["language"]
+    assert len(set(s["by"]["language.primary"])) > len(set(s["by"]["language"]))
+
+
+def test_quality_per_recording_is_measured_for_every_call(release):
+    root, _result, _instance = release
+    rows = _report(root)["quality"]["recordings"]
+    assert {r["file"] for r in rows} == {f"sample-calls/call_00{i}.flac" for i in (1, 2, 3)}
+    for r in rows:
+        assert 0 < r["speech_ratio"] <= 1 and r["snr_db"] is not None and r["clipping_ratio"] is not None
+        assert 0 < r["asr_confidence"] <= 1 and r["words_per_s"] > 0 and 0 <= r["lang_fallback_share"] <= 1
+        assert r["cross_talk_db"] is None and r["hallucination_drops"] is None  # not measured by the speech stage
+    assert (root / "reports/steward/quality.csv").read_text().count("\n") == len(rows) + 1
+
+
+def test_quality_flags_warn_and_excluded_metrics_reject(release, tmp_path):
+    from vak_pipeline.report.quality import QualityThresholds, quality_rules
+    from vak_pipeline.rules.publish import publish_manifest
+
+    root = tmp_path / "data"
+    shutil.copytree(release[0], root, ignore=shutil.ignore_patterns("exports"))
+    layout = DataLayout.at(root)
+    inputs = [layout.redacted(u) for u in layout.uploads()]
+    strict = QualityThresholds(min_words_per_s=100.0)
+    flagged = publish_manifest(layout, inputs, extra_rules=quality_rules(layout, strict))
+    assert flagged.issues_by_code["quality_words_per_s"] == 3 and flagged.rejected == len(REJECTED_LINES)
+    excluded = publish_manifest(
+        layout, inputs, extra_rules=quality_rules(layout, strict.model_copy(update={"exclude": ["words_per_s"]}))
+    )
+    assert excluded.rejected == len(REJECTED_LINES) + 3 and excluded.valid == flagged.valid - 3
+    rows = [json.loads(x) for x in layout.rejected.read_text().splitlines()]
+    quality_rows = [r for r in rows if any(i["code"] == "quality_words_per_s" for i in r["issues"])]
+    assert sorted(r["file"] for r in quality_rows) == [f"sample-calls/call_00{i}.flac" for i in (1, 2, 3)]
+
+
+class _Sections(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sections: list[str] = []
+        self.images: list[str] = []
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "section":
+            self.sections.append(a.get("id", ""))
+        elif tag == "img":
+            self.images.append(a.get("src", ""))
+        elif tag == "a" and "dagster" in (a.get("class") or ""):
+            self.links.append(a.get("href", ""))
+
+
+def test_the_html_page_has_every_section_with_embedded_charts_and_asset_links(release):
+    root, _result, _instance = release
+    page = _Sections()
+    page.feed((root / "reports/steward/index.html").read_text())
+    assert page.sections == list(SECTIONS)
+    assert {"generated-at", "verdict-status", "manifest-hash"} <= page.ids
+    assert len(page.images) >= 8 and all(src.startswith("data:image/png;base64,") for src in page.images)
+    assert "http://localhost:3000/assets/normalized_audio" in page.links
+    assert "http://localhost:3000/assets/validated_manifest" in page.links
+
+
+def test_sensor_and_nightly_schedule_request_nothing_vak_run_already_ingested(release):
+    from vak_pipeline.defs.ingest import nightly_reingest, upload_sensor
+    from vak_pipeline.defs.resources import DataResource
+
+    root, _result, instance = release
+    resources = {"data": DataResource(root=str(root))}
+    with dg.build_sensor_context(instance=instance, cursor=None, resources=resources) as ctx:
+        first = upload_sensor(ctx)
+    assert not first.run_requests
+    with dg.build_schedule_context(instance=instance, scheduled_execution_time=NIGHT, resources=resources) as ctx:
+        assert isinstance(nightly_reingest(ctx), dg.SkipReason)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium (apt-get install chromium)")
+def test_headless_chromium_renders_the_page_with_its_charts(release, tmp_path):
+    import subprocess
+
+    import numpy as np
+    from PIL import Image
+
+    root = release[0]
+    shot = tmp_path / "report.png"
+    subprocess.run(
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1400,7000",
+            f"--screenshot={shot}",
+            (root / "reports/steward/index.html").resolve().as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    pixels = np.asarray(Image.open(shot).convert("L"))
+    rows_with_ink = (pixels < 200).any(axis=1).mean()
+    assert pixels.shape == (7000, 1400) and rows_with_ink > 0.5  # tables and charts fill the page
+
+
+def test_failing_turns_of_the_gx_checks_name_their_uploaded_file(release, tmp_path):
+    from vak_pipeline.defs.resources import DataResource
+    from vak_pipeline.defs.speech import tagged_turns, tagged_turns_gx
+
+    root = tmp_path / "data"
+    shutil.copytree(release[0], root, ignore=shutil.ignore_patterns("exports"))
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("uploads", ["sample-calls"])
+        res = dg.materialize(
+            [tagged_turns, tagged_turns_gx],
+            partition_key="sample-calls",
+            instance=instance,
+            resources={"data": DataResource(root=str(root))},
+            run_config={"ops": {"tagged_turns_gx": {"config": {"max_words_per_s": 0.5}}}},
+        )
+    [wps] = [e for e in res.get_asset_check_evaluations() if e.check_name == "turn_words_per_second"]
+    rows = _table_rows(wps, "failing_turns")
+    assert not wps.passed and rows  # every turn is faster than 0.5 words/s
+    assert {r["file"] for r in rows} == {f"sample-calls/call_00{i}.flac" for i in (1, 2, 3)}
