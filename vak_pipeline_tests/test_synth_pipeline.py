@@ -152,13 +152,14 @@ def test_rendered_manifest_passes_vak_validate(data):
 @pytest.mark.parametrize("recipe", ["moshi_lora", "turn_based"])
 def test_speech_recipes_take_the_rendered_calls_and_flag_them_synthesized(data, recipe):
     out = data / "exports" / recipe
+    ext = ".ndjson" if recipe == "moshi_lora" else ".jsonl"  # moshi-finetune globs *jsonl: diagnostics are .ndjson
     build = json.loads((out / "build.json").read_text(encoding="utf-8"))
-    flagged = [json.loads(x) for x in (out / "flagged.jsonl").read_text(encoding="utf-8").splitlines()]
+    flagged = [json.loads(x) for x in (out / f"flagged{ext}").read_text(encoding="utf-8").splitlines()]
     ids = {f["id"] for f in flagged if f["flag"] == "synthesized_audio"}
     assert {CHAT, TICKET} <= ids
     assert build["counts"]["synthesized_audio_rows"] == build["flags"]["synthesized_audio"] == len(ids)
     assert build["counts"]["conversations"] >= 2
-    skipped = (out / "skipped.jsonl").read_text(encoding="utf-8")
+    skipped = (out / f"skipped{ext}").read_text(encoding="utf-8")
     assert CHAT not in skipped and TICKET not in skipped
 
 
