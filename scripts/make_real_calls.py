@@ -75,15 +75,18 @@ def tts(text: str, voice: tuple[str, int, int]) -> np.ndarray:
     name, wpm, pitch = voice
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "t.wav"
-        subprocess.run(["espeak-ng", "-v", name, "-s", str(wpm), "-p", str(pitch), "-w", str(out), text],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["espeak-ng", "-v", name, "-s", str(wpm), "-p", str(pitch), "-w", str(out), text],
+            check=True,
+            capture_output=True,
+        )
         audio, in_sr = sf.read(out, dtype="float32")
     if audio.ndim > 1:
         audio = audio.mean(axis=1)
     audio = soxr.resample(audio, in_sr, TTS_SR) if in_sr != TTS_SR else audio
     idx = np.flatnonzero(np.abs(audio) > 0.01)
     if idx.size:
-        audio = audio[max(idx[0] - int(0.02 * TTS_SR), 0): idx[-1] + int(0.05 * TTS_SR)]
+        audio = audio[max(idx[0] - int(0.02 * TTS_SR), 0) : idx[-1] + int(0.05 * TTS_SR)]
     return audio.astype(np.float32)
 
 
@@ -110,7 +113,7 @@ def hold_music(seconds: float, rng: np.random.Generator) -> np.ndarray:
             out[a:b] += env * (np.sin(2 * np.pi * f * tt) + 0.3 * np.sin(2 * np.pi * 3 * f * tt))
     sos = signal.butter(4, [300, 3400], btype="bandpass", fs=SR, output="sos")
     out = signal.sosfilt(sos, out)
-    out *= 10 ** (-22 / 20) / (np.sqrt(np.mean(out ** 2)) + 1e-9)
+    out *= 10 ** (-22 / 20) / (np.sqrt(np.mean(out**2)) + 1e-9)
     return out.astype(np.float32)
 
 
@@ -119,7 +122,7 @@ def line_noise(n: int, dbfs: float, rng: np.random.Generator) -> np.ndarray:
     hiss = rng.standard_normal(n)
     sos = signal.butter(2, [200, 3600], btype="bandpass", fs=SR, output="sos")
     hiss = signal.sosfilt(sos, hiss)
-    hiss *= 10 ** (dbfs / 20) / (np.sqrt(np.mean(hiss ** 2)) + 1e-12)
+    hiss *= 10 ** (dbfs / 20) / (np.sqrt(np.mean(hiss**2)) + 1e-12)
     hum = 10 ** ((dbfs - 6) / 20) * np.sqrt(2) * np.sin(2 * np.pi * 150 * np.arange(n) / SR)
     return (hiss + hum).astype(np.float32)
 
@@ -155,16 +158,26 @@ def render(call: Call) -> tuple[np.ndarray, dict]:
     turns = []
     for start, spk, audio, ln in placed:
         i = int(round(start * SR))
-        clean[i:i + len(audio), ch_of[spk]] += 0.5 * audio / (np.abs(audio).max() + 1e-9)
+        clean[i : i + len(audio), ch_of[spk]] += 0.5 * audio / (np.abs(audio).max() + 1e-9)
         kind = "backchannel" if ln.over is not None else ("interruption" if ln.gap < 0 else "line")
-        turns.append({"speaker": spk, "channel": ch_of[spk], "start": round(start, 3),
-                      "end": round(start + len(audio) / SR, 3), "text": ln.text, "kind": kind})
+        turns.append(
+            {
+                "speaker": spk,
+                "channel": ch_of[spk],
+                "start": round(start, 3),
+                "end": round(start + len(audio) / SR, 3),
+                "text": ln.text,
+                "kind": kind,
+            }
+        )
     no_speech = []
     for h in holds:  # music on the agent side, nothing but the line on the customer side
         a, b = int(h["start"] * SR), int(h["end"] * SR)
         clean[a:b, ch_of["agent"]] += hold_music((b - a) / SR, rng)
-        no_speech += [h | {"channel": ch_of["agent"], "kind": "hold_music"},
-                      h | {"channel": ch_of["user"], "kind": "silence"}]
+        no_speech += [
+            h | {"channel": ch_of["agent"], "kind": "hold_music"},
+            h | {"channel": ch_of["user"], "kind": "silence"},
+        ]
     out = clean.copy()
     if call.leak_db is not None:
         g = 10 ** (call.leak_db / 20)
@@ -173,11 +186,17 @@ def render(call: Call) -> tuple[np.ndarray, dict]:
     for ch in range(2):
         out[:, ch] += line_noise(total, call.noise_dbfs, rng)
     ref = {
-        "file": f"{call.name}.{'ogg' if call.subtype == 'VORBIS' else 'wav'}", "sample_rate": SR, "channels": 2,
-        "subtype": call.subtype, "channel_map": call.channel_map, "duration_s": round(total / SR, 3),
+        "file": f"{call.name}.{'ogg' if call.subtype == 'VORBIS' else 'wav'}",
+        "sample_rate": SR,
+        "channels": 2,
+        "subtype": call.subtype,
+        "channel_map": call.channel_map,
+        "duration_s": round(total / SR, 3),
         "crosstalk": {"leak_db": call.leak_db, "lag_ms": call.lag_ms if call.leak_db is not None else None},
-        "noise_dbfs": call.noise_dbfs, "voices": {k: v[0] for k, v in voice.items()},
-        "turns": sorted(turns, key=lambda r: r["start"]), "no_speech": no_speech,
+        "noise_dbfs": call.noise_dbfs,
+        "voices": {k: v[0] for k, v in voice.items()},
+        "turns": sorted(turns, key=lambda r: r["start"]),
+        "no_speech": no_speech,
     }
     return np.clip(out, -1.0, 1.0), ref
 
@@ -188,53 +207,102 @@ def mono_mix(stereo: np.ndarray) -> np.ndarray:
 
 
 def rttm(uri: str, turns: list[dict]) -> str:
-    return "".join(f"SPEAKER {uri} 1 {t['start']:.3f} {t['end'] - t['start']:.3f} <NA> <NA> {t['speaker']} <NA> <NA>\n"
-                   for t in turns)
+    return "".join(
+        f"SPEAKER {uri} 1 {t['start']:.3f} {t['end'] - t['start']:.3f} <NA> <NA> {t['speaker']} <NA> <NA>\n"
+        for t in turns
+    )
 
 
 CALLS = [
-    Call("xtalk_16db", ("agent_f", "user_m"), leak_db=-16.0, lag_ms=12.0, seed=1, lines=[
-        Line("agent", "Thank you for calling Northwind Energy, this is Maya. How can I help you today?"),
-        Line("user", "Hi, my heating has been making a loud noise since Monday morning."),
-        Line("agent", "I am sorry about that. Does the noise come back every few minutes or only at night?"),
-        Line("user", "mm-hm", over=0.35),
-        Line("user", "Yes, every few minutes."),
-        Line("agent", "Then I will send an engineer on Thursday between eight and twelve."),
-        Line("user", "Wait, could it be Friday instead?", gap=-1.2),
-        Line("agent", "Friday works too. You will get a text message tomorrow."),
-    ]),
-    Call("xtalk_10db", ("agent_m", "user_f"), leak_db=-10.0, lag_ms=50.0, seed=2,
-         channel_map={"0": "user", "1": "agent"}, lines=[
-        Line("agent", "Good morning, you are through to the parcel desk. What is the tracking number?"),
-        Line("user", "It is seven four two one, and the parcel never arrived."),
-        Line("agent", "Let me look that up. The driver marked it as delivered yesterday at four."),
-        Line("user", "okay", over=0.5),
-        Line("user", "Nobody was home yesterday, so that cannot be right."),
-        Line("agent", "Understood, I will open a claim and call you back."),
-        Line("user", "haan", over=0.6),
-    ]),
-    Call("xtalk_30db", ("agent_f", "user_f"), leak_db=-30.0, lag_ms=0.0, seed=3, lines=[
-        Line("agent", "Hello, this is the bank's card team. Are you calling about a blocked card?"),
-        Line("user", "Yes, my card was declined at the shop this afternoon."),
-        Line("agent", "I can see a security block. I will remove it now."),
-        Line("user", "Thank you, that is a relief.", gap=-0.6),
-    ]),
-    Call("hold_music", ("agent_m", "user_m"), leak_db=-20.0, lag_ms=25.0, hold_s=9.0, seed=4, mono=False, lines=[
-        Line("agent", "Thanks for calling, I need to check your account, please stay on the line and hold."),
-        Line("agent", "Thank you for waiting. Your refund was approved this morning."),
-        Line("user", "Great, how long until it shows up?"),
-        Line("agent", "About three working days."),
-    ]),
-    Call("ulaw_call", ("agent_f", "user_m"), leak_db=-18.0, lag_ms=8.0, subtype="ULAW", seed=5, mono=False, lines=[
-        Line("agent", "Water services, how can I help?"),
-        Line("user", "There is no water pressure in my kitchen since this morning."),
-        Line("agent", "We are repairing a main on your street. It should be back by six."),
-    ]),
-    Call("alaw_call", ("agent_m", "user_f"), leak_db=None, noise_dbfs=-58.0, subtype="ALAW", seed=6, mono=False,
-         lines=[
-        Line("agent", "Library renewals, good afternoon."),
-        Line("user", "I would like to renew two books please."),
-    ]),
+    Call(
+        "xtalk_16db",
+        ("agent_f", "user_m"),
+        leak_db=-16.0,
+        lag_ms=12.0,
+        seed=1,
+        lines=[
+            Line("agent", "Thank you for calling Northwind Energy, this is Maya. How can I help you today?"),
+            Line("user", "Hi, my heating has been making a loud noise since Monday morning."),
+            Line("agent", "I am sorry about that. Does the noise come back every few minutes or only at night?"),
+            Line("user", "mm-hm", over=0.35),
+            Line("user", "Yes, every few minutes."),
+            Line("agent", "Then I will send an engineer on Thursday between eight and twelve."),
+            Line("user", "Wait, could it be Friday instead?", gap=-1.2),
+            Line("agent", "Friday works too. You will get a text message tomorrow."),
+        ],
+    ),
+    Call(
+        "xtalk_10db",
+        ("agent_m", "user_f"),
+        leak_db=-10.0,
+        lag_ms=50.0,
+        seed=2,
+        channel_map={"0": "user", "1": "agent"},
+        lines=[
+            Line("agent", "Good morning, you are through to the parcel desk. What is the tracking number?"),
+            Line("user", "It is seven four two one, and the parcel never arrived."),
+            Line("agent", "Let me look that up. The driver marked it as delivered yesterday at four."),
+            Line("user", "okay", over=0.5),
+            Line("user", "Nobody was home yesterday, so that cannot be right."),
+            Line("agent", "Understood, I will open a claim and call you back."),
+            Line("user", "haan", over=0.6),
+        ],
+    ),
+    Call(
+        "xtalk_30db",
+        ("agent_f", "user_f"),
+        leak_db=-30.0,
+        lag_ms=0.0,
+        seed=3,
+        lines=[
+            Line("agent", "Hello, this is the bank's card team. Are you calling about a blocked card?"),
+            Line("user", "Yes, my card was declined at the shop this afternoon."),
+            Line("agent", "I can see a security block. I will remove it now."),
+            Line("user", "Thank you, that is a relief.", gap=-0.6),
+        ],
+    ),
+    Call(
+        "hold_music",
+        ("agent_m", "user_m"),
+        leak_db=-20.0,
+        lag_ms=25.0,
+        hold_s=9.0,
+        seed=4,
+        mono=False,
+        lines=[
+            Line("agent", "Thanks for calling, I need to check your account, please stay on the line and hold."),
+            Line("agent", "Thank you for waiting. Your refund was approved this morning."),
+            Line("user", "Great, how long until it shows up?"),
+            Line("agent", "About three working days."),
+        ],
+    ),
+    Call(
+        "ulaw_call",
+        ("agent_f", "user_m"),
+        leak_db=-18.0,
+        lag_ms=8.0,
+        subtype="ULAW",
+        seed=5,
+        mono=False,
+        lines=[
+            Line("agent", "Water services, how can I help?"),
+            Line("user", "There is no water pressure in my kitchen since this morning."),
+            Line("agent", "We are repairing a main on your street. It should be back by six."),
+        ],
+    ),
+    Call(
+        "alaw_call",
+        ("agent_m", "user_f"),
+        leak_db=None,
+        noise_dbfs=-58.0,
+        subtype="ALAW",
+        seed=6,
+        mono=False,
+        lines=[
+            Line("agent", "Library renewals, good afternoon."),
+            Line("user", "I would like to renew two books please."),
+        ],
+    ),
 ]
 
 
@@ -256,8 +324,14 @@ def main() -> None:
             written.append(args.out / ref["file"])
             if call.mono:
                 ref["mono"] = {"file": f"{call.name}.mono.ogg", "rttm": f"{call.name}.mono.rttm"}
-                sf.write(args.out / ref["mono"]["file"], mono_mix(audio), SR, subtype="VORBIS", format="OGG",
-                         compression_level=OGG_LEVEL)
+                sf.write(
+                    args.out / ref["mono"]["file"],
+                    mono_mix(audio),
+                    SR,
+                    subtype="VORBIS",
+                    format="OGG",
+                    compression_level=OGG_LEVEL,
+                )
                 (args.out / ref["mono"]["rttm"]).write_text(rttm(f"{call.name}.mono", ref["turns"]), encoding="utf-8")
                 written += [args.out / ref["mono"]["file"], args.out / ref["mono"]["rttm"]]
             path = args.out / f"{call.name}.json"
