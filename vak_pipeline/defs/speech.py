@@ -40,21 +40,21 @@ class WhisperResource(dg.ConfigurableResource):
 
 
 class DiarizerResource(dg.ConfigurableResource):
-    """pyannote pipeline for mono recordings: hub id (needs HF_TOKEN) or local directory; '' = not configured."""
+    """Diarizer of mono recordings (vak_pipeline.speech.diarize_offline.select_diarizer). engine auto: pyannote
+    (pipeline: hub id with HF_TOKEN, or local directory) when its weights are on this machine, else the offline
+    engine whose weights ship in the resemblyzer wheel; pyannote | offline | none force one."""
 
+    engine: str = "auto"
     pipeline: str = ""
     hf_token: str | None = None
     device: str = "auto"
     num_speakers: int | None = 2
 
     def diarizer(self):
-        """A library Diarizer, or None when no pipeline is configured (mono calls are then reported)."""
-        if not self.pipeline:
-            return None
-        from vak_pipeline.speech.diarize import Diarizer
+        """A library diarizer, or None (engine none, or nothing installed: mono calls are then reported)."""
+        from vak_pipeline.speech.diarize_offline import select_diarizer
 
-        return Diarizer(pipeline=self.pipeline, token=self.hf_token, device=self.device,
-                        num_speakers=self.num_speakers)
+        return select_diarizer(self.engine, self.pipeline, self.hf_token, self.device, self.num_speakers)[0]
 
 
 def _issues_table(issues) -> dg.MetadataValue:
@@ -75,12 +75,16 @@ def transcripts(context: dg.AssetExecutionContext, data: DataResource, whisper: 
     from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
 
     upload = context.partition_key
-    res = transcribe_upload(data.layout, upload, whisper.settings(), diarizer.diarizer())
+    mono_diarizer = diarizer.diarizer()
+    res = transcribe_upload(data.layout, upload, whisper.settings(), mono_diarizer)
     context.log.info(f"{upload}: {res.conversations} transcripts ({res.transcribed} new, {res.skipped} unchanged), "
                      f"{res.needs_diarization} need diarization, {res.failed} failed; engine {res.engine}")
     return dg.MaterializeResult(metadata={
         "dagster/row_count": res.conversations, "transcribed": res.transcribed, "unchanged": res.skipped,
         "failed": res.failed, "needs_diarization": res.needs_diarization, "engine": res.engine,
+        "diarizer": mono_diarizer.engine if mono_diarizer is not None else "none",
+        "removed": dg.MetadataValue.json(res.removed),
+        "crosstalk": dg.MetadataValue.json(dict(list(res.crosstalk.items())[:ISSUES_CAP])),
         "audio_seconds": res.audio_seconds, "asr_seconds": res.asr_seconds,
         "real_time_factor": dg.MetadataValue.float(res.rtf) if res.rtf is not None else dg.MetadataValue.null(),
         "issues": _issues_table(res.issues),

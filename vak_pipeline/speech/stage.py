@@ -54,6 +54,7 @@ class TranscribeResult(BaseModel):
     asr_seconds: float = 0.0  # wall time spent in ASR (+ diarization) in this call
     engine: str = ""
     removed: dict[str, int] = Field(default_factory=dict)  # bleed / hallucination counts of this call
+    crosstalk: dict[str, str] = Field(default_factory=dict)  # conv_id -> leak summary, stereo calls with a leak
     issues: list[Issue] = Field(default_factory=list)
     transcripts: str = ""
 
@@ -223,6 +224,8 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
                 asr_seconds=round(elapsed, 3), crosstalk=cleaned.crosstalk, removed=cleaned.removed,
             ).model_dump(mode="json", exclude_none=True))
             removed.update(cleaned.removed)
+            if cleaned.crosstalk is not None and any(x.detected for x in cleaned.crosstalk.leaks):
+                result.crosstalk[row.conv_id] = cleaned.crosstalk.summary()
             removed.update({f"hallucination_{k}": v for k, v in cleaned.hallucination_reasons.items()})
         result.conversations = w.count
     result.asr_seconds = round(result.asr_seconds, 3)
@@ -233,7 +236,7 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
         "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
         "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
         "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
-        "removed": result.removed}, issues)
+        "removed": result.removed, "crosstalk": result.crosstalk}, issues)
     return result
 
 
