@@ -144,7 +144,7 @@ class OfflineDiarizer:
 
 
 def _margin(emb: np.ndarray, labels: np.ndarray, k: int) -> float:
-    """Mean of (cos to own centroid - cos to nearest other centroid), clipped to 0..1: how separable the speakers are."""
+    """Mean of (cos to own centroid - cos to the other centroid), clipped to 0..1: how separable the speakers are."""
     if k < 2:
         return 0.0
     cents = np.stack([emb[labels == c].mean(axis=0) for c in range(k)])
