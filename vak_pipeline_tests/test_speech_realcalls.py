@@ -180,3 +180,17 @@ def test_8khz_mu_law_and_a_law_wavs_ingest_and_are_transcribed(calls, name, subt
     said = " ".join(t["text"] for t in rec["turns"] if t.get("text"))
     script = " ".join(t["text"] for t in ref(name)["turns"])
     assert wer(script, said) < 0.6, (script, said)
+
+
+def test_vak_inspect_shows_the_crosstalk_of_each_channel():
+    from typer.testing import CliRunner
+
+    from vak_pipeline.cli import app
+
+    res = CliRunner().invoke(app, ["inspect", str(FIX / "xtalk_10db.ogg"), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output.splitlines()[0])
+    leaks = {x["channel"]: x for x in report["crosstalk"]["leaks"]}
+    assert leaks[0]["source"] == 1 and leaks[0]["level_db"] == pytest.approx(-10, abs=1.5)
+    assert leaks[1]["lag_ms"] == pytest.approx(50, abs=2)
+    assert any("cross-talk: channel 0 carries channel 1" in n for n in report["notes"])
