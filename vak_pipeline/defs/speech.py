@@ -66,17 +66,29 @@ def _issues_table(issues) -> dg.MetadataValue:
         columns=[dg.TableColumn(c, "int" if c == "line" else "string") for c in cols]))
 
 
+class TranscribeConfig(dg.Config):
+    """speech.cleanup switches (docs/real-calls.md); thresholds stay at the library defaults."""
+
+    remove_bleed: bool = True  # drop words a channel only heard from the other (cross-talk)
+    drop_hallucinations: bool = True  # drop segments Whisper invented on silence, noise or hold music
+
+
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("normalized_audio")],
           pool="gpu", op_tags=GPU_OP_TAGS, kinds={"jsonl", "pytorch"},
           description="work/<upload>/transcripts.jsonl: ASR segments and word timestamps per speaker (stereo: "
                       "by channel map; mono: pyannote diarization). Unchanged recordings are not re-transcribed.")
-def transcripts(context: dg.AssetExecutionContext, data: DataResource, whisper: WhisperResource,
-                diarizer: DiarizerResource) -> dg.MaterializeResult:
+def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, data: DataResource,
+                whisper: WhisperResource, diarizer: DiarizerResource) -> dg.MaterializeResult:
+    from vak_pipeline.speech.bleed import BleedSettings
+    from vak_pipeline.speech.cleanup import CleanupSettings
+    from vak_pipeline.speech.hallucination import HallucinationSettings
     from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
 
     upload = context.partition_key
     mono_diarizer = diarizer.diarizer()
-    res = transcribe_upload(data.layout, upload, whisper.settings(), mono_diarizer)
+    cleanup = CleanupSettings(bleed=BleedSettings(enabled=config.remove_bleed),
+                              hallucination=HallucinationSettings(enabled=config.drop_hallucinations))
+    res = transcribe_upload(data.layout, upload, whisper.settings(), mono_diarizer, cleanup=cleanup)
     context.log.info(f"{upload}: {res.conversations} transcripts ({res.transcribed} new, {res.skipped} unchanged), "
                      f"{res.needs_diarization} need diarization, {res.failed} failed; engine {res.engine}")
     return dg.MaterializeResult(metadata={
