@@ -28,6 +28,7 @@ DOMINANCE_DB = 6.0  # the source must be this much louder than the other channel
 SOURCE_MIN_DBFS = -45.0  # windows where the source is quieter than this are not used
 MIN_CORRELATION = 0.3  # normalised cross-correlation peak that counts as "the same signal"
 MIN_BLEED_WINDOWS = 2  # fewer bleed windows than this: no leak reported
+MAX_WINDOWS = 120  # per direction: the medians are settled long before; keeps long calls cheap
 _EPS = 1e-12
 
 
@@ -37,7 +38,9 @@ class ChannelLeak(BaseModel):
     model_config = ConfigDict(extra="forbid")
     channel: int = Field(description="The channel that hears the other one.")
     source: int = Field(description="The channel whose speech leaks in.")
-    windows: int = Field(0, description="1 s windows where the source talked and this channel was quiet.")
+    windows: int = Field(
+        0, description="1 s windows where the source talked and this channel was quiet (the first 120 are analysed)."
+    )
     bleed_windows: int = Field(0, description="... of which this channel carried the source's signal.")
     level_db: float | None = Field(None, description="Median leak level in dB relative to the source (e.g. -16).")
     lag_ms: float | None = Field(None, description="Median delay of the leak behind the source, in ms.")
@@ -73,7 +76,7 @@ def _db(power: float) -> float:
 def window_leak(src: np.ndarray, dst: np.ndarray, max_lag: int) -> tuple[float, int, float]:
     """(normalised correlation peak, lag in samples >= 0, gain) of `dst` explained as a delayed copy of `src`."""
     n = len(src)
-    size = 1 << int(np.ceil(np.log2(2 * n)))
+    size = 1 << int(np.ceil(np.log2(n + max_lag + 1)))  # no wrap-around into lags 0..max_lag
     spec = np.fft.rfft(dst, size) * np.conj(np.fft.rfft(src, size))
     xc = np.fft.irfft(spec, size)[: max_lag + 1]  # xc[k] = sum src[t] * dst[t + k]
     k = int(np.argmax(np.abs(xc)))
@@ -108,10 +111,10 @@ class CrosstalkMeter:
         p = [_db(float(np.mean(w[:, c] ** 2))) for c in (0, 1)]
         src = 0 if p[0] >= p[1] else 1
         dst = 1 - src
-        if p[src] < SOURCE_MIN_DBFS or p[src] - p[dst] < DOMINANCE_DB:
+        if p[src] < SOURCE_MIN_DBFS or p[src] - p[dst] < DOMINANCE_DB or self._seen[dst] >= MAX_WINDOWS:
             return
         self._seen[dst] += 1
-        corr, lag, gain = window_leak(w[:, src], w[:, dst], self.max_lag)
+        corr, lag, gain = window_leak(np.ascontiguousarray(w[:, src]), np.ascontiguousarray(w[:, dst]), self.max_lag)
         if corr >= MIN_CORRELATION and gain != 0.0:
             self._bleed[dst].append((corr, lag / self.sample_rate * 1000.0, 20.0 * np.log10(abs(gain))))
 
