@@ -40,6 +40,39 @@ MONO = ("xtalk_16db.mono.ogg", "xtalk_10db.mono.ogg", "xtalk_30db.mono.ogg")
 PYANNOTE_CALLHOME_DER = {"pyannote 3.1": 0.285, "pyannote community-1": 0.267}
 
 
+def _crosstalk_rows() -> list[dict]:
+    """Measured leak level and lag vs the ones injected by scripts/make_real_calls.py."""
+    import soundfile as sf
+
+    from vak_pipeline.audio.crosstalk import measure_crosstalk
+
+    level_err, lag_err, found, n = [], [], 0, 0
+    t0, audio_s = time.perf_counter(), 0.0
+    for name in STEREO:
+        want = _ref(name)["crosstalk"]
+        x, sr = sf.read(REAL / name, dtype="float32", always_2d=True)
+        audio_s += len(x) / sr
+        for leak in measure_crosstalk(x, sr).leaks:
+            n += 1
+            if leak.detected:
+                found += 1
+                level_err.append(abs(leak.level_db - want["leak_db"]))
+                lag_err.append(abs(leak.lag_ms - want["lag_ms"]))
+    secs = time.perf_counter() - t0
+    return [
+        row(
+            "realcalls",
+            "crosstalk_level_error",
+            round(float(np.max(level_err)), 2),
+            "dB",
+            None,
+            None,
+            f"max |measured - injected| over {found}/{n} channels with a leak (-30..-10 dB); lag error max "
+            f"{np.max(lag_err):.1f} ms (0..50 ms); {secs / audio_s * 1000:.1f} ms per audio s",
+        )
+    ]
+
+
 def _settings(quick: bool):
     from vak_pipeline.speech.asr import AsrSettings
 
@@ -419,6 +452,7 @@ def run(quick: bool) -> list[dict]:
         out, _ = _bleed_rows(quick, layout, rows_by_file, tr)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    out += _crosstalk_rows()
     out += _silence_rows(quick, tr)
     out += _diarization_rows(quick)
     out += _wer_rows(quick, settings)
