@@ -23,6 +23,7 @@ from ..layout import DataLayout
 from ..manifest_hash import manifest_hash
 from ..recipes.common import iter_records
 from ..schema import RedactionLog
+from ..speech.cleanup import cleanup_counts
 from ..splits import SplitStore, open_splits
 from ..storage import atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
 
@@ -71,6 +72,7 @@ class StewardSummary:
     turn_hist: Histogram = field(default_factory=lambda: Histogram(TURN_EDGES))
     splits_warnings: list[str] = field(default_factory=list)
     held_out: int = 0
+    speech_cleanup: Counter = field(default_factory=Counter)  # cross-talk, bleed, hallucinations, diarizers
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +87,7 @@ class StewardSummary:
             "conversation_duration_s": dict(zip(self.conv_hist.labels(), self.conv_hist.counts, strict=True)),
             "turn_duration_s": dict(zip(self.turn_hist.labels(), self.turn_hist.counts, strict=True)),
             "splits_warnings": self.splits_warnings,
+            "speech_cleanup": dict(self.speech_cleanup.most_common()),
         }
 
 
@@ -141,6 +144,7 @@ def _summarize_manifest(layout: DataLayout, splits: SplitStore | None, s: Stewar
             continue
         s.conversations += 1
         m = record.meta
+        s.speech_cleanup.update(cleanup_counts(m))
         for key, value in (("locale", record.locale), ("source", m.source), ("consent", m.consent),
                            ("license", m.license or "(none)"), ("language.primary", record.language.primary),
                            ("pii_redacted", str(m.pii_redacted).lower()),
@@ -226,6 +230,7 @@ def _sections(s: StewardSummary) -> list[tuple[str, list[tuple[str, Any]]]]:
     out.append(("Rejected rows by family", s.rejected_by_family.most_common()))
     out.append(("Redactions by PII type", s.redactions_by_type.most_common()))
     out.append(("Audio masks by method", s.audio_masks.most_common()))
+    out.append(("Speech clean-up: cross-talk, bleed, hallucinations, diarizers", s.speech_cleanup.most_common()))
     return out
 
 

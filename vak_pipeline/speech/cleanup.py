@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -67,4 +68,20 @@ def clean_segments(
             "bleed_segments": bleed.segments_removed,
             "bleed_words_text_matched": bleed.text_matched,
         }
+    return out
+
+
+def cleanup_counts(meta: Any) -> dict[str, int]:
+    """What one record's meta says about clean-up and speakers, as counts a steward report can add up."""
+    extra = getattr(meta, "model_extra", None) or {}
+    out: dict[str, int] = {}
+    for key, value in (extra.get("removed") or {}).items():
+        if isinstance(value, int) and value:
+            out[key.replace("_", " ")] = value
+    leaks = (extra.get("crosstalk") or {}).get("leaks") or []
+    if any(isinstance(x, dict) and x.get("level_db") is not None for x in leaks):
+        out["calls with cross-talk"] = 1
+    diar = getattr(meta, "diarization", None)
+    if diar is not None and diar.engine != "channels":
+        out[f"mono calls diarized by {diar.engine}"] = 1
     return out
