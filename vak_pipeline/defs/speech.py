@@ -52,9 +52,13 @@ class DiarizerResource(dg.ConfigurableResource):
 
     def diarizer(self):
         """A library diarizer, or None (engine none, or nothing installed: mono calls are then reported)."""
+        return self.choose()[0]
+
+    def choose(self):
+        """(library diarizer or None, why it was chosen) - the reason is logged by the transcripts asset."""
         from vak_pipeline.speech.diarize_offline import select_diarizer
 
-        return select_diarizer(self.engine, self.pipeline, self.hf_token, self.device, self.num_speakers)[0]
+        return select_diarizer(self.engine, self.pipeline, self.hf_token, self.device, self.num_speakers)
 
 
 def _issues_table(issues) -> dg.MetadataValue:
@@ -85,7 +89,8 @@ def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, dat
     from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
 
     upload = context.partition_key
-    mono_diarizer = diarizer.diarizer()
+    mono_diarizer, why = diarizer.choose()
+    context.log.info(f"{upload}: mono recordings: {why}")
     cleanup = CleanupSettings(bleed=BleedSettings(enabled=config.remove_bleed),
                               hallucination=HallucinationSettings(enabled=config.drop_hallucinations))
     res = transcribe_upload(data.layout, upload, whisper.settings(), mono_diarizer, cleanup=cleanup)
