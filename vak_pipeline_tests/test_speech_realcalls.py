@@ -206,3 +206,21 @@ def test_the_steward_report_adds_up_crosstalk_and_bleed_from_record_meta(calls):
     assert not any(k.startswith("mono calls") for k in counts)
     alaw = cleanup_counts(VakRecord.model_validate(records(calls)["alaw_call.wav"]).meta)
     assert "calls with cross-talk" not in alaw and "bleed words" not in alaw
+
+
+def test_clean_up_settings_are_part_of_the_transcript_cache_key(calls):
+    from vak_pipeline.speech.cleanup import CleanupSettings
+    from vak_pipeline.speech.hallucination import HallucinationSettings
+    from vak_pipeline.speech.stage import cache_key
+
+    row = next(r for r in read_audio_index(calls, "real") if r.source_file == "xtalk_16db.ogg")
+    keys = {
+        cache_key(row, FAST, None, c)
+        for c in (
+            CleanupSettings(),
+            CleanupSettings(bleed=BleedSettings(enabled=False)),
+            CleanupSettings(hallucination=HallucinationSettings(max_repeats=3)),
+        )
+    }
+    assert len(keys) == 3
+    assert cache_key(row, FAST, None) == cache_key(row, FAST, None, CleanupSettings())
