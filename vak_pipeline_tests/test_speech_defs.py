@@ -26,10 +26,12 @@ pytestmark = pytest.mark.slow  # real models (tiny.en, pyannote): seconds, still
 FIX = Path(__file__).parent / "fixtures" / "speech"
 
 
-def test_default_resources_include_whisper_and_an_unconfigured_diarizer():
+def test_default_resources_include_whisper_and_the_offline_diarizer_when_no_pyannote_weights_are_here():
     res = default_resources("/tmp/x")
     assert isinstance(res["whisper"], WhisperResource) and res["whisper"].model == ""
-    assert isinstance(res["diarizer"], DiarizerResource) and res["diarizer"].diarizer() is None
+    assert isinstance(res["diarizer"], DiarizerResource) and res["diarizer"].engine == "auto"
+    assert res["diarizer"].diarizer().engine == "offline:resemblyzer"
+    assert DiarizerResource(engine="none").diarizer() is None
 
 
 def test_transcripts_runs_in_the_gpu_pool_with_k8s_and_dask_gpu_requirements():

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .crosstalk import CrosstalkMeter
 from .models import InspectReport
 
 FRAME_S = 0.030
@@ -41,6 +42,7 @@ class Inspector:
         self._n_frames = 0
         self._silent = 0
         self._speech = np.zeros(channels, dtype=np.int64)
+        self._crosstalk = CrosstalkMeter(sample_rate) if channels == 2 else None
 
     def feed(self, block: np.ndarray) -> None:
         if block.ndim == 1:
@@ -53,6 +55,8 @@ class Inspector:
         absb = np.abs(block)
         self._peak = np.maximum(self._peak, absb.max(axis=0))
         self._clipped += int(np.count_nonzero(absb >= CLIP_LEVEL))
+        if self._crosstalk is not None:
+            self._crosstalk.feed(block)
         buf = np.concatenate([self._carry, block]) if len(self._carry) else block
         n = len(buf) // self.frame_len
         self._carry = buf[n * self.frame_len:].copy()
@@ -102,6 +106,7 @@ class Inspector:
             silence_ratio=round(self._silent / nf, 4),
             clipping_ratio=round(self._clipped / max(frames * self.channels, 1), 6),
             speech_ratio=[round(float(v) / nf, 4) for v in self._speech],
+            crosstalk=self._crosstalk.result() if self._crosstalk is not None else None,
         )
         rep.notes = notes_for(rep)
         return rep
@@ -127,6 +132,10 @@ def notes_for(rep: InspectReport) -> list[str]:
         for ch, ratio in enumerate(rep.speech_ratio):
             if ratio == 0.0:
                 notes.append(f"channel {ch} has no detected speech")
+    for leak in rep.crosstalk.leaks if rep.crosstalk else []:
+        if leak.detected:
+            notes.append(f"cross-talk: channel {leak.channel} carries channel {leak.source} at {leak.level_db:.0f} dB, "
+                         f"{leak.lag_ms:.0f} ms late")
     return notes
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..sources.descriptor import RecordingSettings
+from .crosstalk import Crosstalk
 
 
 class InspectReport(BaseModel):
@@ -34,6 +35,8 @@ class InspectReport(BaseModel):
     clipping_ratio: float = Field(ge=0, le=1, description="Samples at or beyond full scale, all channels.")
     speech_ratio: list[float] = Field(default_factory=list, description="Per channel share of frames with speech "
                                       "by a simple energy VAD.")
+    crosstalk: Crosstalk | None = Field(default=None, description="Two channels: how much of each is the other "
+                                        "leaking in (level dB, lag ms), by windowed cross-correlation.")
     notes: list[str] = Field(default_factory=list, description="Observations worth a steward's look (never errors).")
 
 

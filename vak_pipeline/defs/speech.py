@@ -42,21 +42,25 @@ class WhisperResource(dg.ConfigurableResource):
 
 
 class DiarizerResource(dg.ConfigurableResource):
-    """pyannote pipeline for mono recordings: hub id (needs HF_TOKEN) or local directory; '' = not configured."""
+    """Diarizer of mono recordings (vak_pipeline.speech.diarize_offline.select_diarizer). engine auto: pyannote
+    (pipeline: hub id with HF_TOKEN, or local directory) when its weights are on this machine, else the offline
+    engine whose weights ship in the resemblyzer wheel; pyannote | offline | none force one."""
 
+    engine: str = "auto"
     pipeline: str = ""
     hf_token: str | None = None
     device: str = "auto"
     num_speakers: int | None = 2
 
     def diarizer(self):
-        """A library Diarizer, or None when no pipeline is configured (mono calls are then reported)."""
-        if not self.pipeline:
-            return None
-        from vak_pipeline.speech.diarize import Diarizer
+        """A library diarizer, or None (engine none, or nothing installed: mono calls are then reported)."""
+        return self.choose()[0]
 
-        return Diarizer(pipeline=self.pipeline, token=self.hf_token, device=self.device,
-                        num_speakers=self.num_speakers)
+    def choose(self):
+        """(library diarizer or None, why it was chosen) - the reason is logged by the transcripts asset."""
+        from vak_pipeline.speech.diarize_offline import select_diarizer
+
+        return select_diarizer(self.engine, self.pipeline, self.hf_token, self.device, self.num_speakers)
 
 
 def _issues_table(issues) -> dg.MetadataValue:
@@ -68,22 +72,39 @@ def _issues_table(issues) -> dg.MetadataValue:
         columns=[dg.TableColumn(c, "int" if c == "line" else "string") for c in cols]))
 
 
+class TranscribeConfig(dg.Config):
+    """speech.cleanup switches (docs/real-calls.md); thresholds stay at the library defaults."""
+
+    remove_bleed: bool = True  # drop words a channel only heard from the other (cross-talk)
+    drop_hallucinations: bool = True  # drop segments Whisper invented on silence, noise or hold music
+
+
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("normalized_audio")],
           pool="gpu", op_tags=GPU_OP_TAGS, kinds={"jsonl", "pytorch"},
           description="work/<upload>/transcripts.jsonl: ASR segments and word timestamps per speaker (stereo: "
                       "by channel map; mono: pyannote diarization). Unchanged recordings are not re-transcribed.")
-def transcripts(context: dg.AssetExecutionContext, data: DataResource, whisper: WhisperResource,
-                diarizer: DiarizerResource) -> dg.MaterializeResult:
+def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, data: DataResource,
+                whisper: WhisperResource, diarizer: DiarizerResource) -> dg.MaterializeResult:
+    from vak_pipeline.speech.bleed import BleedSettings
+    from vak_pipeline.speech.cleanup import CleanupSettings
+    from vak_pipeline.speech.hallucination import HallucinationSettings
     from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
 
     upload = context.partition_key
+    mono_diarizer, why = diarizer.choose()
+    context.log.info(f"{upload}: mono recordings: {why}")
+    cleanup = CleanupSettings(bleed=BleedSettings(enabled=config.remove_bleed),
+                              hallucination=HallucinationSettings(enabled=config.drop_hallucinations))
     with logged_progress(context):
-        res = transcribe_upload(data.layout, upload, whisper.settings(), diarizer.diarizer())
+        res = transcribe_upload(data.layout, upload, whisper.settings(), mono_diarizer, cleanup=cleanup)
     context.log.info(f"{upload}: {res.conversations} transcripts ({res.transcribed} new, {res.skipped} unchanged), "
                      f"{res.needs_diarization} need diarization, {res.failed} failed; engine {res.engine}")
     return dg.MaterializeResult(metadata={
         "dagster/row_count": res.conversations, "transcribed": res.transcribed, "unchanged": res.skipped,
         "failed": res.failed, "needs_diarization": res.needs_diarization, "engine": res.engine,
+        "diarizer": mono_diarizer.engine if mono_diarizer is not None else "none",
+        "removed": dg.MetadataValue.json(res.removed),
+        "crosstalk": dg.MetadataValue.json(dict(list(res.crosstalk.items())[:ISSUES_CAP])),
         "audio_seconds": res.audio_seconds, "asr_seconds": res.asr_seconds,
         "real_time_factor": dg.MetadataValue.float(res.rtf) if res.rtf is not None else dg.MetadataValue.null(),
         "issues": _issues_table(res.issues),

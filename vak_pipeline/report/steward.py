@@ -34,6 +34,7 @@ from ..manifest_hash import manifest_hash
 from ..recipes.common import iter_records
 from ..release import ReleaseVerdict, read_verdict
 from ..schema import RedactionLog
+from ..speech.cleanup import cleanup_counts
 from ..splits import SplitStore, check_splits, iter_summaries, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
 from .funnel import STAGES, TEXT_STAGES, Funnel, build_funnel
@@ -131,6 +132,7 @@ class StewardSummary:
     splits_stale: bool = False
     quality: list[RecordingQuality] = field(default_factory=list)
     turn_taking: TurnTaking = field(default_factory=TurnTaking)
+    speech_cleanup: Counter = field(default_factory=Counter)  # cross-talk, bleed, hallucinations, diarizers
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -158,6 +160,7 @@ class StewardSummary:
             "splits_warnings": self.splits_warnings,
             "splits_errors": self.splits_errors,
             "splits_stale": self.splits_stale,
+            "speech_cleanup": dict(self.speech_cleanup.most_common()),
         }
 
 
@@ -236,6 +239,7 @@ def _summarize_manifest(
             continue
         s.conversations += 1
         m = record.meta
+        s.speech_cleanup.update(cleanup_counts(m))
         split = _split_label(splits, record.id)
         audio = record.audio is not None
         for key, value in (
@@ -640,7 +644,14 @@ def _tables(
                 + ", ".join(f"{k}={v}" for k, v in settings.quality.model_dump().items())
                 + "; all recordings in quality.csv. Cross-talk and hallucination drops are empty when the "
                 "speech stage did not measure them.",
-            )
+            ),
+            (
+                "Speech clean-up: cross-talk, bleed, hallucinations, diarizers",
+                ["what", "count"],
+                [list(x) for x in s.speech_cleanup.most_common()],
+                "words kept out of the turns because they were the other channel heard through the line (bleed), "
+                "segments dropped as invented on silence, noise or music, and which diarizer mono calls got",
+            ),
         ],
         "turn-taking": [
             ("By split", TT_COLUMNS, _tt_rows(s.turn_taking.by_split), "audio conversations only; times in seconds"),

@@ -214,5 +214,6 @@ class Transcriber:
                 continue
             out.append(Segment(start=round(max(seg.start, 0.0), 3), end=round(max(seg.end, seg.start, 0.0), 3),
                                text=text, words=words, channel=channel, avg_logprob=seg.avg_logprob,
-                               no_speech_prob=seg.no_speech_prob, language=info.language))
+                               no_speech_prob=seg.no_speech_prob, compression_ratio=seg.compression_ratio,
+                               language=info.language))
         return out

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..audio.crosstalk import Crosstalk
 from ..schema.record import Diarization, Speaker
 
 _NO_SPACE_BEFORE = tuple(".,!?;:%)]}'-") + ("n't",)
@@ -49,6 +50,7 @@ class Segment(_Model):
     speaker: Speaker | None = None
     avg_logprob: float | None = None
     no_speech_prob: float | None = None
+    compression_ratio: float | None = None
     language: str | None = None
 
 
@@ -77,3 +79,6 @@ class ConversationTranscript(_Model):
     segments: list[Segment]
     duration_s: float
     asr_seconds: float = Field(default=0.0, description="Wall time spent in ASR for this recording.")
+    crosstalk: Crosstalk | None = Field(default=None, description="Leak of each channel into the other (stereo).")
+    removed: dict[str, int] | None = Field(default=None, description="Words/segments kept out of the turns: "
+                                           "bleed_words, bleed_segments, hallucinated_segments, hallucinated_words.")

@@ -30,11 +30,12 @@ from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, iter_models
 from .asr import AsrSettings, Transcriber, read_channels
+from .cleanup import Cleaned, CleanupSettings, clean_segments
 from .diarize import AgentHintError, Diarizer, attribute_words
 from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
-TRANSCRIBE_VERSION = "1"  # bump when the transcript for the same inputs would change
+TRANSCRIBE_VERSION = "2"  # bump when the transcript for the same inputs would change
 VAKFORGE_SUFFIX = ".vakforge.jsonl"
 REPORT_NAME = "speech_report.json"
 
@@ -53,6 +54,8 @@ class TranscribeResult(BaseModel):
     audio_seconds: float = 0.0  # audio transcribed in this call
     asr_seconds: float = 0.0  # wall time spent in ASR (+ diarization) in this call
     engine: str = ""
+    removed: dict[str, int] = Field(default_factory=dict)  # bleed / hallucination counts of this call
+    crosstalk: dict[str, str] = Field(default_factory=dict)  # conv_id -> leak summary, stereo calls with a leak
     issues: list[Issue] = Field(default_factory=list)
     transcripts: str = ""
 
@@ -97,10 +100,12 @@ def read_audio_rows(layout: DataLayout, upload: str, issues: list[Issue]) -> lis
     return rows
 
 
-def cache_key(row: NormalizedAudio, asr: AsrSettings, diarizer: Diarizer | None) -> str:
+def cache_key(row: NormalizedAudio, asr: AsrSettings, diarizer: Diarizer | None,
+              cleanup: CleanupSettings | None = None) -> str:
     payload: dict[str, Any] = {
         "v": TRANSCRIBE_VERSION, "sha": row.source_sha256, "norm": row.settings_hash, "channels": row.channels,
         "channel_map": row.settings.channel_map, "asr": asr.fingerprint(),
+        "cleanup": (cleanup or CleanupSettings()).fingerprint(),
     }
     if row.channels == 1:
         payload["diarizer"] = diarizer.fingerprint() if diarizer else None
@@ -122,28 +127,39 @@ def _previous(path: Path) -> dict[str, tuple[str, bytes]]:
 def transcribe_recording(row: NormalizedAudio, audio_file: Path, transcriber: Transcriber,
                          diarizer: Diarizer | None) -> tuple[list[Segment], Diarization, str, dict[str, str]]:
     """(speaker-attributed segments, diarization meta, attribution kind, label->role) of one recording."""
+    segments, diar, kind, roles, _cleaned = transcribe_and_clean(row, audio_file, transcriber, diarizer)
+    return segments, diar, kind, roles
+
+
+def transcribe_and_clean(row: NormalizedAudio, audio_file: Path, transcriber: Transcriber, diarizer: Diarizer | None,
+                         cleanup: CleanupSettings | None = None
+                         ) -> tuple[list[Segment], Diarization, str, dict[str, str], Cleaned]:
+    """`transcribe_recording` plus what `speech.cleanup` kept out (hallucinations, cross-talk bleed)."""
     data, sr = read_channels(audio_file)
     if row.channels == 2 or data.shape[1] == 2:
         cmap = row.settings.channel_map or {}
         segments: list[Segment] = []
         for ch in range(data.shape[1]):
-            role = cmap.get(str(ch))
-            for seg in transcriber.transcribe_channel(data[:, ch], sr, channel=ch):
-                segments.append(seg.model_copy(update={"speaker": role}))
-        return segments, Diarization(engine="channels", confidence=1.0), "channels", {}
+            segments += transcriber.transcribe_channel(data[:, ch], sr, channel=ch)
+        cleaned = clean_segments(segments, data, sr, row.inspect.crosstalk, cleanup)
+        segments = [s.model_copy(update={"speaker": cmap.get(str(s.channel))}) for s in cleaned.segments]
+        return segments, Diarization(engine="channels", confidence=1.0), "channels", {}, cleaned
     assert diarizer is not None
     mono = data[:, 0]
-    segs = transcriber.transcribe_channel(mono, sr, channel=0)
+    cleaned = clean_segments(transcriber.transcribe_channel(mono, sr, channel=0), data, sr, None, cleanup)
     diar = diarizer.diarize(mono, sr)
-    attributed, roles, confidence, rule = attribute_words(segs, diar, row.settings.agent_speaker_hint)
+    attributed, roles, confidence, rule = attribute_words(cleaned.segments, diar, row.settings.agent_speaker_hint)
     meta = Diarization(engine=diarizer.engine, confidence=confidence, agent_rule=rule,
                        num_speakers=len(diar.labels))
-    return attributed, meta, "diarization", roles
+    return attributed, meta, "diarization", roles, cleaned
 
 
 def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings | None = None,
-                      diarizer: Diarizer | None = None, transcriber: Transcriber | None = None) -> TranscribeResult:
+                      diarizer: Diarizer | None = None, transcriber: Transcriber | None = None,
+                      cleanup: CleanupSettings | None = None) -> TranscribeResult:
     """ASR (and speaker attribution) of every recording of an upload; see module doc."""
+    cleanup = cleanup or CleanupSettings()
+    removed: Counter[str] = Counter()
     asr_settings = asr_settings or (transcriber.settings if transcriber else AsrSettings())
     transcriber = transcriber or Transcriber(asr_settings)
     out_path = layout.transcripts(upload)
@@ -154,7 +170,7 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
     with JsonlWriter(out_path) as w:
         for row in progress.ticking(rows, "transcripts", upload, "audio s", lambda r: r.duration_s,
                                     lambda r: r.source_file):
-            key = cache_key(row, asr_settings, diarizer)
+            key = cache_key(row, asr_settings, diarizer, cleanup)
             prev = previous.get(row.conv_id)
             if prev and prev[0] == key:
                 w.write(prev[1].decode("utf-8") + "\n")
@@ -186,8 +202,8 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
                 continue
             t0 = time.perf_counter()
             try:
-                segments, diar, kind, roles = transcribe_recording(row, layout.root / row.path, transcriber,
-                                                                   diarizer)
+                segments, diar, kind, roles, cleaned = transcribe_and_clean(row, layout.root / row.path,
+                                                                            transcriber, diarizer, cleanup)
             except AgentHintError as exc:
                 issues.append(_issue(upload, "agent_hint_unknown_label", str(exc),
                                      "set agent_speaker_hint to one of the labels, or to 'first' or 'most'",
@@ -207,15 +223,22 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
                 conv_id=row.conv_id, upload=upload, source_file=row.source_file, audio_path=row.path,
                 source_sha256=row.source_sha256, cache_key=key, engine=transcriber.engine, attribution=kind,
                 diarization=diar, speaker_labels=roles, segments=segments, duration_s=row.duration_s,
-                asr_seconds=round(elapsed, 3)).model_dump(mode="json", exclude_none=True))
+                asr_seconds=round(elapsed, 3), crosstalk=cleaned.crosstalk, removed=cleaned.removed,
+            ).model_dump(mode="json", exclude_none=True))
+            removed.update(cleaned.removed)
+            if cleaned.crosstalk is not None and any(x.detected for x in cleaned.crosstalk.leaks):
+                result.crosstalk[row.conv_id] = cleaned.crosstalk.summary()
+            removed.update({f"hallucination_{k}": v for k, v in cleaned.hallucination_reasons.items()})
         result.conversations = w.count
     result.asr_seconds = round(result.asr_seconds, 3)
     result.audio_seconds = round(result.audio_seconds, 3)
     result.issues = issues
+    result.removed = dict(sorted(removed.items()))
     _write_report(layout, upload, "transcripts", {
         "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
         "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
-        "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf}, issues)
+        "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
+        "removed": result.removed, "crosstalk": result.crosstalk}, issues)
     return result
 
 

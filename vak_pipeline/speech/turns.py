@@ -175,6 +175,16 @@ def file_created(path: Path) -> str | None:
         return None
 
 
+def cleanup_meta(transcript: ConversationTranscript) -> dict:
+    """meta.crosstalk (leak per channel) and meta.removed (bleed / hallucination counts), when measured."""
+    out: dict = {}
+    if transcript.crosstalk is not None:
+        out["crosstalk"] = transcript.crosstalk.model_dump(mode="json", exclude_none=True)
+    if transcript.removed:
+        out["removed"] = dict(transcript.removed)
+    return out
+
+
 def build_record(audio: NormalizedAudio, transcript: ConversationTranscript, events: list[ToolEvent] = (),
                  max_gap_s: float = DEFAULT_MAX_GAP_S, created: str | None = None,
                  overlap_tolerance_s: float = DEFAULT_OVERLAP_TOLERANCE_S
@@ -204,7 +214,7 @@ def build_record(audio: NormalizedAudio, transcript: ConversationTranscript, eve
                   diarization=transcript.diarization, created=created or now_utc(),
                   speakers=dict(s.speakers) or None,
                   allow_unconsented=True if s.allow_unconsented else None,
-                  upload=audio.upload, source_file=audio.source_file),
+                  upload=audio.upload, source_file=audio.source_file, **cleanup_meta(transcript)),
     )
     record = tag_languages(record, overwrite=True)
     return record, Alignment(conversation_id=audio.conv_id, words=built.words), issues
