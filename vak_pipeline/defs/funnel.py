@@ -82,7 +82,7 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
 
     from vak_pipeline.report.steward import ReportSettings, build_steward_report, summary_markdown
 
-    report = build_steward_report(layout.root, settings=ReportSettings(quality=thresholds))
+    report = build_steward_report(layout, settings=ReportSettings(quality=thresholds))
     s, funnel, verdict = report.summary, report.funnel, report.verdict
     version = hashlib.sha256(
         f"{s.manifest_hash}:{sorted(inputs.items())}:{thresholds.model_dump_json()}".encode()
