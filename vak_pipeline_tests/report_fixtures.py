@@ -1,4 +1,4 @@
-"""A bad upload for the steward-report tests: broken JSON lines, a mono call, a corrupt file.
+"""A bad upload for the steward-report tests: broken JSON lines, an unmapped stereo call, a corrupt file.
 
 Built next to a copy of the sample uploads, so the real pipeline runs on good and bad data together.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 SAMPLE_RAW = Path(__file__).resolve().parent.parent / "data" / "raw"
 BAD_UPLOAD = "bad-upload"
-MONO_FILE = "mono_call.wav"
+MONO_FILE = "unmapped_stereo_call.wav"  # stereo with no channel map: dropped at transcripts
 CORRUPT_FILE = "corrupt.flac"
 MESSAGES_FILE = "broken.messages.jsonl"
 BROKEN_LINES = (2, 4)  # lines of MESSAGES_FILE that are not JSON
@@ -46,7 +46,8 @@ def _chat(i: int) -> str:
 
 
 def make_bad_upload(raw: Path) -> Path:
-    """raw/bad-upload/: one mono call (needs diarization), one corrupt FLAC, a messages file with broken lines."""
+    """raw/bad-upload/: one stereo call without a channel map (channel_map_missing), one corrupt FLAC, a messages
+    file with broken lines."""
     import numpy as np
     import soundfile as sf
 
@@ -55,7 +56,8 @@ def make_bad_upload(raw: Path) -> Path:
     (up / "upload.yaml").write_text(DESCRIPTOR, encoding="utf-8")
     sr = 16000
     t = np.arange(int(3.0 * sr)) / sr
-    sf.write(up / MONO_FILE, 0.2 * np.sin(2 * np.pi * 200 * t), sr, subtype="PCM_16")
+    tone = 0.2 * np.sin(2 * np.pi * 200 * t)
+    sf.write(up / MONO_FILE, np.stack([tone, tone], axis=1), sr, subtype="PCM_16")
     (up / CORRUPT_FILE).write_bytes(b"fLaC" + b"\x00garbage, not a FLAC stream" * 20)
     _write_vakforge(up / VAKFORGE_FILE)
     lines = [_chat(1), '{"id": "bad-chat-2", "messages": [', _chat(3), "not json at all", _chat(5)]

@@ -1,4 +1,4 @@
-"""The steward's view after a real `vak run` on the sample plus a bad upload (broken JSON lines, a mono call,
+"""The steward's view after a real `vak run` on the sample plus a bad upload (broken JSON lines, an unmapped stereo call,
 a corrupt file, canonical rows that break rules): every dropped file and rejected row is named by what the
 customer uploaded, in the funnel, the asset checks and the report; report.json agrees with the manifest;
 the HTML page has every section; the sensor and the nightly schedule ask for nothing `vak run` already did.
@@ -34,10 +34,8 @@ from vak_pipeline_tests.report_fixtures import (
 )
 
 NIGHT = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)
-SAMPLE_MONO = "sample-calls/call_004.wav"
 DROPPED_FILES = {  # uploaded file -> (check that must list it, partition, reason code)
-    SAMPLE_MONO: ("transcripts_no_files_dropped", "sample-calls", "needs_diarization"),
-    f"{BAD_UPLOAD}/{MONO_FILE}": ("transcripts_no_files_dropped", BAD_UPLOAD, "needs_diarization"),
+    f"{BAD_UPLOAD}/{MONO_FILE}": ("transcripts_no_files_dropped", BAD_UPLOAD, "channel_map_missing"),
     f"{BAD_UPLOAD}/{CORRUPT_FILE}": ("normalized_audio_no_files_dropped", BAD_UPLOAD, None),
     f"{BAD_UPLOAD}/{MESSAGES_FILE}": ("tagged_turns_no_rows_dropped", BAD_UPLOAD, "messages_json_invalid"),
 }
@@ -97,14 +95,14 @@ def test_the_funnel_counts_audio_and_text_apart_per_upload(release):
     uploads = {u["upload"]: u for u in _report(root)["funnel"]["uploads"]}
     calls = uploads["sample-calls"]["audio"]
     assert calls["in"]["recordings"] == 4 and calls["decoded"]["recordings"] == 4
-    assert calls["transcribed"]["recordings"] == 3 and calls["published"]["recordings"] == 3
-    assert calls["published"]["hours"] < calls["decoded"]["hours"]  # the mono call's hours are lost
+    # the mono call is diarized offline (issue 15), so every sample call is transcribed and published
+    assert calls["transcribed"]["recordings"] == 4 and calls["published"]["recordings"] == 4
     bad = uploads[BAD_UPLOAD]
     assert bad["audio"]["in"]["recordings"] == 2 and bad["audio"]["decoded"]["recordings"] == 1
     assert bad["text"]["in"] == 5 + 4  # 5 messages lines + 4 canonical rows
     assert bad["text"]["redacted"] == bad["text"]["turns"] - 1
     assert bad["text"]["valid"] == bad["text"]["redacted"] - len(REJECTED_LINES)
-    assert bad["drops_by_reason"]["needs_diarization"] == 1
+    assert bad["drops_by_reason"]["channel_map_missing"] == 1
     assert uploads["sample-chats"]["audio"]["in"]["recordings"] == 0  # tickets are not audio
 
 
