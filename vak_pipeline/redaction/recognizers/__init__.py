@@ -16,6 +16,7 @@ from .base import PLACEHOLDER_RE, Match
 from .cards import find_cards
 from .email import find_emails, find_upi
 from .iban import find_ibans
+from .lexicon_names import find_lexicon_names
 from .names import find_cued_names, find_given_names, find_ner_names, is_persona, persona_names
 from .national_ids import find_cn_resident_id, find_in_aadhaar, find_in_pan, find_uk_nhs, find_uk_nino, find_us_ssn
 from .network import find_ips
@@ -33,7 +34,7 @@ _FINDERS: dict[str, tuple[Finder, bool]] = {
     "payment_card": (lambda t, p: find_cards(t), True),
     "iban": (lambda t, p: find_ibans(t), True),
     "ip_address": (lambda t, p: find_ips(t), True),
-    "person_name": (lambda t, p: find_cued_names(t), False),
+    "person_name": (lambda t, p: (*find_cued_names(t), *find_lexicon_names(t, p)), False),
     "address": (lambda t, p: find_addresses(t), True),
     "us_ssn": (lambda t, p: find_us_ssn(t), True),
     "uk_nino": (lambda t, p: find_uk_nino(t), True),
