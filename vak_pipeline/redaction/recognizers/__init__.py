@@ -21,6 +21,7 @@ from .names import find_cued_names, find_given_names, find_ner_names, is_persona
 from .national_ids import find_cn_resident_id, find_in_aadhaar, find_in_pan, find_uk_nhs, find_uk_nino, find_us_ssn
 from .network import find_ips
 from .phone import find_phones
+from .postcodes import find_cn_postcode, find_in_pin, find_us_zip
 from .spoken_digits import digit_view
 
 __all__ = ["PLACEHOLDER_PREFIX", "Match", "find_pii", "persona_names", "resolve_overlaps"]
@@ -35,7 +36,7 @@ _FINDERS: dict[str, tuple[Finder, bool]] = {
     "iban": (lambda t, p: find_ibans(t), True),
     "ip_address": (lambda t, p: find_ips(t), True),
     "person_name": (lambda t, p: (*find_cued_names(t), *find_lexicon_names(t, p)), False),
-    "address": (lambda t, p: find_addresses(t), True),
+    "address": (lambda t, p: find_addresses(t), False),  # its own gate: a digit or a Chinese numeral
     "us_ssn": (lambda t, p: find_us_ssn(t), True),
     "uk_nino": (lambda t, p: find_uk_nino(t), True),
     "uk_nhs": (lambda t, p: find_uk_nhs(t), True),
@@ -44,11 +45,15 @@ _FINDERS: dict[str, tuple[Finder, bool]] = {
     "in_pan": (lambda t, p: find_in_pan(t), True),
     "in_upi": (lambda t, p: find_upi(t), False),
     "cn_resident_id": (lambda t, p: find_cn_resident_id(t), True),
+    "in_pin": (lambda t, p: find_in_pin(t), True),
+    "cn_postcode": (lambda t, p: find_cn_postcode(t), True),
+    "us_zip": (lambda t, p: find_us_zip(t), True),
 }
 _PLACEHOLDER_NAMES = {
     "phone": "PHONE", "email": "EMAIL", "payment_card": "CARD", "iban": "IBAN", "ip_address": "IP",
     "person_name": "PERSON", "address": "ADDRESS", "us_ssn": "SSN", "uk_nino": "NINO", "uk_nhs": "NHS",
     "uk_postcode": "POSTCODE", "in_aadhaar": "AADHAAR", "in_pan": "PAN", "in_upi": "UPI", "cn_resident_id": "CN_ID",
+    "in_pin": "PIN", "cn_postcode": "CN_POSTCODE", "us_zip": "ZIP",
 }
 PLACEHOLDER_PREFIX = _PLACEHOLDER_NAMES
 _DIGIT = re.compile(r"\d")

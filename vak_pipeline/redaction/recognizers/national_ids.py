@@ -39,7 +39,7 @@ def find_us_ssn(text: str) -> Iterator[Match]:
         area, group, serial = m.group(1), m.group(3), m.group(4)
         if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
             continue
-        if business_context(text, m.start()):
+        if business_context(text, m.start(), end=m.end()):
             continue
         yield Match("us_ssn", m.start(), m.end(), 0.85, "ssn", area + group + serial)
     for m in _SSN_BARE_RE.finditer(text):
@@ -61,7 +61,7 @@ def find_uk_nhs(text: str) -> Iterator[Match]:
         if not nhs_ok(d) or len(set(d)) == 1:
             continue
         cued = has_cue(text, m.start(), _NHS_CUE)
-        if not cued and business_context(text, m.start()):
+        if not cued and business_context(text, m.start(), end=m.end()):
             continue
         yield Match("uk_nhs", m.start(), m.end(), 0.95 if cued else 0.7, "nhs_mod11", d)
 
@@ -72,7 +72,7 @@ def find_in_aadhaar(text: str) -> Iterator[Match]:
         if not verhoeff_ok(d):
             continue
         cued = has_cue(text, m.start(), _AADHAAR_CUE)
-        if not cued and business_context(text, m.start()):
+        if not cued and business_context(text, m.start(), end=m.end()):
             continue
         grouped = bool(m.group(1))
         yield Match("in_aadhaar", m.start(), m.end(), 0.95 if cued else (0.85 if grouped else 0.75), "verhoeff", d)

@@ -1,7 +1,7 @@
 """Digits said as words in ASR text ("nine eight seven ...", "double five", "oh", Hindi and Chinese numerals).
 
 Number recognizers (phone, card, Aadhaar ...) only understand digits, so a text is rewritten into a
-*digit view* where each spoken run of six or more digits becomes the digit string, with a per-character
+*digit view* where each spoken run of five or more digits becomes the digit string, with a per-character
 map back to the original text. A match found in the view is mapped back to the words that said it.
 """
 
@@ -34,7 +34,7 @@ _RUN_RE = re.compile(rf"(?:{_L}plus\s+)?{_TOKEN}(?:[\s,\-]+{_TOKEN})*", re.IGNOR
 _TOKEN_RE = re.compile(rf"(?:({_REP_ALT})\s+)?({_WORD_ALT}|\d+)", re.IGNORECASE)
 _ZH_RUN_RE = re.compile(r"[零〇幺一二三四五六七八九0-9]{6,}")
 _PREFILTER = re.compile(rf"{_L}(?:{_WORD_ALT}){_R}|[零〇幺一二三四五六七八九]", re.IGNORECASE)
-MIN_DIGITS = 6
+MIN_DIGITS = 5  # a spoken US ZIP has five
 
 
 @dataclass(frozen=True, slots=True)
