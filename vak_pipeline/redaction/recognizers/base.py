@@ -28,7 +28,7 @@ _BUSINESS_CUES = re.compile(
     r"(?:\b(?:order|orders|invoice|ticket|booking|tracking|transaction|txn|ref|reference|awb|pnr|utr|rrn|complaint|"
     r"case|customer|cust|account\s+id|sku|item|product|model|serial|shipment|consignment|request|sr|receipt|bill|"
     r"policy|claim|employee|emp|version|ver|firmware|build|release|patch|software|docket|challan|voucher|"
-    r"coupon|token|shikayat|shikaayat|aadesh|bukking|tikat|tiket|rasid|raseed)\b|"
+    r"coupon|token|confirmation|conf|shikayat|shikaayat|aadesh|bukking|tikat|tiket|rasid|raseed)\b|"
     r"ऑर्डर|आर्डर|ऑडर|टिकट|बुकिंग|पीएनआर|पी\s?एन\s?आर|यूटीआर|यू\s?टी\s?आर|रेफरेंस|रेफ़रेंस|संदर्भ|शिकायत|"
     r"वर्जन|वर्ज़न|संस्करण|मॉडल|मोडल|इनवॉइस|बिल|ट्रांजैक्शन|ट्रांज़ैक्शन|रसीद|कंप्लेंट|"
     r"订单|单号|工单|编号|客户号|快递|运单|流水号|交易号|参考号|版本|固件|型号|序列号|票号|预订号|订票|车次|航班|发票|投诉)",
@@ -42,7 +42,7 @@ _PERSONAL_CUES = re.compile(
 # After a number, a business cue names it only when it follows at once, in the same clause ("4155550132
 # is my order number", "8123456789 wala booking", "是订单号"): after a comma it is about something else.
 _BUSINESS_AFTER = re.compile(
-    r"^\s?(?:(?:is|was|hai|वाला|वाली|wala|wali|是|的)\s*)?(?:(?:my|mera|meri|the|that|मेरा)\s+)?"
+    r"^\s?(?:(?:is|was|for|hai|वाला|वाली|wala|wali|是|的)\s*)?(?:(?:my|mera|meri|the|that|this|मेरा)\s+)?"
     + _BUSINESS_CUES.pattern,
     re.IGNORECASE,
 )

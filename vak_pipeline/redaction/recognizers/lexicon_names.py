@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...locales import lid
 from ...locales.base import LocalePack
 from .base import Match
 from .name_lexicon import lexicon
@@ -93,6 +94,11 @@ _CUE_PREV = frozenset(
         "for",
         "namaste",
         "goodbye",
+        "told",
+        "tell",
+        "ask",
+        "asked",
+        "under",
     )
 )
 _CUE_PREV2 = frozenset(
@@ -119,9 +125,54 @@ _CUE_PREV2 = frozenset(
         "is mr",
         "naam hai",
         "myself is",
+        "theek hai",
+        "thik hai",
+        "achha hai",
+        "accha hai",
     )
 )
-_CUE_NEXT = frozenset("ji jee sahab saab sahib sir madam maam ma'am bhai bhaiya didi here speaking ne ko bol".split())
+_CUE_NEXT = frozenset(
+    "ji jee sahab saab sahib sir madam maam ma'am bhai bhaiya didi here speaking ne ko ka ki ke bol from said says "
+    "told called asked mentioned wrote".split()
+)
+# Cues strong enough that an unknown word (in no name list, no English or Hindi word) is taken as a name:
+# "it's jocelyn okafor", "mr kowalczyk", "menon ji".
+_STRONG_PREV = frozenset(
+    (
+        "it's",
+        "its",
+        "i'm",
+        "im",
+        "under",
+        "naam",
+        "shri",
+        "sri",
+        "shrimati",
+        "smt",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "miss",
+        "mister",
+        "kumari",
+    )
+)
+_STRONG_PREV2 = frozenset(
+    (
+        "this is",
+        "name is",
+        "i am",
+        "speak to",
+        "speak with",
+        "spoke to",
+        "spoke with",
+        "ask for",
+        "transfer to",
+        "naam hai",
+    )
+)
+_STRONG_NEXT = frozenset("ji jee sahab saab sahib".split())
 _NOT_PREV = frozenset("the a an my your our this that these those of to".split())  # "the will", "my bill"
 
 _WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
@@ -162,17 +213,21 @@ _DEVA_TITLES = frozenset("श्री श्रीमती सुश्री 
 _DEVA_AFTER = frozenset("जी साहब सर मैडम भाई भैया दीदी".split())
 _DEVA_STOP = frozenset(
     "है हैं हूँ हूं था थी मैं मेरा मेरी मेरे आप आपका आपकी का की के को से ने में पर और नाम हाँ हां "
-    "जी नमस्ते ठीक बोल रहा रही क्या कब कहाँ यह वह एक दो तीन".split()
+    "जी नमस्ते ठीक बोल रहा रही क्या कब कहाँ यह वह एक दो तीन अच्छा बिल्कुल बताइए बताइये सुनिए देखिए "
+    "धन्यवाद शुक्रिया नहीं हां जी भाई सर मैडम अभी कल आज फिर भी तो ही बस और या लेकिन कृपया ज़रा जरा "
+    "चलिए रुकिए हेलो हैलो ओके सही गलत पैसे पैसा बिल खाता ऑर्डर टिकट नंबर".split()
 )
+_DEVA_CUES = frozenset("नमस्ते नमस्कार प्रणाम".split())
 _PREFILTER = re.compile(r"[A-Za-z]{2}|[\u4e00-\u9fff]|[\u0900-\u097F]")
 
 
-_NON_NAME = STOP | _HINDI_WORDS
-_PACK_SETS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
+_NON_NAME = STOP | _HINDI_WORDS | lid._HINDI | frozenset("kijiye karein karenge karega karegi fikar chinta".split())
+_PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
-def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(every name word, plain name words, last names) of a pack; computed once per pack and process."""
+def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
+    """(every name word, plain name words, last names, first names, English words) of a pack; computed
+    once per pack and process."""
     got = _PACK_SETS.get(pack.id)
     if got is None:
         lex = lexicon()
@@ -180,7 +235,8 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], frozenset[str], frozen
         first, last = lex.tokens(primary, secondary, PRIMARY_RANK, SECONDARY_RANK)
         names = frozenset(t for t in first | last if len(t) > 1)
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME)
-        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last))
+        english = lex.english - names
+        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english)
     return got
 
 
@@ -204,7 +260,7 @@ def _sentence_start(text: str, s: int) -> bool:
 
 
 def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
-    names, plain_set, last = _pack_sets(pack)
+    names, plain_set, last, first, english = _pack_sets(pack)
     if not names:
         return
     toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
@@ -215,7 +271,10 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
     cased = not text.islower() and not text.isupper()
     n = len(toks)
     caps = [cased and t[0].isupper() and not t.isupper() and not _sentence_start(text, s) for s, _, t in toks]
-    if not any((k in names and (c or k not in _NON_NAME)) or k in _TITLES for k, c in zip(keys, caps, strict=True)):
+    if not any(
+        (k in names and (c or k not in _NON_NAME)) or k in _TITLES or k in _STRONG_PREV or k in _STRONG_NEXT
+        for k, c in zip(keys, caps, strict=True)
+    ):
         return  # the common case: no name word at all
 
     def gap(a: int, b: int) -> str:
@@ -235,6 +294,16 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
             return nxt in _CUE_NEXT or (nxt == "this" and j + 2 < n and words[j + 2] == "side")
         return False
 
+    def unknown(k: int) -> bool:  # a word no list knows: neither a listed name nor English/Hindi
+        w = keys[k]
+        return len(w) > 2 and w not in names and w not in english and w not in _NON_NAME and "'" not in w
+
+    def strong_before(i: int) -> bool:
+        if i < 1 or gap(i - 1, i) not in ("", ",", "."):
+            return False
+        p1 = words[i - 1].rstrip(".")
+        return p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
+
     def reply_start(i: int, j: int) -> bool:
         """Only fillers before, and nothing (or punctuation) after: "yeah, rahul." / "priya here"."""
         return all(words[k] in _FILLERS for k in range(i)) and bool(_END_RE.match(text, toks[j][1]))
@@ -247,6 +316,21 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
             continue
         titled = i >= 1 and words[i - 1].rstrip(".") in _TITLES and gap(i - 1, i) in ("", ".") and len(k0) > 1
         if k0 not in names and not titled:
+            if unknown(i):  # unknown words: only after a strong cue or before "ji" ("it's jocelyn okafor")
+                j = (
+                    i + 1
+                    if i + 1 < n
+                    and gap(i, i + 1) == ""
+                    and (unknown(i + 1) or keys[i + 1] in names)
+                    and keys[i + 1] not in _NON_NAME
+                    else i
+                )
+                nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
+                if strong_before(i) or nxt in _STRONG_NEXT:
+                    s, e = toks[i][0], toks[j][1]
+                    yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
+                    i = j + 1
+                    continue
             i += 1
             continue
         j = i  # extend over adjacent name words (at most three)
@@ -254,7 +338,7 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
             j + 1 < n
             and j - i < 2
             and gap(j, j + 1) == ""
-            and (keys[j + 1] in names or caps[j + 1])
+            and (keys[j + 1] in names or caps[j + 1] or unknown(j + 1))
             and keys[j + 1] not in _NON_NAME
         ):
             j += 1
@@ -267,11 +351,16 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
             if n_plain >= 2 or all_caps:
                 ok = prev_ok
             elif n_plain == 1:  # one plain name and one ordinary word: a cue, or the plain one at an edge
-                ok = prev_ok and (cue or plain[0] or plain[-1]) and (keys[j] in last or keys[j] in plain_set)
+                ok = (
+                    prev_ok
+                    and (cue or plain[0] or plain[-1])
+                    and (keys[j] in last or keys[j] in plain_set or unknown(j))
+                )
             else:  # "mark green": only with a cue in lower-case text
                 ok = prev_ok and cue and not cased
         else:
-            ok = prev_ok and ((plain[0] and (cue or caps[i])) or (caps[i] and cue) or titled)
+            caps_only = caps[i] and len(k0) > 2 and k0 in first  # "I spoke to Deepa": a capitalised first name
+            ok = prev_ok and ((plain[0] and (cue or caps_only)) or (caps[i] and cue) or titled)
         if ok:
             s, e = toks[i][0], toks[j][1]
             if words[j].endswith("'s"):
@@ -334,12 +423,19 @@ def _deva(text: str) -> Iterator[Match]:
     while i < n:
         s, e, t = toks[i]
         prev = toks[i - 1][2] if i else ""
-        titled = prev in _DEVA_TITLES and t not in _DEVA_STOP
+        titled = (prev in _DEVA_TITLES or prev in _DEVA_CUES) and t not in _DEVA_STOP
+        if t not in _DEVA_STOP and i + 1 < n and toks[i + 1][2] in _DEVA_AFTER and t not in names:
+            yield Match("person_name", s, e, 0.65, "name_lexicon", t)  # "सक्सेना जी": an unknown word before जी
+            i += 1
+            continue
         if t in names or titled:
             j = i
             while j + 1 < n and (toks[j + 1][2] in names) and toks[j + 1][2] not in _DEVA_STOP and j - i < 2:
                 j += 1
             after = toks[j + 1][2] if j + 1 < n else ""
+            if titled and j == i and after not in _DEVA_AFTER and j + 1 < n and toks[j + 1][2] not in _DEVA_STOP:
+                j += 1  # "श्रीमती सुनीता वर्मा": the word after a title's name is its surname unless a stop word
+                after = toks[j + 1][2] if j + 1 < n else ""
             if titled or j > i or after in _DEVA_AFTER or after == "बोल":
                 yield Match("person_name", s, toks[j][1], 0.75, "name_lexicon", " ".join(x[2] for x in toks[i : j + 1]))
                 i = j + 1

@@ -39,7 +39,7 @@ COUNTRIES = ("IN", "CN", "TW", "HK", "US", "GB")
 MAX_RANK = 6000  # names ranked below this in every listed country are not kept
 COMMON_ZIPF = 4.3  # a lower-case dictionary word at least this frequent is "common" (needs context)
 NAME_FIRST_RANK, NAME_FIRST_ZIPF = 150, 5.0  # ... unless a top US/UK given name less frequent than this
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 
 _LATIN = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")
 _HAN = re.compile(r"^[\u4e00-\u9fff]{2,3}$")
@@ -92,6 +92,7 @@ def derive() -> dict:
                 out["deva"][name] = min(ranks["IN"], out["deva"].get(name, ranks["IN"]))
         del table
     out["common"] = sorted(_common_words(out["first"], out["last"]))
+    out["english"] = sorted(_english_words(out["first"], out["last"]))
     return out
 
 
@@ -117,6 +118,20 @@ def _common_words(first: dict[str, dict[str, int]], last: dict[str, dict[str, in
     return out
 
 
+def _english_words(first: dict, last: dict) -> set[str]:
+    """Frequent English words that are not names: an unknown word after "it's" or before "ji" is a name
+    only if it is not one of these. wordfreq's top 40k, minus words only the name lists know."""
+    import wordfreq
+    from english_words import get_english_words_set
+
+    web2 = get_english_words_set(["web2"], lower=False, alpha=True)
+    return {
+        w
+        for w in wordfreq.top_n_list("en", 40000)
+        if w.isascii() and w.isalpha() and (w in web2 or (w not in first and w not in last))
+    }
+
+
 @dataclass(frozen=True, eq=False)  # hashed by identity: `tokens` is memoised per lexicon
 class NameLexicon:
     """Lower-cased Latin first/last names with per-country ranks, Han and Devanagari names, common words."""
@@ -127,6 +142,7 @@ class NameLexicon:
     han_family: dict[str, int] = field(default_factory=dict)
     deva: dict[str, int] = field(default_factory=dict)
     common: frozenset[str] = frozenset()
+    english: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
@@ -151,7 +167,13 @@ class NameLexicon:
 
 def _from_json(data: dict) -> NameLexicon:
     return NameLexicon(
-        data["first"], data["last"], data["han_given"], data["han_family"], data["deva"], frozenset(data["common"])
+        data["first"],
+        data["last"],
+        data["han_given"],
+        data["han_family"],
+        data["deva"],
+        frozenset(data["common"]),
+        frozenset(data.get("english", ())),
     )
 
 
