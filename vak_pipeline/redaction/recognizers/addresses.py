@@ -13,7 +13,8 @@ _STOPS = (r"(?:a|an|the|and|or|at|on|in|to|of|for|from|my|is|was|by|with|it|this
 _WORD = rf"(?!{_STOPS}\b)[A-Za-z][A-Za-z'.\-]*"
 _SUFFIX = (r"(?:street|st|road|rd|lane|ln|avenue|ave|drive|dr|close|way|place|pl|court|ct|boulevard|blvd|crescent|"
            r"terrace|gardens|marg|nagar|colony|highway|hwy|square|sq|parkway|circle|mews|row|grove|hill|park|"
-           r"vihar|enclave|apartments?|society|layout|mohalla|chowk|bazaar|bazar|puram|extension)\b\.?")
+           r"vihar|enclave|apartments?|society|layout|mohalla|chowk|bazaar|bazar|puram|extension|heights|residency|towers?|"
+           r"complex|plaza|villas?|niwas|sadan|bhavan|bhawan)\b\.?")
 UK_POSTCODE = r"(?:GIR ?0AA|[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})"
 _POSTAL = (r"(?:(?<!\d)\d{6}(?!\d)|(?<!\d)\d{3} \d{3}(?!\d)|(?:[A-Z]{2} )?(?<!\d)\d{5}(?:-\d{4})?(?!\d)"
            rf"|\b{UK_POSTCODE}\b)")
@@ -75,6 +76,22 @@ def addr_norm(s: str) -> str:
 
 
 def find_addresses(text: str) -> Iterator[Match]:
+    """Every address form below; pieces that touch ("77 Larkspur Court" + ", apartment 4B, Boise, ID
+    83702") are one address."""
+    found = sorted(_find_addresses(text), key=lambda m: (m.start, -m.end))
+    merged: list[Match] = []
+    for m in found:
+        last = merged[-1] if merged else None
+        if last is not None and m.start <= last.end + 2 and text[last.end:m.start].strip(", ") == "":
+            if m.end > last.end:
+                merged[-1] = Match("address", last.start, m.end, max(last.score, m.score), last.recognizer,
+                                   addr_norm(text[last.start:m.end]))
+            continue
+        merged.append(m)
+    yield from merged
+
+
+def _find_addresses(text: str) -> Iterator[Match]:
     if not _ANY_DIGIT.search(text) and not _ZH_NUMERAL.search(text):  # every form carries a number
         return
     street = _STREET_GATE.search(text) is not None

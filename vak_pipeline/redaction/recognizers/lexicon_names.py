@@ -99,6 +99,9 @@ _CUE_PREV = frozenset(
         "ask",
         "asked",
         "under",
+        "with",
+        "ok",
+        "okay",
     )
 )
 _CUE_PREV2 = frozenset(
@@ -133,7 +136,7 @@ _CUE_PREV2 = frozenset(
 )
 _CUE_NEXT = frozenset(
     "ji jee sahab saab sahib sir madam maam ma'am bhai bhaiya didi here speaking ne ko ka ki ke bol from said says "
-    "told called asked mentioned wrote".split()
+    "told called asked mentioned wrote was has had did will would can could".split()
 )
 # Cues strong enough that an unknown word (in no name list, no English or Hindi word) is taken as a name:
 # "it's jocelyn okafor", "mr kowalczyk", "menon ji".
@@ -204,9 +207,12 @@ _ZH_TITLES = (
     "師傅",
     "醫生",
 )
-_ZH_CUES = re.compile(r"(?:我姓|姓|收件人(?:是|叫)?|收货人(?:是|叫)?|联系人(?:是|叫)?|找一下|请找|转给)$")
+_ZH_CUES = re.compile(
+    r"(?:我姓|姓|收件人(?:是|叫)?|收货人(?:是|叫)?|联系人(?:是|叫)?|找一下|请找|转给|这边是|这里是|我这边是|我是|我叫)$"
+)
 _ZH_STOP = frozenset("我你他她的是了在有个来去想要这那不没和也就都还说吗呢吧啊呀么")
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
+_ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
 
 _DEVA_WORD = re.compile(r"[\u0900-\u097F]+")
 _DEVA_TITLES = frozenset("श्री श्रीमती सुश्री कुमारी डॉ डॉक्टर मिस्टर".split())
@@ -281,9 +287,11 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
         return text[toks[a][1] : toks[b][0]].strip()
 
     def cue_before(i: int) -> bool:
-        if i < 1 or gap(i - 1, i) not in ("", ",", "."):
+        if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":"):
             return False
         p1 = words[i - 1]
+        if gap(i - 1, i) in ("?", ":") and p1 not in ("naam", "name"):  # "aapka naam? charulata iyer"
+            return False
         if p1.rstrip(".") in _TITLES or p1 in _CUE_PREV:
             return True
         return i >= 2 and f"{words[i - 2]} {p1}" in _CUE_PREV2
@@ -299,9 +307,11 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
         return len(w) > 2 and w not in names and w not in english and w not in _NON_NAME and "'" not in w
 
     def strong_before(i: int) -> bool:
-        if i < 1 or gap(i - 1, i) not in ("", ",", "."):
+        if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":"):
             return False
         p1 = words[i - 1].rstrip(".")
+        if gap(i - 1, i) in ("?", ":"):
+            return p1 in ("naam", "name")
         return p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
 
     def reply_start(i: int, j: int) -> bool:
@@ -326,7 +336,9 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
                     else i
                 )
                 nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
-                if strong_before(i) or nxt in _STRONG_NEXT:
+                # an unknown word before a listed surname is a given name: "charulata mehrotra"
+                pair = j > i and keys[j] in last and keys[j] in plain_set
+                if strong_before(i) or nxt in _STRONG_NEXT or pair:
                     s, e = toks[i][0], toks[j][1]
                     yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
                     i = j + 1
@@ -409,7 +421,7 @@ def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) ->
         for glen in (2, 1, 0):
             if not any(c in _ZH_STOP for c in chunk[g : g + glen]) and (glen == 0 or len(chunk) >= g + glen):
                 nxt = chunk[g + glen : g + glen + 1]
-                if not nxt or nxt in _ZH_STOP or glen == 0:
+                if not nxt or nxt in _ZH_STOP or nxt in _ZH_PUNCT or glen == 0:
                     return k, g + glen
     if k >= 1 and chunk[k - 1] in "小老" and sur == 1 and len(chunk) == k + 1 and k == 1:
         return k - 1, k + 1  # "小王" as a whole reply or vocative
