@@ -14,16 +14,19 @@ from collections.abc import Iterator
 from .base import Match, digits_of
 
 _GAP = r"[^\d\n]{0,24}?"  # "pin code is", "pincode hai", "邮编是", "zip code, uh,"
+_SEP = r"(?:[ \-.]|, ?)?"  # ASR writes spoken digits as "5-1-1-3-1-2" or "5 1 1, 3 1 2"
 _IN_PIN_RE = re.compile(
     rf"(?:\bpin\s*-?\s*code\b|\bpincode\b|\bpin\b|\bpostal\s+code\b|\bpost\s+code\b|\bzip\s*code\b|"
-    rf"पिन\s*कोड|पिनकोड|पिन|डाक\s*कोड){_GAP}(?<!\d)([1-9]\d{{2}}\s?\d{{3}})(?![\d])",
+    rf"पिन\s*कोड|पिनकोड|पिन|डाक\s*कोड){_GAP}(?<!\d)([1-9](?:{_SEP}\d){{5}})(?!{_SEP}?\d)",
     re.IGNORECASE,
 )
 _CN_RE = re.compile(
-    rf"(?:邮编|邮政编码|邮码|\bpostcode\b|\bpostal\s+code\b|\bzip\s*code\b){_GAP}(?<!\d)(\d{{6}})(?!\d)", re.IGNORECASE
+    rf"(?:邮编|邮政编码|邮码|\bpostcode\b|\bpostal\s+code\b|\bzip\s*code\b){_GAP}(?<!\d)(\d(?:{_SEP}\d){{5}})(?!{_SEP}?\d)",
+    re.IGNORECASE,
 )
 _US_RE = re.compile(
-    rf"(?:\bzip\s*-?\s*code\b|\bzipcode\b|\bzip\b|\bpostal\s+code\b){_GAP}(?<!\d)(\d{{5}}(?:\s?-\s?\d{{4}})?)(?!\d)",
+    rf"(?:\bzip\s*-?\s*code\b|\bzipcode\b|\bzip\b|\bpostal\s+code\b){_GAP}(?<!\d)(\d(?:{_SEP}\d){{4}}"
+    rf"(?:\s?-\s?\d{{4}})?)(?!{_SEP}?\d)",
     re.IGNORECASE,
 )
 _STATES = (
@@ -47,7 +50,7 @@ def find_cn_postcode(text: str) -> Iterator[Match]:
     if not _CN_GATE.search(text):
         return
     for m in _CN_RE.finditer(text):
-        yield Match("cn_postcode", m.start(1), m.end(1), 0.85, "postcode_cue", m.group(1))
+        yield Match("cn_postcode", m.start(1), m.end(1), 0.85, "postcode_cue", digits_of(m.group(1)))
 
 
 def find_us_zip(text: str) -> Iterator[Match]:
