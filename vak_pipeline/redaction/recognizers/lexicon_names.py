@@ -227,7 +227,15 @@ _DEVA_CUES = frozenset("नमस्ते नमस्कार प्रणा
 _PREFILTER = re.compile(r"[A-Za-z]{2}|[\u4e00-\u9fff]|[\u0900-\u097F]")
 
 
-_NON_NAME = STOP | _HINDI_WORDS | lid._HINDI | frozenset("kijiye karein karenge karega karegi fikar chinta".split())
+_NON_NAME = (
+    STOP
+    | _HINDI_WORDS
+    | lid._HINDI
+    | frozenset(
+        "kijiye karein karenge karega karegi fikar chinta sau hazaar hazar lakh crore rupaye rupaye rupiya rupees rs "
+        "bees tees chalis pachas saath sattar assi nabbe minute ghanta ghante hafta hafte".split()
+    )
+)
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
