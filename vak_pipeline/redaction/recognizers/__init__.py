@@ -36,7 +36,7 @@ _FINDERS: dict[str, tuple[Finder, bool]] = {
     "iban": (lambda t, p: find_ibans(t), True),
     "ip_address": (lambda t, p: find_ips(t), True),
     "person_name": (lambda t, p: (*find_cued_names(t), *find_lexicon_names(t, p)), False),
-    "address": (lambda t, p: find_addresses(t), False),  # its own gate: a digit or a Chinese numeral
+    "address": (lambda t, p: find_addresses(t), True),
     "us_ssn": (lambda t, p: find_us_ssn(t), True),
     "uk_nino": (lambda t, p: find_uk_nino(t), True),
     "uk_nhs": (lambda t, p: find_uk_nhs(t), True),
@@ -57,6 +57,7 @@ _PLACEHOLDER_NAMES = {
 }
 PLACEHOLDER_PREFIX = _PLACEHOLDER_NAMES
 _DIGIT = re.compile(r"\d")
+_ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")
 
 
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
@@ -71,14 +72,17 @@ def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
     return sorted(chosen, key=lambda m: m.start)
 
 
-def _run(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool) -> Iterator[Match]:
+def _run(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool, numbers_only: bool = False) -> Iterator[Match]:
+    """`numbers_only`: the digit view's pass, where only the number-bearing kinds can differ."""
     has_digit = _DIGIT.search(text) is not None
     for ptype in pack.pii_types:
-        entry = _FINDERS.get(ptype)
-        if entry is None or (entry[1] and not has_digit):
+        if numbers_only and ptype == "person_name":
             continue
+        entry = _FINDERS.get(ptype)
+        if entry is None or (entry[1] and not has_digit and not (ptype == "address" and _ZH_NUMERAL.search(text))):
+            continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
         yield from entry[0](text, pack)
-    if "person_name" in pack.pii_types:
+    if "person_name" in pack.pii_types and not numbers_only:
         yield from find_given_names(text, names)
         if ner:
             yield from find_ner_names(text)
@@ -95,7 +99,7 @@ def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool
     found = list(_run(pack, text, names, ner))
     view = digit_view(text)
     if view is not None:  # spoken digits: scan the digit view too; written values keep their own matches
-        for m in _run(pack, view.text, names, ner):
+        for m in _run(pack, view.text, names, ner, numbers_only=True):
             s, e = view.to_original(m.start, m.end)
             found.append(Match(m.type, s, e, m.score, m.recognizer, m.norm))
     if persona and found:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .base import Match
+from .base import Match, latin_words
 
 _STOPS = (r"(?:a|an|the|and|or|at|on|in|to|of|for|from|my|is|was|by|with|it|this|that|your|our|order|orders|items?|"
           r"rs|inr|rupees|dollars|pounds|minutes?|hours?|days?|times?|am|pm)")
@@ -55,7 +55,6 @@ _IN_SECTOR_RE = re.compile(
     r"(?:,?\s+(?![0-9])[A-Za-z][A-Za-z.]*(?:\s+(?:east|west|north|south|extension|nagar|colony|vihar))?){0,2}"
     rf"(?:,?\s*{_POSTAL})?",
     re.IGNORECASE)
-_IN_SECTOR_GATE = re.compile(r"\b(?:sector|sec|phase|block|gali)\b", re.IGNORECASE)
 _DEVA_ADDR_RE = re.compile(
     r"(?:मकान|फ्लैट|फ़्लैट|हाउस|प्लॉट|घर)\s*(?:नंबर|नम्बर|नं\.?|संख्या)?\s*[0-9०-९]{1,5}"
     r"(?:[,\s]+[\u0900-\u097F0-9०-९]+){0,6}[,\s]+(?:[\u0900-\u097F]+\s+)?(?:नगर|कॉलोनी|कालोनी|विहार|मार्ग|सेक्टर\s*[0-9]+|"
@@ -63,9 +62,12 @@ _DEVA_ADDR_RE = re.compile(
 _DEVA_GATE = re.compile(r"मकान|फ्लैट|फ़्लैट|हाउस|प्लॉट|घर")
 _UK_POSTCODE_RE = re.compile(rf"(?<![A-Za-z0-9]){UK_POSTCODE}(?![A-Za-z0-9])")
 _UK_POSTCODE_CUE_RE = re.compile(rf"\bpost\s?code\s+(?:is\s+)?({UK_POSTCODE})\b", re.IGNORECASE)
-_STREET_GATE = re.compile(rf"\b{_SUFFIX}", re.IGNORECASE)
-_UNIT_GATE = re.compile(r"\b(?:flat|house|apt|apartment|plot|door|unit|makaan|makan|ghar|h\.?\s?no)\b", re.IGNORECASE)
-_CUE_GATE = re.compile(r"\b(?:live|address|pata|deliver|ship|staying)\b|पता|रहत", re.IGNORECASE)
+# keyword gates: one set intersection over the text's words instead of a regex scan per form
+_STREET_WORDS = frozenset(re.findall(r"[a-z]+", _SUFFIX.split("\\b")[0])) | {"apartment", "tower", "villa"}
+_UNIT_WORDS = frozenset("flat house apt apartment plot door unit makaan makan ghar h hno".split())
+_CUE_WORDS = frozenset("live address pata deliver ship staying".split())
+_SECTOR_WORDS = frozenset("sector sec phase block gali".split())
+_CUE_GATE_NONLATIN = re.compile(r"पता|रहत")
 _ZH_GATE = re.compile(r"住|地址|送到|寄到|家在")
 _ANY_DIGIT = re.compile(r"\d")
 _ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")
@@ -78,7 +80,11 @@ def addr_norm(s: str) -> str:
 def find_addresses(text: str) -> Iterator[Match]:
     """Every address form below; pieces that touch ("77 Larkspur Court" + ", apartment 4B, Boise, ID
     83702") are one address."""
-    found = sorted(_find_addresses(text), key=lambda m: (m.start, -m.end))
+    found = list(_find_addresses(text))
+    if len(found) < 2:
+        yield from found
+        return
+    found.sort(key=lambda m: (m.start, -m.end))
     merged: list[Match] = []
     for m in found:
         last = merged[-1] if merged else None
@@ -94,16 +100,22 @@ def find_addresses(text: str) -> Iterator[Match]:
 def _find_addresses(text: str) -> Iterator[Match]:
     if not _ANY_DIGIT.search(text) and not _ZH_NUMERAL.search(text):  # every form carries a number
         return
-    street = _STREET_GATE.search(text) is not None
-    if street:
+    words = latin_words(text)
+    ascii_text = text.isascii()
+    if not _STREET_WORDS.isdisjoint(words):
         for m in _STREET_RE.finditer(text):
             yield Match("address", m.start(), m.end(), 0.85, "street", addr_norm(m.group()))
-    if _UNIT_GATE.search(text):
+    if not _UNIT_WORDS.isdisjoint(words):
         for m in _UNIT_RE.finditer(text):
             yield Match("address", m.start(), m.end(), 0.85, "unit", addr_norm(m.group()))
-    if _CUE_GATE.search(text):
+    if not _CUE_WORDS.isdisjoint(words) or (not ascii_text and _CUE_GATE_NONLATIN.search(text)):
         for m in _CUE_POSTAL_RE.finditer(text):
             yield Match("address", m.start(1), m.end(1), 0.8, "cue_postal", addr_norm(m.group(1)))
+    if ascii_text:
+        if not _SECTOR_WORDS.isdisjoint(words):
+            for m in _IN_SECTOR_RE.finditer(text):
+                yield Match("address", m.start(), m.end(), 0.75, "in_sector", addr_norm(m.group()))
+        return
     if _ZH_GATE.search(text):
         for m in _ZH_RE.finditer(text):
             yield Match("address", m.start(), m.end(), 0.85, "zh_address", m.group())
@@ -113,7 +125,7 @@ def _find_addresses(text: str) -> Iterator[Match]:
             s = m.start() + (cue.end() if cue else 0)
             if m.end() - s >= 6:
                 yield Match("address", s, m.end(), 0.8, "zh_address", text[s:m.end()])
-    if _IN_SECTOR_GATE.search(text):
+    if not _SECTOR_WORDS.isdisjoint(words):
         for m in _IN_SECTOR_RE.finditer(text):
             yield Match("address", m.start(), m.end(), 0.75, "in_sector", addr_norm(m.group()))
     if _DEVA_GATE.search(text):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -59,6 +60,15 @@ def business_context(text: str, start: int, window: int = 32, end: int | None = 
     if end is not None and not pers:
         return _BUSINESS_AFTER.match(text[end:end + 40]) is not None
     return False
+
+
+_LATIN_WORD = re.compile(r"[a-z]+")
+
+
+@functools.lru_cache(maxsize=512)
+def latin_words(text: str) -> frozenset[str]:
+    """The lower-case Latin words of `text`, computed once per text for every recognizer's keyword gate."""
+    return frozenset(_LATIN_WORD.findall(text.lower()))
 
 
 def has_cue(text: str, start: int, cue: re.Pattern[str], window: int = 40) -> bool:

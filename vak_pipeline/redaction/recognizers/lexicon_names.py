@@ -19,13 +19,14 @@ Which countries' lists a pack uses, and how deep, is `PACK_COUNTRIES` (issue 17 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
 from ...locales import lid
 from ...locales.base import LocalePack
-from .base import Match
-from .name_lexicon import lexicon
+from .base import Match, latin_words
+from .name_lexicon import NameLexicon, lexicon
 from .names import STOP
 
 # pack -> (its own countries, others whose top names also occur there), ranks kept for each
@@ -176,6 +177,9 @@ _STRONG_PREV2 = frozenset(
     )
 )
 _STRONG_NEXT = frozenset("ji jee sahab saab sahib".split())
+_TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
+_QUICK_PHRASES_RE = re.compile("|".join(re.escape(p) for p in sorted(_STRONG_PREV2 | {"it's", "i'm"})))
+_CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _NOT_PREV = frozenset("the a an my your our this that these those of to".split())  # "the will", "my bill"
 
 _WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
@@ -224,7 +228,7 @@ _DEVA_STOP = frozenset(
     "चलिए रुकिए हेलो हैलो ओके सही गलत पैसे पैसा बिल खाता ऑर्डर टिकट नंबर".split()
 )
 _DEVA_CUES = frozenset("नमस्ते नमस्कार प्रणाम".split())
-_PREFILTER = re.compile(r"[A-Za-z]{2}|[\u4e00-\u9fff]|[\u0900-\u097F]")
+_LATIN2 = re.compile(r"[A-Za-z]{2}")
 
 
 _NON_NAME = (
@@ -256,14 +260,13 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
 
 def find_lexicon_names(text: str, pack: LocalePack) -> Iterator[Match]:
     """Names found by the lists and their context (see module docstring)."""
-    if not _PREFILTER.search(text):
-        return
-    if re.search(r"[A-Za-z]{2}", text):
+    if _LATIN2.search(text):
         yield from _latin(text, pack)
-    if "\u4e00" <= max(text) and _HAN.search(text):
-        yield from _han(text)
-    if _DEVA_WORD.search(text):
-        yield from _deva(text)
+    if not text.isascii():
+        if _HAN.search(text):
+            yield from _han(text)
+        if _DEVA_WORD.search(text):
+            yield from _deva(text)
 
 
 def _sentence_start(text: str, s: int) -> bool:
@@ -277,19 +280,29 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
     names, plain_set, last, first, english = _pack_sets(pack)
     if not names:
         return
+    # the common case first, at C speed: no name word, no title or strong cue -> nothing to scan
+    wset = latin_words(text)
+    low = text.lower()
+    cased = not text.islower() and not text.isupper()
+    hit = names.intersection(wset)
+    cue = not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
+    if not (
+        cue or (hit and (cased or not hit.isdisjoint(plain_set) or (len(hit) >= 2 and not _CUE_WORDS.isdisjoint(wset))))
+    ):
+        return
     toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
     if not toks:
         return
-    words = [t.lower() for _, _, t in toks]  # for the cues: "it's" stays
+    words = _WORD_RE.findall(low)  # for the cues: "it's" stays
     keys = [w[:-2] if w.endswith("'s") else w for w in words]  # for the lists: "rahul's" -> "rahul"
-    cased = not text.islower() and not text.isupper()
     n = len(toks)
-    caps = [cased and t[0].isupper() and not t.isupper() and not _sentence_start(text, s) for s, _, t in toks]
-    if not any(
-        (k in names and (c or k not in _NON_NAME)) or k in _TITLES or k in _STRONG_PREV or k in _STRONG_NEXT
-        for k, c in zip(keys, caps, strict=True)
-    ):
-        return  # the common case: no name word at all
+    if cased:  # only words that could be names need the (slower) sentence-start look-back
+        caps = [
+            t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, s)
+            for (s, _, t), k in zip(toks, (w[:-2] if w.endswith("'s") else w for w in words), strict=True)
+        ]
+    else:
+        caps = [False] * len(toks)
 
     def gap(a: int, b: int) -> str:
         return text[toks[a][1] : toks[b][0]].strip()
@@ -391,10 +404,15 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
             i += 1
 
 
+@functools.lru_cache(maxsize=4)
+def _compound_surnames(lex: NameLexicon) -> frozenset[str]:
+    return frozenset(s for s, r in lex.han_family.items() if len(s) == 2 and r <= 2000)
+
+
 def _han(text: str) -> Iterator[Match]:
     lex = lexicon()
     given = lex.han_given
-    compound = {s for s, r in lex.han_family.items() if len(s) == 2 and r <= 2000}
+    compound = _compound_surnames(lex)
     for run in _HAN.finditer(text):
         s0, chunk = run.start(), run.group()
         k = 0

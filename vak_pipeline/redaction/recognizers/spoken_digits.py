@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .base import latin_words
+
 _WORDS: dict[str, str] = {
     # English (ASR spells "0" as zero/oh/o)
     "zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
@@ -34,6 +36,7 @@ _RUN_RE = re.compile(rf"(?:{_L}plus\s+)?{_TOKEN}(?:[\s,\-]+{_TOKEN})*", re.IGNOR
 _TOKEN_RE = re.compile(rf"(?:({_REP_ALT})\s+)?({_WORD_ALT}|\d+)", re.IGNORECASE)
 _ZH_RUN_RE = re.compile(r"[零〇幺一二三四五六七八九0-9]{6,}")
 _PREFILTER = re.compile(rf"{_L}(?:{_WORD_ALT}){_R}|[零〇幺一二三四五六七八九]", re.IGNORECASE)
+_ASCII_WORDS = frozenset(w for w in _WORDS if w.isascii())
 MIN_DIGITS = 5  # a spoken US ZIP has five
 
 
@@ -83,6 +86,8 @@ def _convert_run(text: str, m: re.Match[str]) -> list[tuple[str, int, int]] | No
 
 def digit_view(text: str) -> DigitView | None:
     """The digit view of `text`, or None when nothing is spoken as digits (the common, cheap case)."""
+    if text.isascii() and _ASCII_WORDS.isdisjoint(latin_words(text)):
+        return None  # the common case, decided by a set lookup over the text's words
     words = len(_PREFILTER.findall(text))
     if not words or words + sum(c.isdigit() for c in text) < MIN_DIGITS:
         return None
