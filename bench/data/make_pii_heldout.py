@@ -647,7 +647,9 @@ def gen_west_b(u: U, loc: str) -> None:
         u.t("version ").t(version()).t(" of the app, extension ").t(str(R.randint(100, 999)))
     elif k == 12:
         e = f"{R.choice(WEST_FIRST)[0].lower()}_{R.choice(WEST_LAST).lower()}@hotmail.com"
-        u.t("my email is ").pii("email", e, e.replace("_", " underscore ").replace(".", " dot ").replace("@", " at ")).t(".")
+        u.t("my email is ").pii(
+            "email", e, e.replace("_", " underscore ").replace(".", " dot ").replace("@", " at ")
+        ).t(".")
     elif k == 13 and loc == "en-US":
         n = rnd_digits(3, "2345678") + rnd_digits(3, "2345678") + rnd_digits(4, "0123456789")
         u.t("it's ").pii("phone", " ".join(n), say(n)).t(", that's my cell")
@@ -656,16 +658,23 @@ def gen_west_b(u: U, loc: str) -> None:
         u.t("mobile's ").pii("phone", f"{n[:4]} {n[4:7]} {n[7:]}", say(n)).t(".")
     elif k == 14 and loc == "en-US":
         city, st, z = R.choice(CITIES_US)
-        u.t("I'm at ").pii("address", f"{R.randint(5, 990)} {R.choice(STREETS_US)}, apartment {R.randint(1, 9)}B, {city}, {st} {z}").t(".")
+        u.t("I'm at ").pii(
+            "address", f"{R.randint(5, 990)} {R.choice(STREETS_US)}, apartment {R.randint(1, 9)}B, {city}, {st} {z}"
+        ).t(".")
     elif k == 14:
-        u.t("send it to ").pii("address", f"{R.randint(2, 120)} {R.choice(STREETS_GB)}, {R.choice(['Cardiff', 'Edinburgh', 'Manchester'])} {R.choice(POST_GB)}").t(".")
+        u.t("send it to ").pii(
+            "address",
+            f"{R.randint(2, 120)} {R.choice(STREETS_GB)}, {R.choice(['Cardiff', 'Edinburgh', 'Manchester'])} {R.choice(POST_GB)}",
+        ).t(".")
     elif k == 15 and loc == "en-US":
         z = rnd_digits(5, "0123456789")
         u.t("zip code's ").pii("us_zip", z, say(z)).t(".")
     elif k == 15:
         u.t("the postcode's ").pii("uk_postcode", R.choice(POST_GB)).t(", yeah")
     elif k == 16:
-        u.t("the total is ").t(f"{R.randint(1, 9)},{R.randint(100, 999)}.{R.randint(10, 99)}").t(" and it was billed on the 3rd")
+        u.t("the total is ").t(f"{R.randint(1, 9)},{R.randint(100, 999)}.{R.randint(10, 99)}").t(
+            " and it was billed on the 3rd"
+        )
     elif k == 17:
         u.t("hello ").pii("person_name", f"{R.choice(IN_FIRST)} {R.choice(IN_LAST)}").t(" speaking, how can I help")
     elif k == 18:
@@ -691,7 +700,9 @@ def gen_in_b(u: U) -> None:
         n = "0" + R.choice(["80", "22", "44"]) + rnd_digits(8, "2345")
         u.t("alternate number is ").pii("phone", f"{n[:3]} {n[3:7]} {n[7:]}", say(n)).t(" office")
     elif k == 6:
-        u.t("PNR ").t(f"{rnd_digits(4)} {rnd_digits(3)} {rnd_digits(3)}").t(", booking id IN-").t(rnd_digits(5)).t("-22")
+        u.t("PNR ").t(f"{rnd_digits(4)} {rnd_digits(3)} {rnd_digits(3)}").t(", booking id IN-").t(rnd_digits(5)).t(
+            "-22"
+        )
     elif k == 7:
         u.t("IFSC code HDFC000").t(rnd_digits(4)).t(" and the branch is fine")
     elif k == 8:
@@ -702,7 +713,9 @@ def gen_in_b(u: U) -> None:
     elif k == 10:
         u.t("my wife ").pii("person_name", in_name()).t(" will collect it")
     elif k == 11:
-        u.t("the refund of Rs ").t(str(R.randint(200, 9000))).t(" came on ").t(f"{R.randint(1, 28)}/{R.randint(1, 12)}/2026")
+        u.t("the refund of Rs ").t(str(R.randint(200, 9000))).t(" came on ").t(
+            f"{R.randint(1, 28)}/{R.randint(1, 12)}/2026"
+        )
     elif k == 12:
         city, pin = R.choice(CITIES_IN)
         u.t("address is ").pii("address", f"{R.randint(2, 99)}, {R.choice(COLONIES)}, {city} {pin}").t(".")
@@ -731,7 +744,10 @@ def gen_hi_latn_b(u: U) -> None:
         n = R.choice("6789") + rnd_digits(9, "0123456789")
         u.t("mobile ").pii("phone", n, say(n, HI_D)).t(" hai")
     elif k == 8:
-        u.t("ghar ka pata ").pii("address", f"flat {R.randint(101, 999)}, {R.choice(['Shanti Apartments', 'Krishna Heights'])}, {R.choice(COLONIES)}").t(" hai")
+        u.t("ghar ka pata ").pii(
+            "address",
+            f"flat {R.randint(101, 999)}, {R.choice(['Shanti Apartments', 'Krishna Heights'])}, {R.choice(COLONIES)}",
+        ).t(" hai")
     elif k == 9:
         u.pii("person_name", R.choice(IN_LAST)).t(" sahab se baat karni hai")
     elif k == 10:
@@ -794,8 +810,14 @@ def gen_zh_b(u: U) -> None:
         u.t("张贴的通知说王者荣耀活动延期了")
 
 
-GENERATORS_B = {"en-US": lambda u: gen_west_b(u, "en-US"), "en-GB": lambda u: gen_west_b(u, "en-GB"),
-                "en-IN": gen_in_b, "hi-Latn-IN": gen_hi_latn_b, "hi-IN": gen_hi_deva_b, "zh-CN": gen_zh_b}
+GENERATORS_B = {
+    "en-US": lambda u: gen_west_b(u, "en-US"),
+    "en-GB": lambda u: gen_west_b(u, "en-GB"),
+    "en-IN": gen_in_b,
+    "hi-Latn-IN": gen_hi_latn_b,
+    "hi-IN": gen_hi_deva_b,
+    "zh-CN": gen_zh_b,
+}
 PER_LOCALE_B = 60
 
 

@@ -180,6 +180,7 @@ _STRONG_NEXT = frozenset("ji jee sahab saab sahib".split())
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
 _QUICK_PHRASES_RE = re.compile("|".join(re.escape(p) for p in sorted(_STRONG_PREV2 | {"it's", "i'm"})))
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
+_CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset("the a an my your our this that these those of to".split())  # "the will", "my bill"
 
 _WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
@@ -235,6 +236,7 @@ _NON_NAME = (
     STOP
     | _HINDI_WORDS
     | lid._HINDI
+    | _TITLES
     | frozenset(
         "kijiye karein karenge karega karegi fikar chinta sau hazaar hazar lakh crore rupaye rupaye rupiya rupees rs "
         "bees tees chalis pachas saath sattar assi nabbe minute ghanta ghante hafta hafte".split()
@@ -286,10 +288,13 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
     cased = not text.islower() and not text.isupper()
     hit = names.intersection(wset)
     cue = not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
-    if not (
-        cue or (hit and (cased or not hit.isdisjoint(plain_set) or (len(hit) >= 2 and not _CUE_WORDS.isdisjoint(wset))))
-    ):
-        return
+    if not cue:
+        if not hit or (not cased and hit.isdisjoint(plain_set) and (len(hit) < 2 or _CUE_WORDS.isdisjoint(wset))):
+            return
+        # lower case without any cue word: only a pair of name words or a name opening the reply can be taken
+        if not cased and _CUE_SET.isdisjoint(wset) and len(hit - _NON_NAME) < 2:
+            if not any(w.strip(",.?!") in hit for w in low.split(None, 4)[:4]):
+                return
     toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
     if not toks:
         return
