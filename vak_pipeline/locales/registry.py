@@ -10,20 +10,20 @@ PACKS: dict[str, LocalePack] = {
     p.id: p
     for p in (
         LocalePack("en-US", ("en", "en-US"), "en", siblings=("en-GB",), phone_regions=("US", "CA"),
-                   pii_types=_PII_COMMON + ("us_ssn",)),
+                   pii_types=_PII_COMMON + ("us_ssn", "us_zip")),
         LocalePack("en-GB", ("en", "en-GB"), "en", siblings=("en-US",), phone_regions=("GB",),
                    pii_types=_PII_COMMON + ("uk_nino", "uk_nhs", "uk_postcode")),
         LocalePack("en-IN", ("en", "en-IN", "hi-Latn", "hi"), "en", siblings=("hi-Latn-IN", "hi-IN"),
                    phone_regions=("IN",), romanized_hindi=True,
-                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi")),
+                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi", "in_pin")),
         LocalePack("hi-Latn-IN", ("hi-Latn", "hi", "en", "en-IN"), "hi-Latn", siblings=("en-IN", "hi-IN"),
                    phone_regions=("IN",), romanized_hindi=True,
-                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi")),
+                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi", "in_pin")),
         LocalePack("hi-IN", ("hi", "hi-Latn", "en", "en-IN"), "hi", siblings=("hi-Latn-IN", "en-IN"),
                    phone_regions=("IN",), romanized_hindi=True,
-                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi")),
+                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi", "in_pin")),
         LocalePack("zh-CN", ("zh", "zh-CN", "zh-Hans", "en"), "zh", siblings=(), phone_regions=("CN",),
-                   pii_types=_PII_COMMON + ("cn_resident_id",)),
+                   pii_types=_PII_COMMON + ("cn_resident_id", "cn_postcode")),
     )
 }
 

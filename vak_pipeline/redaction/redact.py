@@ -16,6 +16,7 @@ from ..locales.base import LocalePack
 from ..schema import Alignment, AudioMask, Entity, RedactionLog, RedactionSpan, Turn, VakRecord
 from .audio import AudioSettings, locate_span, make_mask, redact_alignment
 from .recognizers import PLACEHOLDER_PREFIX, Match, find_pii, persona_names, resolve_overlaps
+from .recognizers.asked import asked_types, find_asked_runs
 from .recognizers.phone import asks_for_number, find_cued_digit_runs
 
 # Entity types the format names that are a person's data: an annotated one is redacted even if no
@@ -163,7 +164,20 @@ def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[s
         extra = _entity_hints(rec, f)
         if f.path == "text" and "phone" in pack.pii_types and _previous_asks_for_number(rec, f.turn):
             extra += list(find_cued_digit_runs(f.text, cued=True))
+        if f.path == "text" and (question := _previous_question(rec, f.turn)):
+            for ptype in asked_types(question, pack.pii_types):  # "which card?" -> the reply's digits are a card
+                extra += list(find_asked_runs(f.text, ptype))
         f.matches = resolve_overlaps(find_pii(pack, f.text, names, ner, persona) + extra)
+
+
+def _previous_question(rec: VakRecord, turn: int | None) -> str | None:
+    """The text of the spoken turn before `turn` when the other speaker said it."""
+    if not turn:
+        return None
+    for prev in reversed(rec.turns[:turn]):
+        if prev.is_spoken and prev.text:
+            return prev.text if prev.speaker != rec.turns[turn].speaker else None
+    return None
 
 
 def _previous_asks_for_number(rec: VakRecord, turn: int | None) -> bool:

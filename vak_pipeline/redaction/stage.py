@@ -62,8 +62,10 @@ class RedactionSettings:
         return AudioSettings(self.audio_method, self.padding_s, self.tone_hz, self.tone_dbfs)
 
     def fingerprint(self) -> str:
-        """Settings plus the recognizers' own code: a better recognizer re-redacts every record once."""
-        return hashlib.sha256(json.dumps([STAGE_VERSION, asdict(self), _code_version()],
+        """Settings plus the recognizers' own code and name lists: a better recognizer re-redacts every record once."""
+        from .recognizers.name_lexicon import fingerprint as names_fingerprint
+
+        return hashlib.sha256(json.dumps([STAGE_VERSION, asdict(self), _code_version(), names_fingerprint()],
                                          sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -16,10 +16,12 @@ from .base import PLACEHOLDER_RE, Match
 from .cards import find_cards
 from .email import find_emails, find_upi
 from .iban import find_ibans
+from .lexicon_names import find_lexicon_names
 from .names import find_cued_names, find_given_names, find_ner_names, is_persona, persona_names
 from .national_ids import find_cn_resident_id, find_in_aadhaar, find_in_pan, find_uk_nhs, find_uk_nino, find_us_ssn
 from .network import find_ips
 from .phone import find_phones
+from .postcodes import find_cn_postcode, find_in_pin, find_us_zip
 from .spoken_digits import digit_view
 
 __all__ = ["PLACEHOLDER_PREFIX", "Match", "find_pii", "persona_names", "resolve_overlaps"]
@@ -33,7 +35,7 @@ _FINDERS: dict[str, tuple[Finder, bool]] = {
     "payment_card": (lambda t, p: find_cards(t), True),
     "iban": (lambda t, p: find_ibans(t), True),
     "ip_address": (lambda t, p: find_ips(t), True),
-    "person_name": (lambda t, p: find_cued_names(t), False),
+    "person_name": (lambda t, p: (*find_cued_names(t), *find_lexicon_names(t, p)), False),
     "address": (lambda t, p: find_addresses(t), True),
     "us_ssn": (lambda t, p: find_us_ssn(t), True),
     "uk_nino": (lambda t, p: find_uk_nino(t), True),
@@ -43,14 +45,19 @@ _FINDERS: dict[str, tuple[Finder, bool]] = {
     "in_pan": (lambda t, p: find_in_pan(t), True),
     "in_upi": (lambda t, p: find_upi(t), False),
     "cn_resident_id": (lambda t, p: find_cn_resident_id(t), True),
+    "in_pin": (lambda t, p: find_in_pin(t), True),
+    "cn_postcode": (lambda t, p: find_cn_postcode(t), True),
+    "us_zip": (lambda t, p: find_us_zip(t), True),
 }
 _PLACEHOLDER_NAMES = {
     "phone": "PHONE", "email": "EMAIL", "payment_card": "CARD", "iban": "IBAN", "ip_address": "IP",
     "person_name": "PERSON", "address": "ADDRESS", "us_ssn": "SSN", "uk_nino": "NINO", "uk_nhs": "NHS",
     "uk_postcode": "POSTCODE", "in_aadhaar": "AADHAAR", "in_pan": "PAN", "in_upi": "UPI", "cn_resident_id": "CN_ID",
+    "in_pin": "PIN", "cn_postcode": "CN_POSTCODE", "us_zip": "ZIP",
 }
 PLACEHOLDER_PREFIX = _PLACEHOLDER_NAMES
 _DIGIT = re.compile(r"\d")
+_ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")
 
 
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
@@ -65,14 +72,17 @@ def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
     return sorted(chosen, key=lambda m: m.start)
 
 
-def _run(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool) -> Iterator[Match]:
+def _run(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool, numbers_only: bool = False) -> Iterator[Match]:
+    """`numbers_only`: the digit view's pass, where only the number-bearing kinds can differ."""
     has_digit = _DIGIT.search(text) is not None
     for ptype in pack.pii_types:
-        entry = _FINDERS.get(ptype)
-        if entry is None or (entry[1] and not has_digit):
+        if numbers_only and ptype == "person_name":
             continue
+        entry = _FINDERS.get(ptype)
+        if entry is None or (entry[1] and not has_digit and not (ptype == "address" and _ZH_NUMERAL.search(text))):
+            continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
         yield from entry[0](text, pack)
-    if "person_name" in pack.pii_types:
+    if "person_name" in pack.pii_types and not numbers_only:
         yield from find_given_names(text, names)
         if ner:
             yield from find_ner_names(text)
@@ -89,7 +99,7 @@ def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool
     found = list(_run(pack, text, names, ner))
     view = digit_view(text)
     if view is not None:  # spoken digits: scan the digit view too; written values keep their own matches
-        for m in _run(pack, view.text, names, ner):
+        for m in _run(pack, view.text, names, ner, numbers_only=True):
             s, e = view.to_original(m.start, m.end)
             found.append(Match(m.type, s, e, m.score, m.recognizer, m.norm))
     if persona and found:

@@ -20,7 +20,13 @@ _SPOKEN_RE = re.compile(
     rf"([a-z0-9]+(?:(?:\s+dot\s+|\.)[a-z0-9]+)*(?:\s+dot\s+|\.)(?:{_TLDS}))\b",
     re.IGNORECASE,
 )
-_SPOKEN_PREFILTER = re.compile(r"\bdot\s+(?:" + _TLDS + r")\b", re.IGNORECASE)
+_PROVIDERS = r"(?:gmail|yahoo|hotmail|outlook|rediffmail|icloud|protonmail|live|aol|163|qq)"
+# "dot com" spoken, or "at gmail.com" (ASR writes the domain but keeps the spoken "at")
+_SPOKEN_PREFILTER = re.compile(r"\bdot\s+(?:" + _TLDS + r")\b|\bat\s+" + _PROVIDERS + r"\.", re.IGNORECASE)
+_GLUED_GATE = re.compile(r"at" + _PROVIDERS + r"\.", re.IGNORECASE)
+# ASR glues "name at gmail dot com" into "name.calledwellatgmail.com": a run ending in "at<provider>.<tld>"
+_GLUED_RE = re.compile(r"(?<![\w@.])([a-z0-9][a-z0-9._\-]*?)at(" + _PROVIDERS + r"\.(?:com|co\.in|co\.uk|in|net))\b",
+                       re.IGNORECASE)
 _WORD_SEP = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
 _SEP_SUB = re.compile(r"\s+(dot|underscore|dash|hyphen)\s+", re.IGNORECASE)
 _UPI_RE = re.compile(r"(?<![A-Za-z0-9._\-])[A-Za-z0-9][A-Za-z0-9._\-]{1,255}@[A-Za-z][A-Za-z0-9]{1,63}"
@@ -43,6 +49,9 @@ def find_emails(text: str) -> Iterator[Match]:
                 continue
             norm = _spoken_norm(local) + "@" + _spoken_norm(m.group(2))
             yield Match("email", m.start(), m.end(), 0.85, "spoken_email", norm)
+    if _GLUED_GATE.search(text):
+        for m in _GLUED_RE.finditer(text):
+            yield Match("email", m.start(), m.end(), 0.7, "spoken_email", f"{m.group(1)}@{m.group(2)}".lower())
 
 
 def find_upi(text: str) -> Iterator[Match]:

@@ -8,7 +8,7 @@ import logging
 import re
 from collections.abc import Iterator
 
-from .base import Match
+from .base import Match, latin_words
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ _DEVA_STOP = frozenset("है हूँ हूं मैं मेरा मे
 _ZH_NAME_RE = re.compile(r"(?:我叫|我的名字是|我的名字叫|我名叫|我是)([\u4e00-\u9fff]{2,3}?)"
                          r"(?=[，。,.！!？?\s]|$|我|的|手机|电话|号码|住|在|今|想|要|身份)")
 _ZH_STOP_CHARS = set("我你他她的是了在有个来去想要这那不没")
+_GATE_WORDS = frozenset("name naam speaking mr mrs ms miss dr shri smt shrimati bol".split())
 _ANY_NAME_PREFILTER = re.compile(
     r"\b(?:name|naam|this\s+is|i\s+am|i'm|speaking|mr|mrs|ms|miss|dr|shri|smt|shrimati|bol\s+rah)|नाम|बोल|我叫|名字|我是",
     re.IGNORECASE)
@@ -75,7 +76,11 @@ def name_norm(s: str) -> str:
 
 
 def find_cued_names(text: str) -> Iterator[Match]:
-    if not _ANY_NAME_PREFILTER.search(text):
+    if text.isascii():  # a set lookup over the words, cheaper than the regex for most turns
+        w = latin_words(text)
+        if w.isdisjoint(_GATE_WORDS) and not ("this" in w and "is" in w) and not ("i" in w and ("am" in w or "m" in w)):
+            return
+    elif not _ANY_NAME_PREFILTER.search(text):
         return
     for cue, capitalised, follower in _CUES:
         for m in cue.finditer(text):

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from .base import Match, business_context, digits_of, has_cue
-from .checksums import cn_resident_id_ok, nhs_ok, verhoeff_ok
+from .checksums import aadhaar_ok, cn_resident_id_ok, nhs_ok, us_ssn_ok
 
 _SSN_RE = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
 _SSN_BARE_RE = re.compile(r"(?<!\d)\d{9}(?!\d)")
@@ -37,9 +37,9 @@ _CN_ID_RE = re.compile(
 def find_us_ssn(text: str) -> Iterator[Match]:
     for m in _SSN_RE.finditer(text):
         area, group, serial = m.group(1), m.group(3), m.group(4)
-        if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
+        if not us_ssn_ok(area + group + serial):
             continue
-        if business_context(text, m.start()):
+        if business_context(text, m.start(), end=m.end()):
             continue
         yield Match("us_ssn", m.start(), m.end(), 0.85, "ssn", area + group + serial)
     for m in _SSN_BARE_RE.finditer(text):
@@ -61,7 +61,7 @@ def find_uk_nhs(text: str) -> Iterator[Match]:
         if not nhs_ok(d) or len(set(d)) == 1:
             continue
         cued = has_cue(text, m.start(), _NHS_CUE)
-        if not cued and business_context(text, m.start()):
+        if not cued and business_context(text, m.start(), end=m.end()):
             continue
         yield Match("uk_nhs", m.start(), m.end(), 0.95 if cued else 0.7, "nhs_mod11", d)
 
@@ -69,10 +69,10 @@ def find_uk_nhs(text: str) -> Iterator[Match]:
 def find_in_aadhaar(text: str) -> Iterator[Match]:
     for m in _AADHAAR_RE.finditer(text):
         d = digits_of(m.group())
-        if not verhoeff_ok(d):
+        if not aadhaar_ok(d):
             continue
         cued = has_cue(text, m.start(), _AADHAAR_CUE)
-        if not cued and business_context(text, m.start()):
+        if not cued and business_context(text, m.start(), end=m.end()):
             continue
         grouped = bool(m.group(1))
         yield Match("in_aadhaar", m.start(), m.end(), 0.95 if cued else (0.85 if grouped else 0.75), "verhoeff", d)

@@ -11,13 +11,14 @@ from .base import Match, business_context
 _V4_RE = re.compile(r"(?<![A-Za-z0-9_.])(?:\d{1,3}\.){3}\d{1,3}(?![A-Za-z0-9_]|\.\d)")
 _V6_RE = re.compile(r"(?<![A-Za-z0-9_:])(?:[0-9A-Fa-f]{0,4}:){2,7}"
                     r"(?:[0-9A-Fa-f]{0,4}|(?:\d{1,3}\.){3}\d{1,3})(?![A-Za-z0-9_:])")
-_VERSION_CUE = re.compile(r"(?:\bv|version\s*|ver\.?\s*)$", re.IGNORECASE)
+_VERSION_CUE = re.compile(r"(?:\bv|version\s*|ver\.?\s*|firmware\s*|वर्जन\s*|版本号?|固件)$", re.IGNORECASE)
 
 
 def find_ips(text: str) -> Iterator[Match]:
     if "." in text:
         for m in _V4_RE.finditer(text):
-            if _VERSION_CUE.search(text, max(0, m.start() - 9), m.start()) or business_context(text, m.start(), 20):
+            if _VERSION_CUE.search(text, max(0, m.start() - 9), m.start()) or business_context(
+                    text, m.start(), 20, m.end()):
                 continue  # "version 1.2.3.4", "customer number is 4.4.7.1" (ASR dots between spoken digits)
             try:
                 ip = ipaddress.IPv4Address(m.group())

@@ -100,7 +100,7 @@ _LOOSE_RUN = re.compile(r"\d(?:(?:[\s().\-/,]{0,2}|\s(?:to|too|for|oh|o)\s)\d){6
 def find_cued_digit_runs(text: str, cued: bool = False) -> Iterator[Match]:
     """`cued`: the previous turn asked for a number ("can I have your phone number?")."""
     for m in _LOOSE_RUN.finditer(text):
-        if not (cued or has_cue(text, m.start(), _PHONE_CUE)) or business_context(text, m.start()):
+        if not (cued or has_cue(text, m.start(), _PHONE_CUE)) or business_context(text, m.start(), end=m.end()):
             continue
         norm = "".join(_HOMOPHONES.get(t.lower(), t) for t in re.findall(r"\d|[A-Za-z]+", m.group()))
         yield Match("phone", m.start(), m.end(), 0.6, "phone_cue", norm)
@@ -128,7 +128,7 @@ def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[Match]:
             if span in seen:
                 continue
             seen.add(span)
-            if not m.raw_string.startswith("+") and business_context(text, m.start):
+            if not m.raw_string.startswith("+") and business_context(text, m.start, end=m.end):
                 continue
             norm = phonenumbers.format_number(m.number, PhoneNumberFormat.E164)
             yield Match("phone", m.start, m.end, 0.9 if m.raw_string.startswith("+") else 0.8, "phonenumbers", norm)

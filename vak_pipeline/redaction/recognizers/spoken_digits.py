@@ -1,7 +1,7 @@
 """Digits said as words in ASR text ("nine eight seven ...", "double five", "oh", Hindi and Chinese numerals).
 
 Number recognizers (phone, card, Aadhaar ...) only understand digits, so a text is rewritten into a
-*digit view* where each spoken run of six or more digits becomes the digit string, with a per-character
+*digit view* where each spoken run of five or more digits becomes the digit string, with a per-character
 map back to the original text. A match found in the view is mapped back to the words that said it.
 """
 
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from .base import latin_words
 
 _WORDS: dict[str, str] = {
     # English (ASR spells "0" as zero/oh/o)
@@ -34,7 +36,8 @@ _RUN_RE = re.compile(rf"(?:{_L}plus\s+)?{_TOKEN}(?:[\s,\-]+{_TOKEN})*", re.IGNOR
 _TOKEN_RE = re.compile(rf"(?:({_REP_ALT})\s+)?({_WORD_ALT}|\d+)", re.IGNORECASE)
 _ZH_RUN_RE = re.compile(r"[零〇幺一二三四五六七八九0-9]{6,}")
 _PREFILTER = re.compile(rf"{_L}(?:{_WORD_ALT}){_R}|[零〇幺一二三四五六七八九]", re.IGNORECASE)
-MIN_DIGITS = 6
+_ASCII_WORDS = frozenset(w for w in _WORDS if w.isascii())
+MIN_DIGITS = 5  # a spoken US ZIP has five
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,8 @@ def _convert_run(text: str, m: re.Match[str]) -> list[tuple[str, int, int]] | No
 
 def digit_view(text: str) -> DigitView | None:
     """The digit view of `text`, or None when nothing is spoken as digits (the common, cheap case)."""
+    if text.isascii() and _ASCII_WORDS.isdisjoint(latin_words(text)):
+        return None  # the common case, decided by a set lookup over the text's words
     words = len(_PREFILTER.findall(text))
     if not words or words + sum(c.isdigit() for c in text) < MIN_DIGITS:
         return None

@@ -1,0 +1,486 @@
+"""Person names without a cue phrase: a token scan against first/last-name lists (name_lexicon) with context.
+
+One pass over the words of a text, a set lookup per word, no model call. A name is taken when the
+words *and* their surroundings say so, because many names are ordinary words ("will", "may", "grace",
+"bill", "mark"; Hinglish "das", "pal") and ASR text is often lower case:
+
+- two or three adjacent name words (first + last) where at least one is not an ordinary word:
+  "yeah it's rahul sharma", "grace patel"; two ordinary words ("mark green") need a cue or capitals;
+- one name word with context: a title before ("mr", "shri", "smt", "dr"), an honorific after
+  ("ji", "sahab", "sir", "madam"), a greeting or an introduction before ("thanks priya", "it's
+  ankit", "speak to rohan"), "here"/"speaking"/"this side" after, or the name alone at a reply start;
+- in cased text, a capitalised name word inside a sentence ("I spoke to Deepa yesterday");
+- Devanagari: names from the list, or any word after श्री/श्रीमती/कुमारी, or a listed name before जी;
+- Chinese: a common surname + a listed given name (王美玲), a surname + title (李先生, 张伟女士), or
+  a surname after 姓/收件人/联系人, or 小/老 + surname as a whole reply (小王，...).
+
+Which countries' lists a pack uses, and how deep, is `PACK_COUNTRIES` (issue 17 moves it to pack data).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+from ...locales import lid
+from ...locales.base import LocalePack
+from .base import Match, latin_words
+from .name_lexicon import NameLexicon, lexicon
+from .names import STOP
+
+# pack -> (its own countries, others whose top names also occur there), ranks kept for each
+PACK_COUNTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en-US": (("US", "GB"), ("IN", "CN")),
+    "en-GB": (("GB", "US"), ("IN", "CN")),
+    "en-IN": (("IN",), ("US", "GB")),
+    "hi-Latn-IN": (("IN",), ("US", "GB")),
+    "hi-IN": (("IN",), ("US", "GB")),
+    "zh-CN": (("CN", "TW", "HK"), ("US", "GB")),
+}
+PRIMARY_RANK, SECONDARY_RANK = 5000, 1000
+
+# Romanized-Hindi and English grammar words: never a name in lower case (lid's lexicons plus names.STOP).
+_HINDI_WORDS = frozenset(
+    """
+hai hain ho hoga tha thi nahi nahin na kya kyun kaise kab kahan kaun mera meri mere mujhe main mein maine
+hum hamara aap aapka aapki aapke aapko tum woh wo ye yeh is us unka uska iska ka ki ke ko se par pe tak
+liye wala wali wale kar karo karna kiya kiye raha rahi rahe gaya gayi gaye aaya aayi de do diya dijiye
+dekh bata batao bataiye sakte chahiye mil mila milega bol bolo sun theek thik accha acha achha bilkul
+shukriya dhanyavaad namaste abhi aaj kal parson pehle baad phir bhi toh to hi sirf bas bahut thoda kuch
+koi sab aur ya lekin magar kyunki agar jab tab ek teen chaar paanch das din mahina saal ghar paisa paise
+log wapas yaar haan han ji jee sahab saab bhai bhaiya didi madam sir number order account payment
+das pal lal dev raja rani prem sona heera moti jaan khushi asha kiran suraj chand roshan
+""".split()
+)
+_FILLERS = frozenset(
+    "yeah yes yep ya yah haan han ji jee hi hello hey ok okay um uh umm so well sure oh right hmm and".split()
+)
+_TITLES = frozenset("mr mrs ms miss mister dr doctor shri sri shrimati smt kumari prof professor mister".split())
+_CUE_PREV = frozenset(
+    (
+        "it's",
+        "its",
+        "i'm",
+        "im",
+        "name's",
+        "names",
+        "hi",
+        "hello",
+        "hey",
+        "thanks",
+        "bye",
+        "dear",
+        "sorry",
+        "friend",
+        "brother",
+        "sister",
+        "wife",
+        "husband",
+        "son",
+        "daughter",
+        "father",
+        "mother",
+        "colleague",
+        "manager",
+        "uncle",
+        "aunty",
+        "auntie",
+        "beta",
+        "naam",
+        "main",
+        "mai",
+        "customer",
+        "caller",
+        "for",
+        "namaste",
+        "goodbye",
+        "told",
+        "tell",
+        "ask",
+        "asked",
+        "under",
+        "with",
+        "ok",
+        "okay",
+    )
+)
+_CUE_PREV2 = frozenset(
+    (
+        "it is",
+        "this is",
+        "i am",
+        "name is",
+        "call me",
+        "ask for",
+        "speak to",
+        "speak with",
+        "speaking to",
+        "speaking with",
+        "spoke to",
+        "spoke with",
+        "talk to",
+        "talked to",
+        "talking to",
+        "thank you",
+        "transfer to",
+        "connect to",
+        "connect me",
+        "is mr",
+        "naam hai",
+        "myself is",
+        "theek hai",
+        "thik hai",
+        "achha hai",
+        "accha hai",
+    )
+)
+_CUE_NEXT = frozenset(
+    "ji jee sahab saab sahib sir madam maam ma'am bhai bhaiya didi here speaking ne ko ka ki ke bol from said says "
+    "told called asked mentioned wrote was has had did will would can could".split()
+)
+# Cues strong enough that an unknown word (in no name list, no English or Hindi word) is taken as a name:
+# "it's jocelyn okafor", "mr kowalczyk", "menon ji".
+_STRONG_PREV = frozenset(
+    (
+        "it's",
+        "its",
+        "i'm",
+        "im",
+        "under",
+        "naam",
+        "shri",
+        "sri",
+        "shrimati",
+        "smt",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "miss",
+        "mister",
+        "kumari",
+    )
+)
+_STRONG_PREV2 = frozenset(
+    (
+        "this is",
+        "name is",
+        "i am",
+        "speak to",
+        "speak with",
+        "spoke to",
+        "spoke with",
+        "ask for",
+        "transfer to",
+        "naam hai",
+    )
+)
+_STRONG_NEXT = frozenset("ji jee sahab saab sahib".split())
+_TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
+_QUICK_PHRASES_RE = re.compile("|".join(re.escape(p) for p in sorted(_STRONG_PREV2 | {"it's", "i'm"})))
+_CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
+_CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
+_NOT_PREV = frozenset("the a an my your our this that these those of to".split())  # "the will", "my bill"
+
+_WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
+_END_RE = re.compile(r"\s*(?:[,.!?;:]|$)")
+_SENT_START_RE = re.compile(r"(?:^|[.!?\n\"“]\s*)$")
+
+# Chinese: the most common single-character surnames (a fact list; names-dataset lists none of one
+# character), compound ones come from the dataset.
+_ZH_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+    "張劉陳楊黃趙吳孫馬鄭謝許韓馮鄧蕭葉蘇魏呂盧鍾譚陸範賈韋鄒閆龔錢嚴湯"
+)
+_ZH_TITLES = (
+    "先生",
+    "女士",
+    "小姐",
+    "老师",
+    "經理",
+    "经理",
+    "师傅",
+    "同学",
+    "阿姨",
+    "太太",
+    "医生",
+    "律师",
+    "总",
+    "老師",
+    "師傅",
+    "醫生",
+)
+_ZH_CUES = re.compile(
+    r"(?:我姓|姓|收件人(?:是|叫)?|收货人(?:是|叫)?|联系人(?:是|叫)?|找一下|请找|转给|这边是|这里是|我这边是|我是|我叫)$"
+)
+_ZH_STOP = frozenset("我你他她的是了在有个来去想要这那不没和也就都还说吗呢吧啊呀么")
+_HAN = re.compile(r"[\u4e00-\u9fff]+")
+_ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
+
+_DEVA_WORD = re.compile(r"[\u0900-\u097F]+")
+_DEVA_TITLES = frozenset("श्री श्रीमती सुश्री कुमारी डॉ डॉक्टर मिस्टर".split())
+_DEVA_AFTER = frozenset("जी साहब सर मैडम भाई भैया दीदी".split())
+_DEVA_STOP = frozenset(
+    "है हैं हूँ हूं था थी मैं मेरा मेरी मेरे आप आपका आपकी का की के को से ने में पर और नाम हाँ हां "
+    "जी नमस्ते ठीक बोल रहा रही क्या कब कहाँ यह वह एक दो तीन अच्छा बिल्कुल बताइए बताइये सुनिए देखिए "
+    "धन्यवाद शुक्रिया नहीं हां जी भाई सर मैडम अभी कल आज फिर भी तो ही बस और या लेकिन कृपया ज़रा जरा "
+    "चलिए रुकिए हेलो हैलो ओके सही गलत पैसे पैसा बिल खाता ऑर्डर टिकट नंबर".split()
+)
+_DEVA_CUES = frozenset("नमस्ते नमस्कार प्रणाम".split())
+_LATIN2 = re.compile(r"[A-Za-z]{2}")
+
+
+_NON_NAME = (
+    STOP
+    | _HINDI_WORDS
+    | lid._HINDI
+    | _TITLES
+    | frozenset(
+        "kijiye karein karenge karega karegi fikar chinta sau hazaar hazar lakh crore rupaye rupaye rupiya rupees rs "
+        "bees tees chalis pachas saath sattar assi nabbe minute ghanta ghante hafta hafte".split()
+    )
+)
+_PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
+
+
+def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
+    """(every name word, plain name words, last names, first names, English words) of a pack; computed
+    once per pack and process."""
+    got = _PACK_SETS.get(pack.id)
+    if got is None:
+        lex = lexicon()
+        primary, secondary = PACK_COUNTRIES.get(pack.id, (("US", "GB", "IN", "CN"), ()))
+        first, last = lex.tokens(primary, secondary, PRIMARY_RANK, SECONDARY_RANK)
+        names = frozenset(t for t in first | last if len(t) > 1)
+        plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME)
+        english = lex.english - names
+        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english)
+    return got
+
+
+def find_lexicon_names(text: str, pack: LocalePack) -> Iterator[Match]:
+    """Names found by the lists and their context (see module docstring)."""
+    if _LATIN2.search(text):
+        yield from _latin(text, pack)
+    if not text.isascii():
+        if _HAN.search(text):
+            yield from _han(text)
+        if _DEVA_WORD.search(text):
+            yield from _deva(text)
+
+
+def _sentence_start(text: str, s: int) -> bool:
+    k = s - 1
+    while k >= 0 and text[k] in " \t":
+        k -= 1
+    return k < 0 or text[k] in '.!?\n"“'
+
+
+def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
+    names, plain_set, last, first, english = _pack_sets(pack)
+    if not names:
+        return
+    # the common case first, at C speed: no name word, no title or strong cue -> nothing to scan
+    wset = latin_words(text)
+    low = text.lower()
+    cased = not text.islower() and not text.isupper()
+    hit = names.intersection(wset)
+    cue = not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
+    if not cue:
+        if not hit or (not cased and hit.isdisjoint(plain_set) and (len(hit) < 2 or _CUE_WORDS.isdisjoint(wset))):
+            return
+        # lower case without any cue word: only a pair of name words or a name opening the reply can be taken
+        if not cased and _CUE_SET.isdisjoint(wset) and len(hit - _NON_NAME) < 2:
+            if not any(w.strip(",.?!") in hit for w in low.split(None, 4)[:4]):
+                return
+    toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
+    if not toks:
+        return
+    words = _WORD_RE.findall(low)  # for the cues: "it's" stays
+    keys = [w[:-2] if w.endswith("'s") else w for w in words]  # for the lists: "rahul's" -> "rahul"
+    n = len(toks)
+    if cased:  # only words that could be names need the (slower) sentence-start look-back
+        caps = [
+            t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, s)
+            for (s, _, t), k in zip(toks, (w[:-2] if w.endswith("'s") else w for w in words), strict=True)
+        ]
+    else:
+        caps = [False] * len(toks)
+
+    def gap(a: int, b: int) -> str:
+        return text[toks[a][1] : toks[b][0]].strip()
+
+    def cue_before(i: int) -> bool:
+        if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":"):
+            return False
+        p1 = words[i - 1]
+        if gap(i - 1, i) in ("?", ":") and p1 not in ("naam", "name"):  # "aapka naam? charulata iyer"
+            return False
+        if p1.rstrip(".") in _TITLES or p1 in _CUE_PREV:
+            return True
+        return i >= 2 and f"{words[i - 2]} {p1}" in _CUE_PREV2
+
+    def cue_after(j: int) -> bool:
+        if j + 1 < n and gap(j, j + 1) in ("", ","):
+            nxt = words[j + 1]
+            return nxt in _CUE_NEXT or (nxt == "this" and j + 2 < n and words[j + 2] == "side")
+        return False
+
+    def unknown(k: int) -> bool:  # a word no list knows: neither a listed name nor English/Hindi
+        w = keys[k]
+        return len(w) > 2 and w not in names and w not in english and w not in _NON_NAME and "'" not in w
+
+    def strong_before(i: int) -> bool:
+        if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":"):
+            return False
+        p1 = words[i - 1].rstrip(".")
+        if gap(i - 1, i) in ("?", ":"):
+            return p1 in ("naam", "name")
+        return p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
+
+    def reply_start(i: int, j: int) -> bool:
+        """Only fillers before, and nothing (or punctuation) after: "yeah, rahul." / "priya here"."""
+        return all(words[k] in _FILLERS for k in range(i)) and bool(_END_RE.match(text, toks[j][1]))
+
+    i = 0
+    while i < n:
+        k0 = keys[i]
+        if k0 in _NON_NAME and not caps[i]:
+            i += 1  # grammar words never start a name ("to Deepa" -> "Deepa")
+            continue
+        titled = i >= 1 and words[i - 1].rstrip(".") in _TITLES and gap(i - 1, i) in ("", ".") and len(k0) > 1
+        if k0 not in names and not titled:
+            if unknown(i):  # unknown words: only after a strong cue or before "ji" ("it's jocelyn okafor")
+                j = (
+                    i + 1
+                    if i + 1 < n
+                    and gap(i, i + 1) == ""
+                    and (unknown(i + 1) or keys[i + 1] in names)
+                    and keys[i + 1] not in _NON_NAME
+                    else i
+                )
+                nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
+                # an unknown word before a listed surname is a given name: "charulata mehrotra"
+                pair = j > i and keys[j] in last and keys[j] in plain_set
+                if strong_before(i) or nxt in _STRONG_NEXT or pair:
+                    s, e = toks[i][0], toks[j][1]
+                    yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
+                    i = j + 1
+                    continue
+            i += 1
+            continue
+        j = i  # extend over adjacent name words (at most three)
+        while (
+            j + 1 < n
+            and j - i < 2
+            and gap(j, j + 1) == ""
+            and (keys[j + 1] in names or caps[j + 1] or unknown(j + 1))
+            and keys[j + 1] not in _NON_NAME
+        ):
+            j += 1
+        plain = [keys[k] in plain_set for k in range(i, j + 1)]
+        all_caps = all(caps[i : j + 1])
+        cue = cue_before(i) or cue_after(j) or reply_start(i, j)
+        prev_ok = all_caps or i == 0 or words[i - 1] not in _NOT_PREV
+        if j > i:
+            n_plain = sum(plain)
+            if n_plain >= 2 or all_caps:
+                ok = prev_ok
+            elif n_plain == 1:  # one plain name and one ordinary word: a cue, or the plain one at an edge
+                ok = (
+                    prev_ok
+                    and (cue or plain[0] or plain[-1])
+                    and (keys[j] in last or keys[j] in plain_set or unknown(j))
+                )
+            else:  # "mark green": only with a cue in lower-case text
+                ok = prev_ok and cue and not cased
+        else:
+            caps_only = caps[i] and len(k0) > 2 and k0 in first  # "I spoke to Deepa": a capitalised first name
+            ok = prev_ok and ((plain[0] and (cue or caps_only)) or (caps[i] and cue) or titled)
+        if ok:
+            s, e = toks[i][0], toks[j][1]
+            if words[j].endswith("'s"):
+                e -= 2
+            yield Match("person_name", s, e, 0.8 if j > i else 0.7, "name_lexicon", " ".join(text[s:e].lower().split()))
+            i = j + 1
+        else:
+            i += 1
+
+
+@functools.lru_cache(maxsize=4)
+def _compound_surnames(lex: NameLexicon) -> frozenset[str]:
+    return frozenset(s for s, r in lex.han_family.items() if len(s) == 2 and r <= 2000)
+
+
+def _han(text: str) -> Iterator[Match]:
+    lex = lexicon()
+    given = lex.han_given
+    compound = _compound_surnames(lex)
+    for run in _HAN.finditer(text):
+        s0, chunk = run.start(), run.group()
+        k = 0
+        while k < len(chunk):
+            sur = 2 if chunk[k : k + 2] in compound else (1 if chunk[k] in _ZH_SURNAMES else 0)
+            if not sur:
+                k += 1
+                continue
+            span = _han_span(text, chunk, k, sur, given)
+            if span is None:
+                k += 1
+                continue
+            a, b = span
+            yield Match("person_name", s0 + a, s0 + b, 0.75, "name_lexicon", chunk[a:b])
+            k = b
+
+
+def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) -> tuple[int, int] | None:
+    g = k + sur
+    if (
+        chunk[g : g + 2] in given
+        and not any(c in _ZH_STOP for c in chunk[g : g + 2])
+        and not any(chunk[g:].startswith(t) for t in _ZH_TITLES)
+    ):
+        return k, g + 2  # surname + a listed two-character given name: 王美玲
+    for glen in (2, 1, 0):  # surname (+ given) + title: 李先生, 张伟女士
+        rest = chunk[g + glen :]
+        if any(rest.startswith(t) for t in _ZH_TITLES) and not any(c in _ZH_STOP for c in chunk[g : g + glen]):
+            return k, g + glen
+    before = chunk[:k]
+    if _ZH_CUES.search(before):
+        for glen in (2, 1, 0):
+            if not any(c in _ZH_STOP for c in chunk[g : g + glen]) and (glen == 0 or len(chunk) >= g + glen):
+                nxt = chunk[g + glen : g + glen + 1]
+                if not nxt or nxt in _ZH_STOP or nxt in _ZH_PUNCT or glen == 0:
+                    return k, g + glen
+    if k >= 1 and chunk[k - 1] in "小老" and sur == 1 and len(chunk) == k + 1 and k == 1:
+        return k - 1, k + 1  # "小王" as a whole reply or vocative
+    return None
+
+
+def _deva(text: str) -> Iterator[Match]:
+    names = lexicon().deva
+    toks = [(m.start(), m.end(), m.group()) for m in _DEVA_WORD.finditer(text)]
+    i, n = 0, len(toks)
+    while i < n:
+        s, e, t = toks[i]
+        prev = toks[i - 1][2] if i else ""
+        titled = (prev in _DEVA_TITLES or prev in _DEVA_CUES) and t not in _DEVA_STOP
+        if t not in _DEVA_STOP and i + 1 < n and toks[i + 1][2] in _DEVA_AFTER and t not in names:
+            yield Match("person_name", s, e, 0.65, "name_lexicon", t)  # "सक्सेना जी": an unknown word before जी
+            i += 1
+            continue
+        if t in names or titled:
+            j = i
+            while j + 1 < n and (toks[j + 1][2] in names) and toks[j + 1][2] not in _DEVA_STOP and j - i < 2:
+                j += 1
+            after = toks[j + 1][2] if j + 1 < n else ""
+            if titled and j == i and after not in _DEVA_AFTER and j + 1 < n and toks[j + 1][2] not in _DEVA_STOP:
+                j += 1  # "श्रीमती सुनीता वर्मा": the word after a title's name is its surname unless a stop word
+                after = toks[j + 1][2] if j + 1 < n else ""
+            if titled or j > i or after in _DEVA_AFTER or after == "बोल":
+                yield Match("person_name", s, toks[j][1], 0.75, "name_lexicon", " ".join(x[2] for x in toks[i : j + 1]))
+                i = j + 1
+                continue
+        i += 1

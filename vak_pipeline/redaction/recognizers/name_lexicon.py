@@ -1,0 +1,217 @@
+"""First and last names by country, from the `names-dataset` package, derived once into a compact table.
+
+Why a derived table: names-dataset ships ~1.7 M names for 100+ countries as two pickles that take
+~13 s and ~1.9 GB of memory to load. The recognizers need a few thousand top-ranked names for six
+countries, so the first process that needs them derives that table in a *child* process (the parent
+never holds the big pickles); the parent writes it atomically to the user cache ($VAK_CACHE or
+~/.cache/vak_pipeline, never the repository), and every later load reads ~1 MB of JSON.
+
+Which names are also ordinary words ("will", "may", "grace", "bill", "mark", "rose", "hope") is
+decided from two well-kept word lists at derivation time: a token is *common* when Webster's 2nd
+(english-words, where proper names are capitalised) lists it in lower case AND wordfreq puts it at
+Zipf >= 4.3 in English, unless it is a top-150 US/UK given name below Zipf 5 (whose frequency is the
+name's own). "john", "mary" stay names; "mark", "will", "bill", "grace", "rose", "hope" are common.
+
+The table is a function of the names-dataset version and the constants below: `fingerprint()` names
+both and goes into the redaction stage's cache key, so a new table re-redacts once.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import importlib.metadata
+import json
+import logging
+import os
+import pickle
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+COUNTRIES = ("IN", "CN", "TW", "HK", "US", "GB")
+MAX_RANK = 6000  # names ranked below this in every listed country are not kept
+COMMON_ZIPF = 4.3  # a lower-case dictionary word at least this frequent is "common" (needs context)
+NAME_FIRST_RANK, NAME_FIRST_ZIPF = 150, 5.0  # ... unless a top US/UK given name less frequent than this
+TABLE_VERSION = 2
+
+_LATIN = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")
+_HAN = re.compile(r"^[\u4e00-\u9fff]{2,3}$")
+_DEVA = re.compile(r"^[\u0900-\u097F]+$")
+
+
+def _dataset_version() -> str:
+    try:
+        return importlib.metadata.version("names-dataset")
+    except importlib.metadata.PackageNotFoundError:
+        return "missing"
+
+
+def fingerprint() -> str:
+    """What decides the table's content (no loading): dataset version and derivation constants."""
+    key = json.dumps(
+        [TABLE_VERSION, _dataset_version(), COUNTRIES, MAX_RANK, COMMON_ZIPF, NAME_FIRST_RANK, NAME_FIRST_ZIPF]
+    )
+    return hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def cache_path() -> Path:
+    base = Path(os.environ.get("VAK_CACHE") or Path.home() / ".cache" / "vak_pipeline")
+    return base / f"names-{fingerprint()}.json"
+
+
+def derive() -> dict:
+    """Build the compact table from names-dataset (heavy: run it in a child process, see `_load`)."""
+    import names_dataset  # lazy: only the deriving child imports it
+
+    root = Path(names_dataset.__file__).parent / "v3"
+    out: dict = {"fingerprint": fingerprint(), "first": {}, "last": {}, "han_given": {}, "han_family": {}, "deva": {}}
+    for kind in ("first", "last"):
+        with gzip.open(root / f"{kind}_names.pkl.gz", "rb") as fh:
+            table = pickle.load(fh)
+        for name, info in table.items():
+            ranks = {c: r for c, r in (info.get("rank") or {}).items() if c in COUNTRIES and r and r <= MAX_RANK}
+            if not ranks:
+                continue
+            if _LATIN.match(name):
+                key = name.lower()
+                slot = out[kind].setdefault(key, {})
+                for c, r in ranks.items():
+                    slot[c] = min(r, slot.get(c, r))
+            elif _HAN.match(name):
+                best = min(ranks.values())
+                dest = out["han_given" if kind == "first" else "han_family"]
+                dest[name] = min(best, dest.get(name, best))
+            elif _DEVA.match(name) and "IN" in ranks:
+                out["deva"][name] = min(ranks["IN"], out["deva"].get(name, ranks["IN"]))
+        del table
+    out["common"] = sorted(_common_words(out["first"], out["last"]))
+    out["english"] = sorted(_english_words(out["first"], out["last"]))
+    return out
+
+
+def _common_words(first: dict[str, dict[str, int]], last: dict[str, dict[str, int]]) -> set[str]:
+    """Name tokens that are also frequent ordinary English words: lower-case in Webster's 2nd and at
+    Zipf >= COMMON_ZIPF in wordfreq, except a top-ranked US/UK given name whose frequency is below
+    NAME_FIRST_ZIPF (its frequency is the name's: "mary", "eric", "henry"; not "mark", "will", "bill")."""
+    import wordfreq
+    from english_words import get_english_words_set
+
+    web2 = get_english_words_set(["web2"], lower=False, alpha=True)
+    out = set()
+    for t in set(first) | set(last):
+        if t not in web2:
+            continue
+        z = wordfreq.zipf_frequency(t, "en")
+        if z < COMMON_ZIPF:
+            continue
+        ranks = first.get(t, {})
+        if z < NAME_FIRST_ZIPF and min(ranks.get("US", MAX_RANK), ranks.get("GB", MAX_RANK)) <= NAME_FIRST_RANK:
+            continue
+        out.add(t)
+    return out
+
+
+def _english_words(first: dict, last: dict) -> set[str]:
+    """Frequent English words that are not names: an unknown word after "it's" or before "ji" is a name
+    only if it is not one of these. wordfreq's top 40k, minus words only the name lists know."""
+    import wordfreq
+    from english_words import get_english_words_set
+
+    web2 = get_english_words_set(["web2"], lower=False, alpha=True)
+    return {
+        w
+        for w in wordfreq.top_n_list("en", 40000)
+        if w.isascii() and w.isalpha() and (w in web2 or (w not in first and w not in last))
+    }
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: `tokens` is memoised per lexicon
+class NameLexicon:
+    """Lower-cased Latin first/last names with per-country ranks, Han and Devanagari names, common words."""
+
+    first: dict[str, dict[str, int]] = field(default_factory=dict)
+    last: dict[str, dict[str, int]] = field(default_factory=dict)
+    han_given: dict[str, int] = field(default_factory=dict)
+    han_family: dict[str, int] = field(default_factory=dict)
+    deva: dict[str, int] = field(default_factory=dict)
+    common: frozenset[str] = frozenset()
+    english: frozenset[str] = frozenset()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.first or self.last)
+
+    @functools.lru_cache(maxsize=16)  # noqa: B019 - one lexicon per process, a few packs
+    def tokens(
+        self, primary: tuple[str, ...], secondary: tuple[str, ...], primary_rank: int, secondary_rank: int
+    ) -> tuple[frozenset[str], frozenset[str]]:
+        """(first names, last names) for a pack: top `primary_rank` in its own countries, fewer elsewhere."""
+
+        def pick(table: dict[str, dict[str, int]]) -> frozenset[str]:
+            return frozenset(
+                t
+                for t, ranks in table.items()
+                if any(ranks.get(c, MAX_RANK + 1) <= primary_rank for c in primary)
+                or any(ranks.get(c, MAX_RANK + 1) <= secondary_rank for c in secondary)
+            )
+
+        return pick(self.first), pick(self.last)
+
+
+def _from_json(data: dict) -> NameLexicon:
+    return NameLexicon(
+        data["first"],
+        data["last"],
+        data["han_given"],
+        data["han_family"],
+        data["deva"],
+        frozenset(data["common"]),
+        frozenset(data.get("english", ())),
+    )
+
+
+def _write(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    os.replace(tmp, path)
+
+
+@functools.lru_cache(maxsize=1)
+def lexicon() -> NameLexicon:
+    """The table for this process (memory cache), from the user cache or derived in a child process.
+
+    Without names-dataset installed, an empty lexicon and one warning: names then rely on cues only.
+    """
+    path = cache_path()
+    if path.exists():
+        with open(path, encoding="utf-8") as fh:
+            return _from_json(json.load(fh))
+    try:
+        proc = subprocess.run([sys.executable, "-m", __name__], check=True, capture_output=True, timeout=600)
+        data = json.loads(proc.stdout)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, ValueError) as exc:
+        tail = (getattr(exc, "stderr", b"") or b"").decode(errors="replace")[-300:]
+        log.warning(
+            "person-name lexicon unavailable (are names-dataset, wordfreq and english-words installed?): "
+            "%s; person names rely on cue phrases only",
+            tail or type(exc).__name__,
+        )
+        return NameLexicon()
+    try:
+        _write(path, data)
+    except OSError:  # a read-only home: the memory cache still serves this process
+        log.info("could not cache the person-name lexicon under %s", path.parent)
+    return _from_json(data)
+
+
+if __name__ == "__main__":  # the deriving child: prints the table as JSON on stdout
+    sys.stdout.write(json.dumps(derive(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
