@@ -1,5 +1,5 @@
-"""The steward's view after a real `vak run` on the sample plus a bad upload (broken JSON lines, an unmapped stereo call,
-a corrupt file, canonical rows that break rules): every dropped file and rejected row is named by what the
+"""The steward's view after a real `vak run` on the sample plus a bad upload (broken JSON lines, an unmapped
+stereo call, a corrupt file, canonical rows that break rules): every dropped file and rejected row is named by what the
 customer uploaded, in the funnel, the asset checks and the report; report.json agrees with the manifest;
 the HTML page has every section; the sensor and the nightly schedule ask for nothing `vak run` already did.
 
