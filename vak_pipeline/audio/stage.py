@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from ..core.issue import Issue, Severity
 from ..layout import DataLayout
-from ..rules.issue import Issue, Severity
 from ..sources.descriptor import RecordingSettings, load_descriptor
 from ..sources.ids import conversation_id
 from ..sources.inventory import current_inventory

@@ -11,9 +11,9 @@ from typing import Any
 
 import dagster as dg
 
+from vak_pipeline.core.issue import Severity
 from vak_pipeline.manifest_hash import manifest_hash
 from vak_pipeline.recipes.common import BuildResult, data_version
-from vak_pipeline.rules.issue import Severity
 from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_splits, split_manifest
 from vak_pipeline.storage import sha256_file
 

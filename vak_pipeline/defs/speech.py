@@ -7,7 +7,7 @@ overridden per run: RunConfig(resources={"whisper": {"config": {"device": "cpu"}
 import dagster as dg
 
 from .partitions import uploads_partitions
-from .resources import DataResource
+from .resources import DataResource, DiarizerResource, WhisperResource  # noqa: F401  (re-exported)
 
 ISSUES_CAP = 50
 
@@ -17,44 +17,6 @@ GPU_OP_TAGS = {
                                                               "requests": {"nvidia.com/gpu": "1"}}}},
     "dagster-dask/resource_requirements": {"GPU": 1},
 }
-
-
-class WhisperResource(dg.ConfigurableResource):
-    """faster-whisper settings (vak_pipeline.speech.asr.AsrSettings). model '' = the bundled tiny.en."""
-
-    model: str = ""
-    device: str = "auto"  # auto | cpu | cuda
-    compute_type: str = "auto"  # auto = int8 on cpu, float16 on cuda
-    batch_size: int = 1
-    beam_size: int = 5
-    language: str | None = None
-    vad_filter: bool = True
-    cpu_threads: int = 0
-
-    def settings(self):
-        from vak_pipeline.speech.asr import AsrSettings
-
-        return AsrSettings(model=self.model, device=self.device, compute_type=self.compute_type,
-                           batch_size=self.batch_size, beam_size=self.beam_size, language=self.language,
-                           vad_filter=self.vad_filter, cpu_threads=self.cpu_threads)
-
-
-class DiarizerResource(dg.ConfigurableResource):
-    """pyannote pipeline for mono recordings: hub id (needs HF_TOKEN) or local directory; '' = not configured."""
-
-    pipeline: str = ""
-    hf_token: str | None = None
-    device: str = "auto"
-    num_speakers: int | None = 2
-
-    def diarizer(self):
-        """A library Diarizer, or None when no pipeline is configured (mono calls are then reported)."""
-        if not self.pipeline:
-            return None
-        from vak_pipeline.speech.diarize import Diarizer
-
-        return Diarizer(pipeline=self.pipeline, token=self.hf_token, device=self.device,
-                        num_speakers=self.num_speakers)
 
 
 def _issues_table(issues) -> dg.MetadataValue:

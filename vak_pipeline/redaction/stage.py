@@ -25,9 +25,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..core.issue import Issue
 from ..layout import DataLayout
 from ..locales import UnknownLocale, get_pack
-from ..rules.issue import Issue
 from ..schema import Alignment, VakRecord
 from ..sources.descriptor import load_descriptor
 from ..storage import (

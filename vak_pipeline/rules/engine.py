@@ -10,12 +10,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..core.issue import Issue, Severity
 from ..schema.record import VakRecord
 from ..storage import DEFAULT_MAX_LINE_BYTES, iter_jsonl
 from .audio import check_audio_fields, check_audio_file
 from .context import RecordIssues, ValidationContext
 from .entities import check_entities
-from .issue import Issue, Severity
 from .manifest import DuplicateIds, SplitsChecker, id_hash
 from .privacy import check_pii
 from .provenance import check_provenance

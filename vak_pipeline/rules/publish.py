@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..schema import write_json_schema
 from ..storage import JsonlWriter, atomic_open, dumps_line, iter_jsonl, sha256_file
 from .context import ValidationContext
 from .engine import _line_issue, validate_record
-from .issue import Issue, Severity
 from .manifest import DuplicateIds, id_hash
 
 FAMILIES = ("structure", "turns", "tools", "entities", "provenance", "privacy", "audio", "manifest")

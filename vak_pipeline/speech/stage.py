@@ -21,9 +21,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ..audio.models import NormalizedAudio
+from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
-from ..rules.issue import Issue, Severity
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
