@@ -29,8 +29,14 @@ def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
     """`lint-imports` over the package found in `cwd` (with the repo's contracts), uncached."""
     exe = Path(sys.executable).with_name("lint-imports")
     env = dict(os.environ, PYTHONPATH=str(cwd))
-    return subprocess.run([str(exe), "--no-cache", str(REPO / "pyproject.toml")], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [str(exe), "--no-cache", str(REPO / "pyproject.toml")],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _layer_modules(layers: list[str]) -> set[str]:
@@ -56,25 +62,44 @@ def test_the_contracts_are_the_documented_ones():
     order = [m for layer in contracts["layers"]["layers"] for m in layer.split(" | ")]
     # bottom-up: core below schema below pii below stages below splits below rules below recipes below defs
     ranks = {name: len(order) - i for i, name in enumerate(order)}
-    chain = ["vak_pipeline.storage", "vak_pipeline.core", "vak_pipeline.schema", "vak_pipeline.pii",
-             "vak_pipeline.locales", "vak_pipeline.sources", "vak_pipeline.audio", "vak_pipeline.speech",
-             "vak_pipeline.splits", "vak_pipeline.rules", "vak_pipeline.recipes", "vak_pipeline.report",
-             "vak_pipeline.defs", "vak_pipeline.cli"]
+    chain = [
+        "vak_pipeline.storage",
+        "vak_pipeline.core",
+        "vak_pipeline.schema",
+        "vak_pipeline.pii",
+        "vak_pipeline.locales",
+        "vak_pipeline.sources",
+        "vak_pipeline.audio",
+        "vak_pipeline.speech",
+        "vak_pipeline.splits",
+        "vak_pipeline.rules",
+        "vak_pipeline.recipes",
+        "vak_pipeline.report",
+        "vak_pipeline.defs",
+        "vak_pipeline.cli",
+    ]
     assert [ranks[m] for m in chain] == sorted(ranks[m] for m in chain)
 
 
 def test_every_package_of_the_library_has_a_layer():
     """A new package (a new stage) must be placed in the layers before it can land."""
     layered = _layer_modules(_contracts()["layers"]["layers"])
-    top = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
-           if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())}
-    redaction = {f"redaction.{p.stem}" for p in (PACKAGE / "redaction").iterdir()
-                 if p.stem != "__init__" and (p.suffix == ".py" or (p / "__init__.py").exists())}
+    top = {
+        p.stem if p.is_file() else p.name
+        for p in PACKAGE.iterdir()
+        if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())
+    }
+    redaction = {
+        f"redaction.{p.stem}"
+        for p in (PACKAGE / "redaction").iterdir()
+        if p.stem != "__init__" and (p.suffix == ".py" or (p / "__init__.py").exists())
+    }
     missing = sorted(m for m in (top - {"redaction"}) | redaction if f"vak_pipeline.{m}" not in layered)
     assert missing == [], f"add these to the 'layers' contract in pyproject.toml: {missing}"
     below_defs = set(_contracts()["no-dagster-below-defs"]["source_modules"])
-    library = {f"vak_pipeline.{m}" for m in top} - {f"vak_pipeline.{m}" for m in
-                                                    ("defs", "definitions", "orchestrate", "cli")}
+    library = {f"vak_pipeline.{m}" for m in top} - {
+        f"vak_pipeline.{m}" for m in ("defs", "definitions", "orchestrate", "cli")
+    }
     assert library - below_defs == set(), "every library package must be in the no-dagster contract"
 
 
@@ -86,7 +111,8 @@ def package_copy(tmp_path: Path) -> Path:
 
 def test_an_upward_import_breaks_the_layers(package_copy: Path):
     (package_copy / "vak_pipeline" / "core" / "upward.py").write_text(
-        "from vak_pipeline.recipes import RECIPES  # the core reaching up to the recipes\n")
+        "from vak_pipeline.recipes import RECIPES  # the core reaching up to the recipes\n"
+    )
     proc = _lint_imports(package_copy)
     assert proc.returncode != 0
     assert "vak_pipeline.core.upward -> vak_pipeline.recipes" in proc.stdout
