@@ -129,7 +129,7 @@ def _print_outputs(data: Path) -> None:
             summary = ", ".join(f"{c} x{n}" for c, n in sorted(by_code.items()))
             typer.echo(f"  upload {upload}: {len(problems)} file(s)/record(s) not used: {summary} "
                        f"(details: {layout.work(upload)}/*report.json)")
-    steward = layout.reports / "steward" / "index.html"
+    steward = layout.steward_html
     if steward.is_file():
         typer.echo(f"  steward report {steward}")
 

@@ -69,16 +69,16 @@ def open_instance(persistent: bool = False) -> Iterator[dg.DagsterInstance]:
             yield inst
 
 
-def _ingest_job() -> dg.JobDefinition:
-    from .definitions import defs as load_defs
+def _ingest_job(executor: str | None = None) -> dg.JobDefinition:
+    from .definitions import build_defs
 
-    return load_defs().resolve_job_def(INGEST_JOB)
+    return build_defs(executor).resolve_job_def(INGEST_JOB)
 
 
-def _publish_job() -> dg.JobDefinition:
-    from .definitions import defs as load_defs
+def _publish_job(executor: str | None = None) -> dg.JobDefinition:
+    from .definitions import build_defs
 
-    return load_defs().resolve_job_def(PUBLISH_JOB)
+    return build_defs(executor).resolve_job_def(PUBLISH_JOB)
 
 
 @contextlib.contextmanager
@@ -120,7 +120,6 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
     from .mirror import Mirror, is_url
 
-    os.environ["VAK_EXECUTOR"] = executor  # read when the definitions load, here and in step workers
     mirror = Mirror(str(data_dir)) if is_url(data_dir) else None
     if mirror is not None:
         echo(f"pulling {mirror.url} into {mirror.cache} ...")
@@ -146,7 +145,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
         def ingest(name: str) -> StageRun:
             stamp = _ingest_stamp(layout, name, rc)
-            marker = layout.work(name) / INGEST_MARKER
+            marker = layout.ingest_marker(name)
             if not force and _marker_matches(marker, stamp) and layout.redacted(name).is_file():
                 echo(f"ingest {name}: unchanged since its last run, skipped")
                 return StageRun(INGEST_JOB, name, True, "skipped", skipped=True)
@@ -160,7 +159,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
         with ThreadPoolExecutor(max_workers=max(1, parallel_uploads)) as pool:
             report.runs.extend(pool.map(ingest, names))
         stamp = _publish_stamp(layout, rc)
-        marker = layout.root / PUBLISH_MARKER
+        marker = layout.publish_marker
         if not force and _marker_matches(marker, stamp) and layout.manifest.is_file() and layout.splits.is_file():
             echo("publish: no input changed since the last run, skipped")
             report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
@@ -235,15 +234,16 @@ def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:
     return dict(rc, ops={k: v for k, v in ops.items() if k not in other})
 
 
-def _execute(factory: Callable[[], dg.JobDefinition], name: str, partition: str | None,
+def _execute(factory: Callable[[str | None], dg.JobDefinition], name: str, partition: str | None,
              inst: dg.DagsterInstance, rc: dict[str, Any], executor: str) -> StageRun:
     tags = {"dagster/partition": partition} if partition else None
-    rc = config_for_job(factory(), rc)
+    job = factory(executor)
+    rc = config_for_job(job, rc)
     if executor == "in_process":
-        res = factory().execute_in_process(partition_key=partition, instance=inst, run_config=rc,
-                                           raise_on_error=False)
-    else:
-        with dg.execute_job(dg.reconstructable(factory), instance=inst, run_config=rc, tags=tags) as res:
+        res = job.execute_in_process(partition_key=partition, instance=inst, run_config=rc, raise_on_error=False)
+    else:  # step workers rebuild the job by name, with the same executor argument
+        recon = dg.build_reconstructable_job(__name__, factory.__name__, reconstructable_kwargs={"executor": executor})
+        with dg.execute_job(recon, instance=inst, run_config=rc, tags=tags) as res:
             return _summarize(name, partition, res)
     return _summarize(name, partition, res)
 

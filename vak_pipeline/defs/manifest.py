@@ -53,7 +53,7 @@ _ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "
 def manifest_rule_checks(data: DataResource):
     """One check per rule family: failing rows as a capped table plus the path of the full report."""
     layout = data.layout
-    report = layout.reports / "validation.jsonl"
+    report = layout.validation_report
     for fam in FAMILIES:
         errors, warnings, rows = family_rows(report, fam)
         severity = dg.AssetCheckSeverity.ERROR if fam in BLOCKING_FAMILIES else dg.AssetCheckSeverity.WARN

@@ -14,10 +14,10 @@ from vak_pipeline.layout import DataLayout
 class DataResource(dg.ConfigurableResource):
     """Where the dataset lives: a local path, a mounted shared volume, or an fsspec URL (s3://bucket/x).
 
-    For a URL the steps work in a local mirror (vak_pipeline.mirror): the first use of `layout` in a
-    step pulls what that step needs (an upload's ingest run: only that upload), and the end of the step
-    pushes what it wrote, so steps on different machines share the bucket. A sensor that only lists
-    uploads (`mirror().upload_fingerprints()`) downloads nothing.
+    For a URL the steps work in a local mirror (vak_pipeline.mirror): setting the resource up for a run's
+    step pulls what that step needs (`pull`; an upload's ingest run: only that upload), and tearing it down
+    pushes what the step wrote, so steps on different machines share the bucket. `layout` only names the
+    paths; it never downloads. A sensor (no run) pulls nothing: it lists uploads through `mirror()`.
     """
 
     root: str = "data"
@@ -30,6 +30,8 @@ class DataResource(dg.ConfigurableResource):
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
         run = context.run
         self._partition = run.tags.get("dagster/partition") if run is not None else None
+        if run is not None:
+            self.pull()
 
     def mirror(self):  # -> Mirror | None; made once per resource (lazy import: fsspec only for a URL)
         from vak_pipeline.mirror import Mirror, is_url
@@ -38,17 +40,22 @@ class DataResource(dg.ConfigurableResource):
             self._mirror = Mirror(self.root, Path(self.cache) if self.cache else None)
         return self._mirror
 
-    @property
-    def layout(self) -> DataLayout:
+    def pull(self) -> DataLayout:
+        """Bring what this step needs of a URL root into the local mirror (once per resource); a path needs
+        nothing. Called when the resource is set up for a step; returns the layout the step works in."""
         mirror = self.mirror()
-        if mirror is None:
-            return DataLayout.at(self.root)
-        if not self._pulled:
+        if mirror is not None and not self._pulled:
             from vak_pipeline.mirror import step_scope
 
             mirror.pull(step_scope(self._partition))
             self._pulled = True
-        return DataLayout.at(mirror.cache)
+        return self.layout
+
+    @property
+    def layout(self) -> DataLayout:
+        """Where the steps read and write: the root itself, or the local mirror of a URL (see `pull`)."""
+        mirror = self.mirror()
+        return DataLayout.at(self.root if mirror is None else mirror.cache)
 
     def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
         if self._pulled:

@@ -144,7 +144,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     settings = settings or RedactionSettings()
     src = layout.conversations(upload)
     out_path = layout.redacted(upload)
-    state_path = layout.work(upload) / STATE_NAME
+    state_path = layout.redaction_state(upload)
     result = RedactionResult()
     if not src.exists():
         result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",

@@ -265,7 +265,7 @@ def _html(s: StewardSummary, charts: list[tuple[str, str]]) -> str:
 def build_steward_report(data_root: str | Path, out_dir: str | Path | None = None) -> StewardReport:
     """Write index.html, report.md, summary.json and the PNG charts; returns where they are."""
     layout = DataLayout.at(data_root)
-    out = Path(out_dir) if out_dir is not None else layout.reports / "steward"
+    out = Path(out_dir) if out_dir is not None else layout.steward_dir
     out.mkdir(parents=True, exist_ok=True)
     s = summarize(data_root)
     charts = _charts(s, out)

@@ -44,7 +44,7 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     ctx = ctx or ValidationContext(base_dir=layout.root)
     layout.reports.mkdir(parents=True, exist_ok=True)
     candidates = layout.root / f".{layout.manifest.name}.candidates"
-    issues_path = layout.reports / "validation.jsonl"
+    issues_path = layout.validation_report
     result = PublishResult(manifest=layout.manifest, manifest_sha256="", rejected_path=layout.rejected,
                            issues_path=issues_path)
     dups = DuplicateIds()

@@ -39,7 +39,7 @@ REPORT_NAME = "speech_report.json"
 
 
 def speech_report_path(layout: DataLayout, upload: str) -> Path:
-    return layout.work(upload) / REPORT_NAME
+    return layout.speech_report(upload)
 
 
 class TranscribeResult(BaseModel):
