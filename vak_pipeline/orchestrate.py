@@ -134,6 +134,11 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
     base = {"resources": {"data": {"config": {"root": root}}},
             "loggers": {"console": {"config": {"log_level": log_level}}}}
     rc = merge_config(base, run_config or {})
+    from .defs.config import check_run_config
+
+    for factory in (_ingest_job, _publish_job):  # a bad value fails here, before any run starts
+        job = factory(executor)
+        check_run_config(job, config_for_job(job, rc))
     report = PipelineReport(data_dir)
     with contextlib.ExitStack() as stack:
         stack.enter_context(data_lock(data_dir, echo))

@@ -5,6 +5,7 @@ import dagster as dg
 
 from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
 
+from .metadata import issues_table
 from .resources import DataResource
 
 # structural and provenance failures stop exports built on the data; the rest notify the steward
@@ -40,9 +41,6 @@ def validated_manifest(context: dg.AssetExecutionContext, data: DataResource) ->
     )
 
 
-_ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "field", "message")
-
-
 @dg.multi_asset_check(
     specs=[
         dg.AssetCheckSpec(f"rules_{fam}", asset="validated_manifest", blocking=fam in BLOCKING_FAMILIES,
@@ -57,10 +55,7 @@ def manifest_rule_checks(data: DataResource):
     for fam in FAMILIES:
         errors, warnings, rows = family_rows(report, fam)
         severity = dg.AssetCheckSeverity.ERROR if fam in BLOCKING_FAMILIES else dg.AssetCheckSeverity.WARN
-        table = dg.MetadataValue.table(
-            records=[dg.TableRecord({c: str(r.get(c, "")) for c in _ROW_COLUMNS}) for r in rows],
-            schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _ROW_COLUMNS]),
-        )
+        table = issues_table(rows, cap=len(rows))
         yield dg.AssetCheckResult(
             check_name=f"rules_{fam}",
             asset_key="validated_manifest",

@@ -9,6 +9,7 @@ import dagster as dg
 from pydantic import Field, PrivateAttr
 
 from vak_pipeline.layout import DataLayout
+from vak_pipeline.speech.asr import AsrSettings
 
 
 class DataResource(dg.ConfigurableResource):
@@ -64,24 +65,12 @@ class DataResource(dg.ConfigurableResource):
                 context.log.info(f"pushed {self._mirror.cache} to {self.root}: {stats}")
 
 
-class WhisperResource(dg.ConfigurableResource):
-    """faster-whisper settings (vak_pipeline.speech.asr.AsrSettings). model '' = the bundled tiny.en."""
+class WhisperResource(AsrSettings, dg.ConfigurableResource):
+    """faster-whisper settings: speech.asr.AsrSettings as a resource (fields, constraints and descriptions are
+    the library's, so the launchpad shows them and rejects bad values). model '' = the bundled tiny.en."""
 
-    model: str = ""
-    device: str = "auto"  # auto | cpu | cuda
-    compute_type: str = "auto"  # auto = int8 on cpu, float16 on cuda
-    batch_size: int = 1
-    beam_size: int = 5
-    language: str | None = None
-    vad_filter: bool = True
-    cpu_threads: int = 0
-
-    def settings(self):
-        from vak_pipeline.speech.asr import AsrSettings
-
-        return AsrSettings(model=self.model, device=self.device, compute_type=self.compute_type,
-                           batch_size=self.batch_size, beam_size=self.beam_size, language=self.language,
-                           vad_filter=self.vad_filter, cpu_threads=self.cpu_threads)
+    def settings(self) -> AsrSettings:
+        return AsrSettings(**{name: getattr(self, name) for name in AsrSettings.model_fields})
 
 
 class DiarizerResource(dg.ConfigurableResource):

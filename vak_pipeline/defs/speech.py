@@ -6,10 +6,11 @@ overridden per run: RunConfig(resources={"whisper": {"config": {"device": "cpu"}
 
 import dagster as dg
 
+from vak_pipeline.speech.expectations import TurnBounds
+
+from .metadata import ISSUES_CAP, issues_table, rows_table
 from .partitions import uploads_partitions
 from .resources import DataResource, DiarizerResource, WhisperResource  # noqa: F401  (re-exported)
-
-ISSUES_CAP = 50
 
 # k8s: one GPU for the step's pod; dask: the step needs a worker advertising a GPU resource
 GPU_OP_TAGS = {
@@ -17,15 +18,6 @@ GPU_OP_TAGS = {
                                                               "requests": {"nvidia.com/gpu": "1"}}}},
     "dagster-dask/resource_requirements": {"GPU": 1},
 }
-
-
-def _issues_table(issues) -> dg.MetadataValue:
-    rows = [dg.TableRecord({"severity": i.severity.value, "code": i.code, "file": i.file or "", "line": i.line or 0,
-                            "record_id": i.record_id or "", "reason": i.message, "fix": i.fix})
-            for i in issues[:ISSUES_CAP]]
-    cols = ("severity", "code", "file", "line", "record_id", "reason", "fix")
-    return dg.MetadataValue.table(records=rows, schema=dg.TableSchema(
-        columns=[dg.TableColumn(c, "int" if c == "line" else "string") for c in cols]))
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("normalized_audio")],
@@ -45,7 +37,7 @@ def transcripts(context: dg.AssetExecutionContext, data: DataResource, whisper: 
         "failed": res.failed, "needs_diarization": res.needs_diarization, "engine": res.engine,
         "audio_seconds": res.audio_seconds, "asr_seconds": res.asr_seconds,
         "real_time_factor": dg.MetadataValue.float(res.rtf) if res.rtf is not None else dg.MetadataValue.null(),
-        "issues": _issues_table(res.issues),
+        "issues": issues_table(res.issues),
         "transcripts": dg.MetadataValue.path(res.transcripts),
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
@@ -68,7 +60,7 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
         "dagster/row_count": res.records, "from_audio": res.from_audio, "from_text": res.from_text,
         "from_vakforge": res.from_vakforge, "turns": res.turns, "tool_turns": res.tool_turns,
         "overlaps": res.overlaps, "turn_langs": dg.MetadataValue.json(res.langs),
-        "issues": _issues_table(res.issues),
+        "issues": issues_table(res.issues),
         "conversations": dg.MetadataValue.path(res.conversations),
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
@@ -90,28 +82,22 @@ def _turn_check_specs() -> list[dg.AssetCheckSpec]:
             for name in TURN_CHECKS]
 
 
-class TurnBoundsConfig(dg.Config):
-    min_turn_s: float = 0.1
-    max_turn_s: float = 120.0
-    max_overlap_rate: float = 0.3
-    min_words_per_s: float = 0.3
-    max_words_per_s: float = 6.0
+class TurnBoundsConfig(TurnBounds, dg.Config):
+    """speech.expectations.TurnBounds, as run config."""
 
 
 @dg.multi_asset_check(specs=_turn_check_specs(), name="tagged_turns_gx")
 def tagged_turns_gx(context: dg.AssetCheckExecutionContext, config: TurnBoundsConfig, data: DataResource):
     """The turns GX suite over the upload's conversations; one WARN result per rule with failing turns."""
-    from vak_pipeline.speech.expectations import TurnBounds, check_turns, read_records
+    from vak_pipeline.speech.expectations import check_turns, read_records
 
     upload = context.partition_key
     path = data.layout.conversations(upload)
-    schema = dg.TableSchema(columns=[dg.TableColumn("conv_id", "string"), dg.TableColumn("turn", "int"),
-                                     dg.TableColumn("failed", "string")])
     for chk in check_turns(read_records(path), TurnBounds(**config.model_dump())):
         yield dg.AssetCheckResult(
             check_name=chk.name, asset_key=tagged_turns.key, passed=chk.passed, severity=dg.AssetCheckSeverity.WARN,
             metadata={"checked_turns": chk.checked, "failing": len(chk.failing),
                       "observed": _observed(chk.observed),
-                      "failing_turns": dg.MetadataValue.table(
-                          records=[dg.TableRecord(r) for r in chk.failing[:ISSUES_CAP]], schema=schema),
+                      "failing_turns": rows_table(chk.failing, ("conv_id", "turn", "failed"), ISSUES_CAP,
+                                                  int_columns=("turn",)),
                       "conversations": dg.MetadataValue.path(str(path))})

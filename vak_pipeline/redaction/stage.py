@@ -12,13 +12,12 @@ output instead of redone.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import logging
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -39,41 +38,13 @@ from ..storage import (
     resolve_inside,
     sha256_file,
 )
-from .audio import AudioSettings, publish_copy, write_masked
+from .audio import publish_copy, write_masked
 from .redact import redact_record_full
+from .settings import STAGE_VERSION, RedactionSettings  # noqa: F401  (re-exported)
+from .settings import code_version as _code_version  # noqa: F401  (re-exported)
 
 log = logging.getLogger(__name__)
 STATE_NAME = "redaction_state.json"
-STAGE_VERSION = "2"
-
-
-@dataclass(frozen=True)
-class RedactionSettings:
-    skip_redaction: bool = False
-    audio_method: str = "tone"  # "tone" | "silence"
-    padding_s: float = 0.15
-    ner: bool = False
-    tone_hz: float = 1000.0
-    tone_dbfs: float = -20.0
-
-    @property
-    def audio(self) -> AudioSettings:
-        return AudioSettings(self.audio_method, self.padding_s, self.tone_hz, self.tone_dbfs)
-
-    def fingerprint(self) -> str:
-        """Settings plus the recognizers' own code: a better recognizer re-redacts every record once."""
-        return hashlib.sha256(json.dumps([STAGE_VERSION, asdict(self), _code_version()],
-                                         sort_keys=True).encode()).hexdigest()[:16]
-
-
-@functools.lru_cache(maxsize=1)
-def _code_version() -> str:
-    """Hash of the redaction package and the locale packs (what decides what is PII)."""
-    pkg = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for path in sorted([*pkg.rglob("*.py"), *(pkg.parent / "locales").rglob("*.py")]):
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
 
 
 @dataclass
