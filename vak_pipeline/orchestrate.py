@@ -187,12 +187,13 @@ PUBLISH_MARKER = ".publish_done.json"
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """Hash of the pipeline's own source: new code re-runs every stage once."""
-    h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
-        h.update(path.relative_to(Path(__file__).parent).as_posix().encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    """The assets' code versions (each stage's version, as Dagster shows them): a stage whose version is
+    bumped re-runs; other code changes do not (`vak run --force` re-runs everything)."""
+    from .definitions import build_defs
+
+    versions = {key.to_user_string(): version for asset in build_defs("in_process").assets or ()
+                if isinstance(asset, dg.AssetsDefinition) for key, version in asset.code_versions_by_key.items()}
+    return hashlib.sha256(json.dumps(versions, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _stable_config(rc: dict[str, Any]) -> dict[str, Any]:

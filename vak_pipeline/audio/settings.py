@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .normalize import DEFAULT_MAX_DURATION_S
 
+NORMALIZE_VERSION = "1"  # bump when the output wav for the same input and settings would change (code_version)
+
 
 class NormalizeSettings(BaseModel):
     """How an upload's recordings are normalized to 24 kHz PCM (`normalize_upload`'s keyword arguments)."""

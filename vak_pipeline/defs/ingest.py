@@ -8,12 +8,13 @@ import time
 
 import dagster as dg
 
-from vak_pipeline.audio.expectations import AudioBounds
-from vak_pipeline.audio.settings import NormalizeSettings
+from vak_pipeline.audio.expectations import AUDIO_CHECKS, AudioBounds
+from vak_pipeline.audio.settings import NORMALIZE_VERSION, NormalizeSettings
 from vak_pipeline.storage import atomic_write_json
 
+from .gx import gx_checks
 from .jobs import ingest_job, publish_job
-from .metadata import issues_table, rows_table
+from .metadata import issues_table
 from .partitions import uploads_partitions
 from .resources import DataResource
 
@@ -47,6 +48,7 @@ class NormalizeConfig(NormalizeSettings, dg.Config):
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[raw_uploads], kinds={"audio"},
+          code_version=NORMALIZE_VERSION,
           description="Every recording of the upload as work/<upload>/audio/<conv_id>.wav (24 kHz, 16-bit PCM, "
                       "channels kept; private until redacted) "
                       "and work/<upload>/audio.jsonl; unusable files listed in work/<upload>/report.json.")
@@ -67,33 +69,20 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
         "report": dg.MetadataValue.path(res.report), "audio_index": dg.MetadataValue.path(res.audio_index)})
 
 
-def _audio_check_specs() -> list[dg.AssetCheckSpec]:
-    from vak_pipeline.audio.expectations import AUDIO_CHECKS
-
-    return [dg.AssetCheckSpec(name, asset=normalized_audio, partitions_def=uploads_partitions, blocking=False,
-                              description=f"Great Expectations: {name} within bounds (WARN)")
-            for name in AUDIO_CHECKS]
-
-
 class AudioBoundsConfig(AudioBounds, dg.Config):
     """audio.expectations.AudioBounds, as run config."""
 
 
-@dg.multi_asset_check(specs=_audio_check_specs(), name="normalized_audio_gx")
-def normalized_audio_gx(context: dg.AssetCheckExecutionContext, config: AudioBoundsConfig, data: DataResource):
-    """The audio GX suite over the upload's inspection table; one WARN result per rule with failing recordings."""
+def _audio_suite(upload: str, bounds: AudioBounds, layout):
     from vak_pipeline.audio.expectations import check_audio
     from vak_pipeline.audio.stage import read_audio_index
 
-    upload = context.partition_key
-    rows = read_audio_index(data.layout, upload)
-    for chk in check_audio(rows, AudioBounds(**config.model_dump())):
-        yield dg.AssetCheckResult(
-            check_name=chk.name, asset_key=normalized_audio.key, passed=chk.passed,
-            severity=dg.AssetCheckSeverity.WARN,
-            metadata={"checked": chk.checked, "failing": len(chk.failing),
-                      "failing_recordings": rows_table(chk.failing, ("conv_id", "file", "failed"), FAILED_ROWS_CAP),
-                      "report": dg.MetadataValue.path(str(data.layout.upload_report(upload)))})
+    return check_audio(read_audio_index(layout, upload), bounds), layout.upload_report(upload)
+
+
+normalized_audio_gx = gx_checks("normalized_audio_gx", normalized_audio, AUDIO_CHECKS, AudioBoundsConfig,
+                                AudioBounds, _audio_suite, "failing_recordings", ("conv_id", "file", "failed"),
+                                what=" within bounds")
 
 
 @dg.sensor(job=ingest_job, minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.STOPPED,

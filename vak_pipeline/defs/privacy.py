@@ -3,7 +3,7 @@
 import dagster as dg
 from pydantic import Field
 
-from vak_pipeline.redaction.settings import RedactionSettings
+from vak_pipeline.redaction.settings import RedactionSettings, stage_version
 
 from .metadata import issues_table
 from .partitions import uploads_partitions
@@ -18,7 +18,7 @@ class RedactionConfig(RedactionSettings, dg.Config):
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("tagged_turns")],
-          kinds={"jsonl", "audio"},
+          kinds={"jsonl", "audio"}, code_version=stage_version(),
           description="work/<upload>/redacted.jsonl: text, tool JSON and audio redacted with numbered placeholders; "
                       "redactions/<conv_id>.json logs; audio/<conv>.wav masked (tone or silence).")
 def redacted_manifest(context: dg.AssetExecutionContext, config: RedactionConfig,

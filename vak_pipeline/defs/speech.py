@@ -6,9 +6,11 @@ overridden per run: RunConfig(resources={"whisper": {"config": {"device": "cpu"}
 
 import dagster as dg
 
-from vak_pipeline.speech.expectations import TurnBounds
+from vak_pipeline.speech.expectations import TURN_CHECKS, TurnBounds
+from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION
 
-from .metadata import ISSUES_CAP, issues_table, rows_table
+from .gx import gx_checks
+from .metadata import issues_table
 from .partitions import uploads_partitions
 from .resources import DataResource, DiarizerResource, WhisperResource  # noqa: F401  (re-exported)
 
@@ -21,7 +23,7 @@ GPU_OP_TAGS = {
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("normalized_audio")],
-          pool="gpu", op_tags=GPU_OP_TAGS, kinds={"jsonl", "pytorch"},
+          pool="gpu", op_tags=GPU_OP_TAGS, kinds={"jsonl", "pytorch"}, code_version=TRANSCRIBE_VERSION,
           description="work/<upload>/transcripts.jsonl: ASR segments and word timestamps per speaker (stereo: "
                       "by channel map; mono: pyannote diarization). Unchanged recordings are not re-transcribed.")
 def transcripts(context: dg.AssetExecutionContext, data: DataResource, whisper: WhisperResource,
@@ -47,6 +49,7 @@ class TagConfig(dg.Config):
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[transcripts], kinds={"jsonl"},
+          code_version=TAG_VERSION,
           description="work/<upload>/conversations.jsonl: canonical records (turns sorted, overlap, lang per turn, "
                       "tool events merged) plus text sources and vakforge imports; alignments/<conv_id>.json.")
 def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: DataResource) -> dg.MaterializeResult:
@@ -65,39 +68,17 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
 
-def _observed(value) -> dg.MetadataValue:
-    """GX's observed value of an aggregate expectation (e.g. the overlap rate) as metadata."""
-    if isinstance(value, bool) or value is None:
-        return dg.MetadataValue.null() if value is None else dg.MetadataValue.bool(value)
-    if isinstance(value, int | float):
-        return dg.MetadataValue.float(float(value))
-    return dg.MetadataValue.text(str(value))
-
-
-def _turn_check_specs() -> list[dg.AssetCheckSpec]:
-    from vak_pipeline.speech.expectations import TURN_CHECKS
-
-    return [dg.AssetCheckSpec(name, asset=tagged_turns, partitions_def=uploads_partitions, blocking=False,
-                              description=f"Great Expectations over spoken turns: {name} (WARN)")
-            for name in TURN_CHECKS]
-
-
 class TurnBoundsConfig(TurnBounds, dg.Config):
     """speech.expectations.TurnBounds, as run config."""
 
 
-@dg.multi_asset_check(specs=_turn_check_specs(), name="tagged_turns_gx")
-def tagged_turns_gx(context: dg.AssetCheckExecutionContext, config: TurnBoundsConfig, data: DataResource):
-    """The turns GX suite over the upload's conversations; one WARN result per rule with failing turns."""
+def _turns_suite(upload: str, bounds: TurnBounds, layout):
     from vak_pipeline.speech.expectations import check_turns, read_records
 
-    upload = context.partition_key
-    path = data.layout.conversations(upload)
-    for chk in check_turns(read_records(path), TurnBounds(**config.model_dump())):
-        yield dg.AssetCheckResult(
-            check_name=chk.name, asset_key=tagged_turns.key, passed=chk.passed, severity=dg.AssetCheckSeverity.WARN,
-            metadata={"checked_turns": chk.checked, "failing": len(chk.failing),
-                      "observed": _observed(chk.observed),
-                      "failing_turns": rows_table(chk.failing, ("conv_id", "turn", "failed"), ISSUES_CAP,
-                                                  int_columns=("turn",)),
-                      "conversations": dg.MetadataValue.path(str(path))})
+    path = layout.conversations(upload)
+    return check_turns(read_records(path), bounds), path
+
+
+tagged_turns_gx = gx_checks("tagged_turns_gx", tagged_turns, TURN_CHECKS, TurnBoundsConfig, TurnBounds,
+                            _turns_suite, "failing_turns", ("conv_id", "turn", "failed"), int_columns=("turn",),
+                            what=" over spoken turns")

@@ -41,6 +41,11 @@ class RedactionSettings(BaseModel):
         ).hexdigest()[:16]
 
 
+def stage_version() -> str:
+    """The redacted_manifest asset's code_version: STAGE_VERSION plus the recognizers' and packs' code."""
+    return f"{STAGE_VERSION}-{code_version()}"
+
+
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
     """Hash of the redaction package and the locale packs (what decides what is PII)."""

@@ -18,10 +18,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from ..audio.models import NormalizedAudio
 from ..core.issue import Issue, Severity
+from ..core.stage import StageResult, write_report
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
@@ -33,7 +34,8 @@ from .diarize import AgentHintError, Diarizer, attribute_words
 from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
-TRANSCRIBE_VERSION = "1"  # bump when the transcript for the same inputs would change
+TRANSCRIBE_VERSION = "1"  # bump when the transcript for the same inputs would change (the asset's code_version)
+TAG_VERSION = "1"  # bump when the canonical records for the same transcripts and text sources would change
 VAKFORGE_SUFFIX = ".vakforge.jsonl"
 REPORT_NAME = "speech_report.json"
 
@@ -42,8 +44,8 @@ def speech_report_path(layout: DataLayout, upload: str) -> Path:
     return layout.speech_report(upload)
 
 
-class TranscribeResult(BaseModel):
-    upload: str
+class TranscribeResult(StageResult):
+    stage: str = "transcripts"
     conversations: int = 0  # lines in transcripts.jsonl
     transcribed: int = 0  # ASR run in this call
     skipped: int = 0  # unchanged, previous transcript kept
@@ -61,8 +63,8 @@ class TranscribeResult(BaseModel):
         return round(self.asr_seconds / self.audio_seconds, 4) if self.audio_seconds else None
 
 
-class TagResult(BaseModel):
-    upload: str
+class TagResult(StageResult):
+    stage: str = "tagged_turns"
     records: int = 0
     from_audio: int = 0
     from_text: int = 0
@@ -210,26 +212,11 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
     result.asr_seconds = round(result.asr_seconds, 3)
     result.audio_seconds = round(result.audio_seconds, 3)
     result.issues = issues
-    _write_report(layout, upload, "transcripts", {
+    write_report(layout.speech_report(upload), result, section="transcripts", counts={
         "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
         "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
-        "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf}, issues)
+        "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf})
     return result
-
-
-def _write_report(layout: DataLayout, upload: str, stage: str, counts: dict[str, Any], issues: list[Issue]) -> None:
-    """Each stage owns its section of speech_report.json; the other stage's section is kept."""
-    path = speech_report_path(layout, upload)
-    report: dict[str, Any] = {"upload": upload}
-    if path.is_file():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(old, dict):
-                report.update(old)
-        except (OSError, json.JSONDecodeError):
-            pass
-    report[stage] = {"counts": counts, "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]}
-    atomic_write_json(path, report)
 
 
 def _needs_tagging(rec: VakRecord) -> bool:
@@ -335,8 +322,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
         result.records = w.count
     result.langs = dict(sorted(langs.items()))
     result.issues = issues
-    _write_report(layout, upload, "tagged_turns", {
+    write_report(layout.speech_report(upload), result, section="tagged_turns", counts={
         "records": result.records, "from_audio": result.from_audio, "from_text": result.from_text,
         "from_vakforge": result.from_vakforge, "turns": result.turns, "tool_turns": result.tool_turns,
-        "overlaps": result.overlaps, "langs": result.langs}, issues)
+        "overlaps": result.overlaps, "langs": result.langs})
     return result
