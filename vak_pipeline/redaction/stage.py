@@ -50,16 +50,16 @@ class RedactionResult(StageResult):
     """What one run of the stage did (or one record's share of it, added up by `_merge`)."""
 
     stage: str = STAGE
-    records: int = 0
-    redacted: int = 0
-    unchanged: int = 0
-    synthetic: int = 0
-    skipped_redaction: int = 0
-    failed: int = 0
-    audio_masked: int = 0
-    spans: int = 0
-    counts_by_type: dict[str, int] = Field(default_factory=dict)
-    schema_misfits: int = 0
+    records: int = Field(0, description="records read from conversations.jsonl")
+    redacted: int = Field(0, description="records redacted in this run")
+    unchanged: int = Field(0, description="records copied from the last output (same input, settings, files)")
+    synthetic: int = Field(0, description="synthetic records published as they are")
+    skipped_redaction: int = Field(0, description="records left unredacted under skip_redaction (rejected later)")
+    failed: int = Field(0, description="records left out of redacted.jsonl (see issues)")
+    audio_masked: int = Field(0, description="recordings published with PII masked")
+    spans: int = Field(0, description="values replaced by placeholders in this run")
+    counts_by_type: dict[str, int] = Field(default_factory=dict, description="replaced values by PII type")
+    schema_misfits: int = Field(0, description="replacements that no longer fit their field's schema")
 
 
 def descriptor_names(layout: DataLayout, upload: str) -> tuple[str, ...]:
