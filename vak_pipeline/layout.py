@@ -115,6 +115,9 @@ class DataLayout:
     def audio_rel(self, conv_id: str) -> str:
         return f"audio/{conv_id}.wav"
 
+    def published_audio(self, conv_id: str) -> Path:
+        return self.root / self.audio_rel(conv_id)
+
     def alignment(self, conv_id: str) -> Path:
         return self.root / "alignments" / f"{conv_id}.json"
 

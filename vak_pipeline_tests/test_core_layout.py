@@ -24,6 +24,7 @@ def test_stage_state_reports_and_markers_are_named_by_the_layout():
     assert layout.publish_marker == Path("/d/.publish_done.json")
     assert layout.validation_report == Path("/d/reports/validation.jsonl")
     assert layout.steward_html == Path("/d/reports/steward/index.html")
+    assert layout.published_audio("c1") == Path("/d") / layout.audio_rel("c1") == Path("/d/audio/c1.wav")
     assert layout.redaction_report("u1") in layout.stage_reports("u1")
     # what `vak run` reads problems from (cli.upload_problems globs *report.json)
     assert all(p.name.endswith("report.json") for p in layout.stage_reports("u1"))

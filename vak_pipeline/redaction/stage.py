@@ -207,7 +207,7 @@ def _stamps(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
     """What a reused record depends on: its private sources and its published outputs, as they are now."""
     return {"src_audio": _file_stamp(layout.root / layout.normalized_audio_rel(upload, conv_id)),
             "src_align": _content_hash(layout.work_alignment(upload, conv_id)),  # rewritten each tagging run
-            "audio": _file_stamp(layout.audio_dir / f"{conv_id}.wav"),
+            "audio": _file_stamp(layout.published_audio(conv_id)),
             "align": _file_stamp(layout.alignment(conv_id)),
             "log": _content_hash(layout.root / layout.redaction_rel(conv_id))}
 
@@ -222,7 +222,7 @@ def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
             part.issues.append(_issue(upload, "redaction_audio_missing", "the record's audio file is missing",
                                       "materialize normalized_audio for this upload", line, rec.id))
         else:
-            publish_copy(src, layout.audio_dir / f"{rec.id}.wav")
+            publish_copy(src, layout.published_audio(rec.id))
             rec = rec.model_copy(update={"audio": rec.audio.model_copy(update={"path": layout.audio_rel(rec.id)})})
     align = layout.work_alignment(upload, rec.id)
     if align.is_file():
@@ -290,7 +290,7 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
                                         "pii_redacted stays false", "materialize normalized_audio for this upload",
                                         line, rec.id))
         else:
-            published = layout.audio_dir / f"{rec.id}.wav"
+            published = layout.published_audio(rec.id)
             if outcome.masks:
                 write_masked(audio_path, published, outcome.masks, settings.audio)
                 result.audio_masked += 1

@@ -28,6 +28,7 @@ from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
+from ..sources.text import iter_text_records
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, iter_models
 from .asr import AsrSettings, Transcriber, read_channels
 from .diarize import AgentHintError, Diarizer, attribute_words
@@ -247,14 +248,6 @@ def iter_vakforge_imports(layout: DataLayout, upload: str):
                              line=ml.line or None, family="structure")
 
 
-def _text_records(layout: DataLayout, upload: str):
-    try:
-        from ..sources.text import iter_text_records
-    except ImportError:  # text sources not installed in this build
-        return
-    yield from iter_text_records(layout, upload)
-
-
 def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S) -> TagResult:
     """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc."""
     out_path = layout.conversations(upload)
@@ -312,7 +305,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                     atomic_write_json(layout.work_alignment(upload, rec.id),
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
-        for origin, items in (("text", _text_records(layout, upload)),
+        for origin, items in (("text", iter_text_records(layout, upload)),
                               ("vakforge", iter_vakforge_imports(layout, upload))):
             for item in items:
                 if isinstance(item, Issue):
