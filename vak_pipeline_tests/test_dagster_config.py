@@ -19,7 +19,7 @@ from vak_pipeline.defs.outputs import (
 )
 from vak_pipeline.defs.privacy import RedactionConfig, redacted_manifest
 from vak_pipeline.defs.resources import DataResource, WhisperResource
-from vak_pipeline.defs.speech import TurnBoundsConfig
+from vak_pipeline.defs.speech import TagConfig, TurnBoundsConfig
 from vak_pipeline.recipes.cascaded import CascadedConfig
 from vak_pipeline.recipes.moshi_lora import MoshiConfig
 from vak_pipeline.recipes.parquet import ParquetConfig
@@ -27,6 +27,7 @@ from vak_pipeline.recipes.turn_based import TurnBasedConfig
 from vak_pipeline.redaction.settings import RedactionSettings
 from vak_pipeline.speech.asr import AsrSettings
 from vak_pipeline.speech.expectations import TurnBounds
+from vak_pipeline.speech.stage import TagSettings
 from vak_pipeline.splits import SplitConfig
 
 PAIRS = [
@@ -40,6 +41,7 @@ PAIRS = [
     (CascadedExportConfig, CascadedConfig),
     (ParquetExportConfig, ParquetConfig),
     (WhisperResource, AsrSettings),
+    (TagConfig, TagSettings),
 ]
 
 

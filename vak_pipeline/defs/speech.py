@@ -7,7 +7,7 @@ overridden per run: RunConfig(resources={"whisper": {"config": {"device": "cpu"}
 import dagster as dg
 
 from vak_pipeline.speech.expectations import TURN_CHECKS, TurnBounds
-from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION
+from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION, TagSettings
 
 from .gx import gx_checks
 from .metadata import issues_table
@@ -44,8 +44,8 @@ def transcripts(context: dg.AssetExecutionContext, data: DataResource, whisper: 
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
 
-class TagConfig(dg.Config):
-    max_gap_s: float = 0.6  # same-speaker segments closer than this are one turn
+class TagConfig(TagSettings, dg.Config):
+    """speech.stage.TagSettings, as run config."""
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[transcripts], kinds={"jsonl"},

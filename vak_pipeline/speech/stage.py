@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..audio.models import NormalizedAudio
 from ..core.issue import Issue, Severity
@@ -62,6 +62,14 @@ class TranscribeResult(StageResult):
     def rtf(self) -> float | None:
         """Real-time factor of this call (ASR seconds per audio second)."""
         return round(self.asr_seconds / self.audio_seconds, 4) if self.audio_seconds else None
+
+
+class TagSettings(BaseModel):
+    """How tag_upload builds turns (its keyword arguments; Dagster's TagConfig is this model)."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_gap_s: float = Field(default=DEFAULT_MAX_GAP_S, ge=0,
+                             description="Same-speaker segments closer than this (seconds) are one turn.")
 
 
 class TagResult(StageResult):
