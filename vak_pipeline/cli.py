@@ -37,7 +37,9 @@ def validate(
 
     if fmt not in ("text", "json"):
         raise typer.BadParameter("--format must be text or json")
-    manifest = path / "vakforge.jsonl" if path.is_dir() else path
+    from .layout import DataLayout
+
+    manifest = DataLayout.at(path).manifest if path.is_dir() else path
     if not manifest.is_file():
         typer.echo(f"error: {manifest} does not exist (give a vakforge.jsonl or a directory holding one)", err=True)
         raise typer.Exit(2)
@@ -194,7 +196,7 @@ def _print_outputs(data: Path, release: str = "unchanged") -> None:
             summary = ", ".join(f"{c} x{n}" for c, n in sorted(by_code.items()))
             typer.echo(f"  upload {upload}: {len(problems)} file(s)/record(s) not used: {summary} "
                        f"(details: {layout.work(upload)}/*report.json)")
-    steward = layout.reports / "steward" / "index.html"
+    steward = layout.steward_html
     if steward.is_file():
         typer.echo(f"  steward report {steward}")
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
@@ -286,10 +288,13 @@ def split(
         config = SplitConfig(seed=seed, ratios=shares, roles=[r.strip() for r in roles.split(",") if r.strip()])
     except ValueError as exc:
         raise typer.BadParameter(f"--ratios/--roles: {exc}") from exc
-    if not (data / "vakforge.jsonl").is_file():
-        typer.echo(f"error: {data / 'vakforge.jsonl'} does not exist", err=True)
+    from .layout import DataLayout
+
+    layout = DataLayout.at(data)
+    if not layout.manifest.is_file():
+        typer.echo(f"error: {layout.manifest} does not exist", err=True)
         raise typer.Exit(2)
-    result, issues = split_manifest(data / "vakforge.jsonl", data / "splits.json", config)
+    result, issues = split_manifest(layout.manifest, layout.splits, config)
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
     for issue in issues:

@@ -9,6 +9,11 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/audio/<conv>.wav normalized 24 kHz 16-bit PCM, unredacted: private, never published
       work/<upload>/alignments/<conv>.json  word timings from transcription, unredacted: private
       work/<upload>/report.json      per-upload report: files the pipeline could not use, with reasons
+      work/<upload>/speech_report.json     transcripts + tagged_turns issues and counts (one section each)
+      work/<upload>/redaction_report.json  redacted_manifest issues and counts
+      work/<upload>/ledger/<stage>.jsonl   a stage's ledger: per item its key, outputs or failure (core.stage)
+      work/<upload>/redaction_state.json   redaction's previous per-record state (read once, then a ledger)
+      work/<upload>/ingest_done.json the key of the last successful ingest run of the upload (vak run)
       work/<upload>/transcripts.jsonl  transcripts: per conversation ASR words per speaker
       work/<upload>/conversations.jsonl tagged_turns: canonical records before redaction
       work/<upload>/redacted.jsonl   redacted_manifest: canonical records after redaction
@@ -20,6 +25,9 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       vakforge.jsonl                 validated_manifest: valid records only
       vakforge.schema.json           exported JSON Schema
       reports/                       rejected rows, check reports, steward report
+      reports/validation.jsonl       every validation issue of the last validated_manifest run
+      reports/steward/index.html     the steward report (and report.md, summary.json, charts)
+      .publish_done.json             the key of the last successful publish run (vak run)
       splits.json                    splits
       exports/<recipe>/              recipe outputs
       work/.release-candidate/       the next release (manifest, schema, splits, reports, exports), built
@@ -128,6 +136,26 @@ class DataLayout:
         synth = self.synthesized(upload)
         return synth if synth.is_file() else self.redacted(upload)
 
+    # --- per-upload stage state and reports (every file a stage reads or writes is named here)
+    def speech_report(self, upload: str) -> Path:
+        return self.work(upload) / "speech_report.json"
+
+    def redaction_report(self, upload: str) -> Path:
+        return self.work(upload) / "redaction_report.json"
+
+    def redaction_state(self, upload: str) -> Path:
+        return self.work(upload) / "redaction_state.json"
+
+    def stage_ledger(self, upload: str, stage: str) -> Path:
+        return self.work(upload) / "ledger" / f"{stage}.jsonl"
+
+    def stage_reports(self, upload: str) -> list[Path]:
+        """Every report file of the upload's stages (what `vak run` shows problems from)."""
+        return [self.upload_report(upload), self.speech_report(upload), self.redaction_report(upload)]
+
+    def ingest_marker(self, upload: str) -> Path:
+        return self.work(upload) / "ingest_done.json"
+
     # --- private per-conversation files: unredacted, under work/, never referenced by the manifest
     def normalized_audio_rel(self, upload: str, conv_id: str) -> str:
         return f"work/{upload}/audio/{conv_id}.wav"
@@ -142,6 +170,9 @@ class DataLayout:
 
     def audio_rel(self, conv_id: str) -> str:
         return f"audio/{conv_id}.wav"
+
+    def published_audio(self, conv_id: str) -> Path:
+        return self.root / self.audio_rel(conv_id)
 
     def alignment(self, conv_id: str) -> Path:
         return self.root / "alignments" / f"{conv_id}.json"
@@ -169,6 +200,22 @@ class DataLayout:
     @property
     def rejected(self) -> Path:
         return self.reports / "rejected.jsonl"
+
+    @property
+    def validation_report(self) -> Path:
+        return self.reports / "validation.jsonl"
+
+    @property
+    def steward_dir(self) -> Path:
+        return self.reports / "steward"
+
+    @property
+    def steward_html(self) -> Path:
+        return self.steward_dir / "index.html"
+
+    @property
+    def publish_marker(self) -> Path:
+        return self.root / ".publish_done.json"
 
     def export_dir(self, recipe: str) -> Path:
         return self.release_root / "exports" / recipe

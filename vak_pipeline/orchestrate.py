@@ -20,7 +20,6 @@ from typing import Any
 import dagster as dg
 
 from .layout import DataLayout
-from .sources.ingested import INGEST_MARKER
 from .storage import atomic_write_json
 
 INGEST_JOB = "ingest_job"
@@ -73,16 +72,16 @@ def open_instance(persistent: bool = False) -> Iterator[dg.DagsterInstance]:
             yield inst
 
 
-def _ingest_job() -> dg.JobDefinition:
-    from .definitions import defs as load_defs
+def _ingest_job(executor: str | None = None) -> dg.JobDefinition:
+    from .definitions import build_defs
 
-    return load_defs().resolve_job_def(INGEST_JOB)
+    return build_defs(executor).resolve_job_def(INGEST_JOB)
 
 
-def _publish_job() -> dg.JobDefinition:
-    from .definitions import defs as load_defs
+def _publish_job(executor: str | None = None) -> dg.JobDefinition:
+    from .definitions import build_defs
 
-    return load_defs().resolve_job_def(PUBLISH_JOB)
+    return build_defs(executor).resolve_job_def(PUBLISH_JOB)
 
 
 @contextlib.contextmanager
@@ -124,7 +123,6 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
     from .mirror import Mirror, is_url
 
-    os.environ["VAK_EXECUTOR"] = executor  # read when the definitions load, here and in step workers
     mirror = Mirror(str(data_dir)) if is_url(data_dir) else None
     if mirror is not None:
         echo(f"pulling {mirror.url} into {mirror.cache} ...")
@@ -139,6 +137,11 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
     base = {"resources": {"data": {"config": {"root": root}}},
             "loggers": {"console": {"config": {"log_level": log_level}}}}
     rc = merge_config(base, run_config or {})
+    from .defs.config import check_run_config
+
+    for factory in (_ingest_job, _publish_job):  # a bad value fails here, before any run starts
+        job = factory(executor)
+        check_run_config(job, config_for_job(job, rc))
     report = PipelineReport(data_dir)
     with contextlib.ExitStack() as stack:
         stack.enter_context(data_lock(data_dir, echo))
@@ -154,7 +157,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
         def ingest(name: str) -> StageRun:
             stamp = _ingest_stamp(layout, name, rc)
-            marker = layout.work(name) / INGEST_MARKER
+            marker = layout.ingest_marker(name)
             if not force and _marker_matches(marker, stamp) and layout.manifest_input(name).is_file():
                 echo(f"ingest {name}: unchanged since its last run, skipped")
                 return StageRun(INGEST_JOB, name, True, "skipped", skipped=True)
@@ -168,7 +171,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
         with ThreadPoolExecutor(max_workers=max(1, parallel_uploads)) as pool:
             report.runs.extend(pool.map(ingest, names))
         stamp = _publish_stamp(layout, rc)
-        marker = layout.root / PUBLISH_MARKER
+        marker = layout.publish_marker
         if not force and _marker_matches(marker, stamp) and layout.manifest.is_file() and layout.splits.is_file():
             echo("publish: no input changed since the last run, skipped")
             report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
@@ -243,12 +246,13 @@ PUBLISH_MARKER = ".publish_done.json"
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """Hash of the pipeline's own source: new code re-runs every stage once."""
-    h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
-        h.update(path.relative_to(Path(__file__).parent).as_posix().encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    """The assets' code versions (each stage's version, as Dagster shows them): a stage whose version is
+    bumped re-runs; other code changes do not (`vak run --force` re-runs everything)."""
+    from .definitions import build_defs
+
+    versions = {key.to_user_string(): version for asset in build_defs("in_process").assets or ()
+                if isinstance(asset, dg.AssetsDefinition) for key, version in asset.code_versions_by_key.items()}
+    return hashlib.sha256(json.dumps(versions, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _stable_config(rc: dict[str, Any]) -> dict[str, Any]:
@@ -297,19 +301,21 @@ def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:
     return dict(rc, ops={k: v for k, v in ops.items() if k not in other})
 
 
-def _execute(factory: Callable[[], dg.JobDefinition], name: str, partition: str | None,
+def _execute(factory: Callable[[str | None], dg.JobDefinition], name: str, partition: str | None,
              inst: dg.DagsterInstance, rc: dict[str, Any], executor: str) -> StageRun:
     from .defs.tags import run_tags
 
     tags = run_tags("cli", rc["resources"]["data"]["config"]["root"])
-    rc = config_for_job(factory(), rc)
+    job = factory(executor)
+    rc = config_for_job(job, rc)
     if executor == "in_process":
-        res = factory().execute_in_process(partition_key=partition, instance=inst, run_config=rc,
-                                           raise_on_error=False, tags=tags)
-    else:
+        res = job.execute_in_process(partition_key=partition, instance=inst, run_config=rc, raise_on_error=False,
+                                     tags=tags)
+    else:  # step workers rebuild the job by name, with the same executor argument
         if partition:
             tags["dagster/partition"] = partition
-        with dg.execute_job(dg.reconstructable(factory), instance=inst, run_config=rc, tags=tags) as res:
+        recon = dg.build_reconstructable_job(__name__, factory.__name__, reconstructable_kwargs={"executor": executor})
+        with dg.execute_job(recon, instance=inst, run_config=rc, tags=tags) as res:
             return _summarize(name, partition, res)
     return _summarize(name, partition, res)
 

@@ -7,13 +7,11 @@ source is only ever opened for reading.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from ..storage import atomic_open
 from .decode import AudioError, open_audio
 from .inspect import Inspector
 from .models import InspectReport
@@ -80,11 +78,9 @@ def normalize_recording(src: Path, dst: Path, keep_channels: list[int] | None = 
         inspector = Inspector(target_rate, out_ch)
         est_bytes = (info.frames or 0) * target_rate / info.sample_rate * out_ch * 2
         fmt = "RF64" if est_bytes > _WAV_LIMIT else "WAV"
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
-        os.close(fd)
-        try:
-            with sf.SoundFile(tmp, "w", samplerate=target_rate, channels=out_ch, subtype="PCM_16",
+        # temp file beside dst, fsynced and renamed over it only when the whole recording was written
+        with atomic_open(dst, "wb", encoding=None) as fh:
+            with sf.SoundFile(fh, "w", samplerate=target_rate, channels=out_ch, subtype="PCM_16",
                               format=fmt) as out:
 
                 def emit(y: np.ndarray) -> None:
@@ -104,12 +100,5 @@ def normalize_recording(src: Path, dst: Path, keep_channels: list[int] | None = 
             if inspector.frames == 0:
                 raise AudioError("audio_no_samples", f"{src.name} decoded to no audio samples",
                                  "re-export the recording; this file has a header but no sound")
-            with open(tmp, "rb") as fh:
-                os.fsync(fh.fileno())
-            os.replace(tmp, dst)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
     return inspector.report(name or src.name, source_sample_rate=info.sample_rate,
                             source_channels=info.channels if keep else None, source_format=info.format)

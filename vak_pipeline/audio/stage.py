@@ -10,38 +10,37 @@ from __future__ import annotations
 
 import hashlib
 import json
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from .. import progress
+from ..core.issue import Issue, Severity
+from ..core.stage import Done, Ledger, LedgerEntry, StageResult, item_key, ordered_map, write_report
 from ..layout import DataLayout
 from ..parallel import pool_size
-from ..rules.issue import Issue, Severity
 from ..sources.descriptor import RecordingSettings, load_descriptor
 from ..sources.ids import conversation_id
 from ..sources.inventory import current_inventory
-from ..storage import JsonlWriter, atomic_write_json, iter_jsonl
+from ..storage import JsonlWriter, iter_jsonl
 from .decode import AudioError
 from .models import InspectReport, NormalizedAudio
 from .normalize import DEFAULT_BLOCK_S, DEFAULT_MAX_DURATION_S, TARGET_RATE, normalize_recording
+from .settings import NORMALIZE_VERSION
 
+STAGE = "normalized_audio"
 DECODE_BYTES_PER_S = 50e6  # source bytes decoded + resampled per second by one process (bench: ~48 MB/s)
-NORMALIZE_VERSION = "1"  # bump when the output wav for the same input and settings would change
 
 
-class UploadAudioResult(BaseModel):
+class UploadAudioResult(StageResult):
     """What one run of the stage did, for asset metadata and the CLI."""
 
-    upload: str
+    stage: str = STAGE
     recordings: int = 0  # rows in audio.jsonl
     decoded: int = 0  # recordings decoded (normalized) in this run
     skipped: int = 0  # unchanged files not decoded again (their row, or their failure, reused)
     failed: int = 0  # audio files that could not be used
-    issues: list[Issue] = Field(default_factory=list)
     audio_index: str
     report: str
     counts: dict[str, int] = Field(default_factory=dict)  # inventory counts by kind
@@ -53,43 +52,24 @@ def settings_hash(keep_channels: list[int] | None, target_rate: int, quality: st
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _normalize_job(job: dict[str, Any]) -> dict[str, Any]:
-    """Worker: normalize one file; never raises, so one bad file cannot stop the pool."""
+def _normalize_batch(jobs: list[dict[str, Any]]) -> list[LedgerEntry]:
+    """Worker: normalize recordings; never raises, so one bad file cannot stop the pool."""
+    return [_normalize_job(job) for job in jobs]
+
+
+def _normalize_job(job: dict[str, Any]) -> LedgerEntry:
+    name = job["name"]
     try:
         rep = normalize_recording(Path(job["src"]), Path(job["dst"]), keep_channels=job["keep"],
                                   target_rate=job["rate"], block_s=job["block_s"], quality=job["quality"],
-                                  name=job["name"], max_duration_s=job.get("max_duration_s", DEFAULT_MAX_DURATION_S))
-        return {"name": job["name"], "report": rep.model_dump(mode="json")}
+                                  name=name, max_duration_s=job["max_duration_s"])
+        return LedgerEntry(item=name, key=job["key"], outputs={"inspect": rep.model_dump(mode="json")})
     except AudioError as exc:
-        return {"name": job["name"], "error": [exc.code, exc.message, exc.fix]}
+        code, message, fix = exc.code, exc.message, exc.fix
     except Exception as exc:  # a decoder/library failure on odd input is still a per-file problem
-        return {"name": job["name"], "error": ["audio_normalize_failed",
-                                               f"{Path(job['name']).name} failed to normalize ({type(exc).__name__})",
-                                               "re-export the recording as WAV or FLAC and upload it again"]}
-
-
-def _previous_rows(path: Path) -> dict[str, NormalizedAudio]:
-    rows: dict[str, NormalizedAudio] = {}
-    if not path.is_file():
-        return rows
-    for line in iter_jsonl(path):
-        if line.value is None:
-            continue
-        try:
-            row = NormalizedAudio.model_validate(line.value)
-        except ValueError:
-            continue  # an old or damaged row only costs a re-decode
-        rows[row.source_file] = row
-    return rows
-
-
-def _previous_failures(path: Path) -> dict[str, dict[str, Any]]:
-    """Failures recorded by the last run (file -> sha256, settings_hash, issue), so they are not retried blindly."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return {f["file"]: f for f in data.get("failures", []) if isinstance(f, dict) and "file" in f}
-    except (OSError, ValueError, AttributeError, TypeError):
-        return {}
+        code, message, fix = ("audio_normalize_failed", f"{Path(name).name} failed to normalize ({type(exc).__name__})",
+                              "re-export the recording as WAV or FLAC and upload it again")
+    return LedgerEntry(item=name, key=job["key"], failure=_file_issue(job["upload"], name, code, message, fix))
 
 
 def _file_issue(upload: str, name: str, code: str, message: str, fix: str,
@@ -98,15 +78,20 @@ def _file_issue(upload: str, name: str, code: str, message: str, fix: str,
                  line=line)
 
 
-def _ticked(upload: str, k: int, n: int, outcome: dict[str, Any]) -> dict[str, Any]:
-    progress.report(progress.Tick("normalized_audio", upload, k + 1, n, "files", outcome["name"]))
-    return outcome
+def _unknown_kind(upload: str, name: str) -> Issue:
+    return _file_issue(upload, name, "file_unknown_kind", "file type not recognised; it is ignored",
+                       "use a supported suffix (.wav .flac .mp3 .ogg .m4a .aac, *.aidb.jsonl, *.messages.jsonl, "
+                       "*.vakforge.jsonl, *.events.jsonl) or remove it", Severity.WARN)
 
 
 def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_rate: int = TARGET_RATE,
                      quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S,
                      max_duration_s: float | None = DEFAULT_MAX_DURATION_S) -> UploadAudioResult:
-    """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened."""
+    """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened.
+
+    A recording is keyed (core.stage) by its bytes, the settings that shape its wav, its conversation id
+    and the duration cap; an unchanged key reuses the ledger's row (or its failure) without decoding.
+    """
     upload_dir = layout.upload_dir(upload)
     result = UploadAudioResult(upload=upload, audio_index=str(layout.audio_index(upload)),
                                report=str(layout.upload_report(upload)))
@@ -114,9 +99,8 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     inv = current_inventory(upload_dir, layout.inventory(upload))
     result.counts = inv.counts()
     audio_files = [f for f in inv.files if f.kind == "audio"]
+    ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
     rows: list[NormalizedAudio] = []
-    notes: list[dict[str, Any]] = []
-    failures: list[dict[str, Any]] = []  # per-file failures with the hashes that produced them
 
     if desc is None:
         # nothing can be processed safely without locale and consent: report the whole upload
@@ -125,24 +109,16 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                                "upload.yaml)", "fix upload.yaml, then re-run this upload") for f in audio_files]
         result.failed = len(audio_files)
     else:
-        for f in inv.files:
-            if f.kind == "unknown":
-                issues.append(_file_issue(upload, f.name, "file_unknown_kind",
-                                          "file type not recognised; it is ignored",
-                                          "use a supported suffix (.wav .flac .mp3 .ogg .m4a .aac, *.aidb.jsonl, "
-                                          "*.messages.jsonl, *.vakforge.jsonl, *.events.jsonl) or remove it",
-                                          Severity.WARN))
-        previous = _previous_rows(layout.audio_index(upload))
-        failed_before = _previous_failures(layout.upload_report(upload))
+        issues += [_unknown_kind(upload, f.name) for f in inv.files if f.kind == "unknown"]
         planned: dict[str, tuple[str, RecordingSettings, str, str]] = {}  # name -> conv, settings, hash, sha
-        jobs: list[dict[str, Any]] = []
+        items: list[Any] = []  # a job to decode, or Done(ledger entry) for an unchanged recording
         used_ids: dict[str, str] = {}
         for f in audio_files:
             if f.name in desc.rejected_rows:
-                line = desc.rejected_rows[f.name]
                 issues.append(_file_issue(upload, f.name, "audio_settings_row_rejected",
-                                          f"not processed: its recordings.csv row (line {line}) was rejected",
-                                          "fix that row of recordings.csv (see the issue on it), then re-run"))
+                                          f"not processed: its recordings.csv row (line {desc.rejected_rows[f.name]}) "
+                                          "was rejected", "fix that row of recordings.csv (see the issue on it), "
+                                          "then re-run"))
                 result.failed += 1
                 continue
             settings = desc.settings_for(f.name)
@@ -155,70 +131,50 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                 continue
             used_ids[conv] = f.name
             shash = settings_hash(settings.keep_channels, target_rate, quality)
-            planned[f.name] = (conv, settings, shash, f.sha256)
-            prev = previous.get(f.name)
             rel = layout.normalized_audio_rel(upload, conv)
-            if (prev is not None and prev.source_sha256 == f.sha256 and prev.settings_hash == shash
-                    and prev.conv_id == conv and prev.path == rel and (layout.root / rel).is_file()):
-                rows.append(prev.model_copy(update={"settings": settings}))
-                result.skipped += 1
+            planned[f.name] = (conv, settings, shash, f.sha256)
+            key = item_key(NORMALIZE_VERSION, f.sha256, shash, conv, rel, max_duration_s)
+            prev = ledger.reuse(f.name, key)
+            if prev is not None and (prev.failure is not None or (layout.root / rel).is_file()):
+                items.append(Done(prev))
                 continue
-            fail = failed_before.get(f.name)
-            if (fail and fail.get("sha256") == f.sha256 and fail.get("settings_hash") == shash
-                    and fail.get("max_duration_s", DEFAULT_MAX_DURATION_S) == max_duration_s):
-                issues.append(Issue.model_validate(fail["issue"]))  # same bytes, same settings: same failure
-                failures.append(fail)
-                result.failed += 1
-                result.skipped += 1
-                continue
-            jobs.append({"src": str(upload_dir / f.name), "dst": str(layout.root / rel), "keep": settings.keep_channels,
-                         "rate": target_rate, "block_s": block_s, "quality": quality, "name": f.name,
-                         "max_duration_s": max_duration_s})
-
-        procs = pool_size(len(jobs), workers, sum(Path(j["src"]).stat().st_size for j in jobs), DECODE_BYTES_PER_S)
-        if procs > 1:
-            with ProcessPoolExecutor(max_workers=procs, mp_context=get_context("spawn")) as pool:
-                outcomes = [_ticked(upload, k, len(jobs), out) for k, out in enumerate(pool.map(_normalize_job, jobs))]
-        else:
-            outcomes = [_ticked(upload, k, len(jobs), _normalize_job(j)) for k, j in enumerate(jobs)]
-        result.decoded = len(jobs)
-
-        for out in outcomes:
-            name = out["name"]
-            if "error" in out:
-                code, message, fix = out["error"]
-                issue = _file_issue(upload, name, code, message, fix)
-                issues.append(issue)
-                _, _, shash, sha = planned[name]
-                failures.append({"file": name, "sha256": sha, "settings_hash": shash, "max_duration_s": max_duration_s,
-                                 "issue": issue.model_dump(mode="json", exclude_none=True)})
+            items.append({"src": str(upload_dir / f.name), "dst": str(layout.root / rel), "name": f.name,
+                          "keep": settings.keep_channels, "rate": target_rate, "block_s": block_s, "quality": quality,
+                          "key": key, "upload": upload, "max_duration_s": max_duration_s})
+        todo = [i for i in items if not isinstance(i, Done)]
+        result.decoded = len(todo)
+        result.skipped = len(items) - result.decoded
+        procs = pool_size(len(todo), workers, sum(Path(i["src"]).stat().st_size for i in todo), DECODE_BYTES_PER_S)
+        ticks = progress.ticking(items, STAGE, upload, "files")
+        for entry in ordered_map(_normalize_batch, ticks, workers=procs):
+            ledger.record(entry)
+            if entry.failure is not None:
+                issues.append(entry.failure)
                 result.failed += 1
                 continue
-            conv, settings, shash, sha = planned[name]
-            rep = InspectReport.model_validate(out["report"])
+            conv, settings, shash, sha = planned[entry.item]
+            rep = InspectReport.model_validate(entry.outputs["inspect"])
             rows.append(NormalizedAudio(
-                conv_id=conv, upload=upload, source_file=name, source_sha256=sha, settings_hash=shash,
+                conv_id=conv, upload=upload, source_file=entry.item, source_sha256=sha, settings_hash=shash,
                 path=layout.normalized_audio_rel(upload, conv), sample_rate=rep.sample_rate, channels=rep.channels,
                 duration_s=rep.duration_s, kept_channels=settings.keep_channels if rep.source_channels else None,
                 settings=settings, inspect=rep))
 
     rows.sort(key=lambda r: r.source_file)
-    for r in rows:
-        notes += [{"conv_id": r.conv_id, "file": f"{upload}/{r.source_file}", "note": n} for n in r.inspect.notes]
     with JsonlWriter(layout.audio_index(upload)) as w:
         for r in rows:
             w.write(r.model_dump(mode="json"))
+    ledger.save()
     result.recordings = len(rows)
     result.issues = issues
-    atomic_write_json(layout.upload_report(upload), {
-        "upload": upload, "stage": "normalized_audio", "fingerprint": inv.fingerprint,
-        "counts": {"files": len(inv.files), "audio_files": len(audio_files), "recordings": result.recordings,
-                   "decoded": result.decoded, "skipped": result.skipped, "failed": result.failed,
-                   "by_kind": result.counts},
-        "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues],
-        "notes": notes,
-        "failures": failures,
-    })
+    notes = [{"conv_id": r.conv_id, "file": f"{upload}/{r.source_file}", "note": n}
+             for r in rows for n in r.inspect.notes]
+    failures = [{"file": e.item, "key": e.key, "issue": e.failure.model_dump(mode="json", exclude_none=True)}
+                for e in ledger.entries.values() if e.failure is not None]
+    write_report(layout.upload_report(upload), result, fingerprint=inv.fingerprint, notes=notes, failures=failures,
+                 counts={"files": len(inv.files), "audio_files": len(audio_files), "recordings": result.recordings,
+                         "decoded": result.decoded, "skipped": result.skipped, "failed": result.failed,
+                         "by_kind": result.counts})
     return result
 
 

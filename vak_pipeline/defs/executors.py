@@ -13,8 +13,9 @@ import dagster as dg
 EXECUTORS = ("in_process", "multiprocess", "dask", "k8s")
 
 
-def executor_from_env() -> dg.ExecutorDefinition:
-    name = os.environ.get("VAK_EXECUTOR", "multiprocess")
+def executor_from_env(name: str | None = None) -> dg.ExecutorDefinition:
+    """The executor called `name`; None = $VAK_EXECUTOR (default multiprocess), the setting `dagster dev` reads."""
+    name = name or os.environ.get("VAK_EXECUTOR", "multiprocess")
     if name == "in_process":
         return dg.in_process_executor
     if name == "multiprocess":

@@ -8,9 +8,13 @@ import time
 
 import dagster as dg
 
+from vak_pipeline.audio.expectations import AUDIO_CHECKS, AudioBounds
+from vak_pipeline.audio.settings import NORMALIZE_VERSION, NormalizeSettings
 from vak_pipeline.storage import atomic_write_json
 
+from .gx import gx_checks
 from .jobs import ingest_job
+from .metadata import issues_table
 from .partitions import uploads_partitions
 from .progress import logged_progress
 from .resources import DataResource
@@ -41,13 +45,12 @@ def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.Mat
         data_version=dg.DataVersion(inv.fingerprint))
 
 
-class NormalizeConfig(dg.Config):
-    workers: int = 1
-    quality: str = "HQ"
-    max_duration_s: float | None = 4 * 3600.0  # longer recordings are refused (audio_too_long), not decoded
+class NormalizeConfig(NormalizeSettings, dg.Config):
+    """audio.settings.NormalizeSettings, as run config (fields, constraints and descriptions are the library's)."""
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[raw_uploads], kinds={"audio"},
+          code_version=NORMALIZE_VERSION,
           description="Every recording of the upload as work/<upload>/audio/<conv_id>.wav (24 kHz, 16-bit PCM, "
                       "channels kept; private until redacted) "
                       "and work/<upload>/audio.jsonl; unusable files listed in work/<upload>/report.json.")
@@ -59,53 +62,30 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
         res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality,
                                max_duration_s=config.max_duration_s)
     errors = [i for i in res.issues if i.severity.value == "ERROR"]
-    table = [dg.TableRecord({"file": i.file or "", "line": i.line or 0, "code": i.code, "reason": i.message,
-                             "fix": i.fix}) for i in errors[:FAILED_ROWS_CAP]]
-    schema = dg.TableSchema(columns=[dg.TableColumn(c, "int" if c == "line" else "string")
-                                     for c in ("file", "line", "code", "reason", "fix")])
     context.log.info(f"{context.partition_key}: {res.recordings} recordings ({res.decoded} decoded, "
                      f"{res.skipped} unchanged), {res.failed} failed")
     return dg.MaterializeResult(metadata={
         "dagster/row_count": res.recordings, "decoded": res.decoded, "unchanged": res.skipped,
         "failed": res.failed, "issues": len(res.issues),
-        "failed_files": dg.MetadataValue.table(records=table, schema=schema),
-        "failed_files_shown": f"{len(table)} of {len(errors)}",
+        "failed_files": issues_table(errors, FAILED_ROWS_CAP),
+        "failed_files_shown": f"{min(len(errors), FAILED_ROWS_CAP)} of {len(errors)}",
         "report": dg.MetadataValue.path(res.report), "audio_index": dg.MetadataValue.path(res.audio_index)})
 
 
-def _audio_check_specs() -> list[dg.AssetCheckSpec]:
-    from vak_pipeline.audio.expectations import AUDIO_CHECKS
-
-    return [dg.AssetCheckSpec(name, asset=normalized_audio, partitions_def=uploads_partitions, blocking=False,
-                              description=f"Great Expectations: {name} within bounds (WARN)")
-            for name in AUDIO_CHECKS]
+class AudioBoundsConfig(AudioBounds, dg.Config):
+    """audio.expectations.AudioBounds, as run config."""
 
 
-class AudioBoundsConfig(dg.Config):
-    min_duration_s: float = 1.0
-    max_duration_s: float = 4 * 3600.0
-    max_silence_ratio: float = 0.9
-    max_clipping_ratio: float = 0.001
-
-
-@dg.multi_asset_check(specs=_audio_check_specs(), name="normalized_audio_gx")
-def normalized_audio_gx(context: dg.AssetCheckExecutionContext, config: AudioBoundsConfig, data: DataResource):
-    """The audio GX suite over the upload's inspection table; one WARN result per rule with failing recordings."""
-    from vak_pipeline.audio.expectations import AudioBounds, check_audio
+def _audio_suite(upload: str, bounds: AudioBounds, layout):
+    from vak_pipeline.audio.expectations import check_audio
     from vak_pipeline.audio.stage import read_audio_index
 
-    upload = context.partition_key
-    rows = read_audio_index(data.layout, upload)
-    schema = dg.TableSchema(columns=[dg.TableColumn("conv_id", "string"), dg.TableColumn("file", "string"),
-                                     dg.TableColumn("failed", "string")])
-    for chk in check_audio(rows, AudioBounds(**config.model_dump())):
-        yield dg.AssetCheckResult(
-            check_name=chk.name, asset_key=normalized_audio.key, passed=chk.passed,
-            severity=dg.AssetCheckSeverity.WARN,
-            metadata={"checked": chk.checked, "failing": len(chk.failing),
-                      "failing_recordings": dg.MetadataValue.table(
-                          records=[dg.TableRecord(r) for r in chk.failing[:FAILED_ROWS_CAP]], schema=schema),
-                      "report": dg.MetadataValue.path(str(data.layout.upload_report(upload)))})
+    return check_audio(read_audio_index(layout, upload), bounds), layout.upload_report(upload)
+
+
+normalized_audio_gx = gx_checks("normalized_audio_gx", normalized_audio, AUDIO_CHECKS, AudioBoundsConfig,
+                                AudioBounds, _audio_suite, "failing_recordings", ("conv_id", "file", "failed"),
+                                what=" within bounds")
 
 
 @dg.sensor(job=ingest_job, minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.STOPPED,

@@ -6,6 +6,7 @@ import dagster as dg
 from vak_pipeline.release import begin_candidate
 from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
 
+from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
 
@@ -46,10 +47,6 @@ def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfi
     )
 
 
-# file and line: the uploaded file the row came from (meta.origin / the recording), not work/<upload>/
-_ROW_COLUMNS = ("severity", "code", "file", "line", "record_id", "turn_index", "field", "message", "fix")
-
-
 @dg.multi_asset_check(
     specs=[
         dg.AssetCheckSpec(f"rules_{fam}", asset="validated_manifest", blocking=fam in BLOCKING_FAMILIES,
@@ -62,16 +59,13 @@ def manifest_rule_checks(data: DataResource):
 
     A failing blocking check stops everything downstream, `release` included: the published release stays."""
     layout = data.layout.candidate()
-    report = layout.reports / "validation.jsonl"
+    report = layout.validation_report
     for fam in FAMILIES:
         errors, warnings, rows = family_rows(report, fam)
         # a family whose rule rejected rows fails as ERROR (the rows are out of the dataset), blocking or not;
         # warnings alone never fail a check
         severity = dg.AssetCheckSeverity.ERROR if errors or fam in BLOCKING_FAMILIES else dg.AssetCheckSeverity.WARN
-        table = dg.MetadataValue.table(
-            records=[dg.TableRecord({c: str(r.get(c, "")) for c in _ROW_COLUMNS}) for r in rows],
-            schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _ROW_COLUMNS]),
-        )
+        table = issues_table(rows, cap=len(rows))
         yield dg.AssetCheckResult(
             check_name=f"rules_{fam}",
             asset_key="validated_manifest",

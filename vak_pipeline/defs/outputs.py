@@ -9,13 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
+from pydantic import Field
 
+from vak_pipeline.core.issue import Severity
 from vak_pipeline.manifest_hash import manifest_hash
+from vak_pipeline.recipes.cascaded import CascadedConfig
 from vak_pipeline.recipes.common import BuildResult, data_version
-from vak_pipeline.rules.issue import Severity
+from vak_pipeline.recipes.duplex_s2s import DuplexS2SConfig
+from vak_pipeline.recipes.moshi_lora import MoshiConfig
+from vak_pipeline.recipes.parquet import ParquetConfig
+from vak_pipeline.recipes.turn_based import TurnBasedConfig
 from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_splits, split_manifest
 from vak_pipeline.storage import sha256_file
 
+from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
 
@@ -23,79 +30,33 @@ GROUP = "dataset"
 MAX_ROWS = 50
 
 
-class SplitsConfig(dg.Config):
-    """Speaker-disjoint split settings; assignments already in splits.json never move."""
-
-    seed: int = 1234
-    ratios: dict[str, float] = {"train": 0.8, "validation": 0.1, "test": 0.1}
-    roles: list[str] = ["agent", "user"]
+class SplitsConfig(SplitConfig, dg.Config):
+    """splits.SplitConfig as run config: speaker-disjoint split settings; assignments already in splits.json
+    never move."""
 
 
-class MoshiLoraConfig(dg.Config):
-    user_words: bool = True
-    allow_synthetic_stereo: bool = False
-    placeholder_words: str = "drop"  # drop | keep
-    splits: list[str] = ["train", "validation", "test"]
-    redacted_audio: str = "silence"  # silence | tone: how a redacted span sounds in the exported audio
-    asr_language_unfit: str = "exclude"  # exclude | keep: transcripts by an ASR model without the language
-    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
-    workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
+class MoshiLoraConfig(MoshiConfig, dg.Config):
+    """recipes.moshi_lora.MoshiConfig as run config."""
 
 
-class TurnBasedExportConfig(dg.Config):
-    overlap_policy: str = "drop"  # drop | merge
-    assistant_audio: bool = True
-    leading_assistant: str = "drop"  # drop | placeholder
-    placeholder_text: str = "(call connected)"
-    min_clip_s: float = 0.05
-    absolute_paths: bool = False
-    splits: list[str] = ["train", "validation", "test"]
-    redacted_audio: str = "silence"  # silence | tone
-    asr_language_unfit: str = "exclude"  # exclude | keep
-    dataset_prefix: str = "vak_turn_based"  # LLaMA-Factory dataset names in dataset_info.json
-    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
-    workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
+class TurnBasedExportConfig(TurnBasedConfig, dg.Config):
+    """recipes.turn_based.TurnBasedConfig as run config."""
 
 
-class CascadedExportConfig(dg.Config):
-    parts: list[str] = ["stt", "llm", "tts"]
-    splits: list[str] = ["train", "validation", "test"]
-    tts_splits: list[str] = ["train"]
-    placeholder_turns: str = "drop"  # drop | keep
-    drop_overlapping_mono: bool = True
-    leading_assistant: str = "drop"
-    placeholder_text: str = "(call connected)"
-    min_clip_s: float = 0.05
-    redacted_audio: str = "silence"  # silence | tone
-    asr_language_unfit: str = "exclude"  # exclude | keep
-    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
-    tts_synthesized: bool = False  # synthesized audio stays out of tts/ by default
-    workers: int = 1  # processes over shards of the manifest (0 = one per core); same output
+class CascadedExportConfig(CascadedConfig, dg.Config):
+    """recipes.cascaded.CascadedConfig as run config."""
+
+    # Dagster's config types have no list of enum values: the launchpad takes strings, and building the
+    # library's CascadedConfig in the step rejects any that is not stt, llm or tts
+    parts: list[str] = Field(default=["stt", "llm", "tts"], description="Which of stt, llm, tts to export.")
 
 
-class ParquetExportConfig(dg.Config):
-    embed_audio: bool = True
-    redacted_audio: str = "silence"  # silence | tone
-    rows_per_file: int = 100_000
-    batch_size: int = 1000
-    splits: list[str] = ["train", "validation", "test"]
-    dataset_name: str = "vakforge"
-    synthesized_audio: str = "include"  # include | exclude rows whose audio the synth stage rendered
-    workers: int = 1  # processes over shards of the manifest (0 = one per core); same rows, same order
+class ParquetExportConfig(ParquetConfig, dg.Config):
+    """recipes.parquet.ParquetConfig as run config."""
 
 
-class DuplexS2SExportConfig(dg.Config):
-    source_sample_rate: int = 16000
-    target_sample_rate: int = 22050
-    frame_length: float = 0.08
-    user_role: str = "user"
-    agent_role: str = "assistant"
-    redacted_audio: str = "silence"  # silence | tone
-    placeholder_text: str = "drop"  # drop | keep
-    asr_language_unfit: str = "exclude"  # exclude | keep
-    allow_synthetic_stereo: bool = False
-    shard_size: int = 1000
-    splits: list[str] = ["train", "validation", "test"]
+class DuplexS2SExportConfig(DuplexS2SConfig, dg.Config):
+    """recipes.duplex_s2s.DuplexS2SConfig as run config."""
 
 
 def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg.MaterializeResult:
@@ -119,7 +80,7 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg
           description="splits.json: speaker-disjoint, seeded, stable train/validation/test by conversation id.")
 def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataResource) -> dg.MaterializeResult:
     layout = data.layout.candidate()
-    lib_config = SplitConfig(seed=config.seed, ratios=dict(config.ratios), roles=list(config.roles))
+    lib_config = SplitConfig(**config.model_dump())
     result, issues = split_manifest(layout.manifest, layout.splits, lib_config)
     for w in result.warnings:
         context.log.warning(w)
@@ -138,9 +99,6 @@ def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataRe
     )
 
 
-_ISSUE_COLUMNS = ("severity", "code", "record_id", "field", "message")
-
-
 @dg.asset_check(asset=splits, blocking=True,
                 description="Every manifest conversation is assigned (or explicitly held out) and no speaker is "
                             "in two splits.")
@@ -157,11 +115,7 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
     by_code: dict[str, int] = {}
     for i in issues:
         by_code[i.code] = by_code.get(i.code, 0) + 1
-    table = dg.MetadataValue.table(
-        records=[dg.TableRecord({c: str(getattr(i, c).value if c == "severity" else getattr(i, c) or "")
-                                 for c in _ISSUE_COLUMNS}) for i in issues[:MAX_ROWS]],
-        schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _ISSUE_COLUMNS]),
-    )
+    table = issues_table(issues, MAX_ROWS)
     stale = built_from != manifest_hash(layout.manifest)
     return dg.AssetCheckResult(
         passed=not errors, severity=dg.AssetCheckSeverity.ERROR,
@@ -175,7 +129,7 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
           description="kyutai moshi-finetune layout: stereo WAV (agent left), word alignments, index per split.")
 def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.recipes.moshi_lora import MoshiConfig, export_moshi_lora
+    from vak_pipeline.recipes.moshi_lora import export_moshi_lora
 
     return _export_result(context, export_moshi_lora(data.layout.candidate(), MoshiConfig(**config.model_dump())))
 
@@ -184,7 +138,7 @@ def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data:
           description="Turn-based speech-LLM set: messages + audios (LLaMA-Factory / ms-swift), OpenAI tool calls.")
 def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
                data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.recipes.turn_based import TurnBasedConfig, export_turn_based
+    from vak_pipeline.recipes.turn_based import export_turn_based
 
     return _export_result(context, export_turn_based(data.layout.candidate(), TurnBasedConfig(**config.model_dump())))
 
@@ -193,7 +147,7 @@ def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
           description="Cascaded sets: NeMo STT manifest, OpenAI chat fine-tuning JSONL, LJSpeech/Piper TTS per voice.")
 def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
              data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.recipes.cascaded import CascadedConfig, export_cascaded
+    from vak_pipeline.recipes.cascaded import export_cascaded
 
     return _export_result(context, export_cascaded(data.layout.candidate(), CascadedConfig(**config.model_dump())))
 
@@ -202,7 +156,7 @@ def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
           description="The manifest as Parquet shards per split with a Hugging Face dataset card.")
 def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfig,
                    data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.recipes.parquet import ParquetConfig, export_parquet
+    from vak_pipeline.recipes.parquet import export_parquet
 
     return _export_result(context, export_parquet(data.layout.candidate(), ParquetConfig(**config.model_dump())))
 
@@ -218,7 +172,7 @@ def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
         context.log.warning("duplex_s2s not built: lhotse is not installed (pip install 'vak_pipeline[nemo]')")
         return dg.MaterializeResult(metadata={"built": False, "why": "lhotse is not installed: pip install "
                                                                       "'vak_pipeline[nemo]'"})
-    from vak_pipeline.recipes.duplex_s2s import DuplexS2SConfig, export_duplex_s2s
+    from vak_pipeline.recipes.duplex_s2s import export_duplex_s2s
 
     return _export_result(context, export_duplex_s2s(data.layout.candidate(), DuplexS2SConfig(**config.model_dump())))
 

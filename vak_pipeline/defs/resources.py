@@ -9,15 +9,16 @@ import dagster as dg
 from pydantic import Field, PrivateAttr
 
 from vak_pipeline.layout import DataLayout
+from vak_pipeline.speech.asr import AsrSettings
 
 
 class DataResource(dg.ConfigurableResource):
     """Where the dataset lives: a local path, a mounted shared volume, or an fsspec URL (s3://bucket/x).
 
-    For a URL the steps work in a local mirror (vak_pipeline.mirror): the first use of `layout` in a
-    step pulls what that step needs (an upload's ingest run: only that upload), and the end of the step
-    pushes what it wrote, so steps on different machines share the bucket. A sensor that only lists
-    uploads (`mirror().upload_fingerprints()`) downloads nothing.
+    For a URL the steps work in a local mirror (vak_pipeline.mirror): setting the resource up for a run's
+    step pulls what that step needs (`pull`; an upload's ingest run: only that upload), and tearing it down
+    pushes what the step wrote, so steps on different machines share the bucket. `layout` only names the
+    paths; it never downloads. A sensor (no run) pulls nothing: it lists uploads through `mirror()`.
     """
 
     root: str = "data"
@@ -30,6 +31,8 @@ class DataResource(dg.ConfigurableResource):
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
         run = context.run
         self._partition = run.tags.get("dagster/partition") if run is not None else None
+        if run is not None:
+            self.pull()
 
     def mirror(self):  # -> Mirror | None; made once per resource (lazy import: fsspec only for a URL)
         from vak_pipeline.mirror import Mirror, is_url
@@ -38,17 +41,22 @@ class DataResource(dg.ConfigurableResource):
             self._mirror = Mirror(self.root, Path(self.cache) if self.cache else None)
         return self._mirror
 
-    @property
-    def layout(self) -> DataLayout:
+    def pull(self) -> DataLayout:
+        """Bring what this step needs of a URL root into the local mirror (once per resource); a path needs
+        nothing. Called when the resource is set up for a step; returns the layout the step works in."""
         mirror = self.mirror()
-        if mirror is None:
-            return DataLayout.at(self.root)
-        if not self._pulled:
+        if mirror is not None and not self._pulled:
             from vak_pipeline.mirror import step_scope
 
             mirror.pull(step_scope(self._partition))
             self._pulled = True
-        return DataLayout.at(mirror.cache)
+        return self.layout
+
+    @property
+    def layout(self) -> DataLayout:
+        """Where the steps read and write: the root itself, or the local mirror of a URL (see `pull`)."""
+        mirror = self.mirror()
+        return DataLayout.at(self.root if mirror is None else mirror.cache)
 
     def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
         if self._pulled:
@@ -57,11 +65,39 @@ class DataResource(dg.ConfigurableResource):
                 context.log.info(f"pushed {self._mirror.cache} to {self.root}: {stats}")
 
 
+class WhisperResource(AsrSettings, dg.ConfigurableResource):
+    """faster-whisper settings: speech.asr.AsrSettings as a resource (fields, constraints and descriptions are
+    the library's, so the launchpad shows them and rejects bad values). model '' = the bundled tiny.en."""
+
+    def settings(self) -> AsrSettings:
+        return AsrSettings(**{name: getattr(self, name) for name in AsrSettings.model_fields})
+
+
+class DiarizerResource(dg.ConfigurableResource):
+    """Diarizer of mono recordings (vak_pipeline.speech.diarize_offline.select_diarizer). engine auto: pyannote
+    (pipeline: hub id with HF_TOKEN, or local directory) when its weights are on this machine, else the offline
+    engine whose weights ship in the resemblyzer wheel; pyannote | offline | none force one."""
+
+    engine: str = "auto"
+    pipeline: str = ""
+    hf_token: str | None = None
+    device: str = "auto"
+    num_speakers: int | None = 2
+
+    def diarizer(self):
+        """A library diarizer, or None (engine none, or nothing installed: mono calls are then reported)."""
+        return self.choose()[0]
+
+    def choose(self):
+        """(library diarizer or None, why it was chosen) - the reason is logged by the transcripts asset."""
+        from vak_pipeline.speech.diarize_offline import select_diarizer
+
+        return select_diarizer(self.engine, self.pipeline, self.hf_token, self.device, self.num_speakers)
+
+
 def default_resources(data_root: str | None = None) -> dict[str, object]:
     """Resources bound in definitions.py; `vak run --data DIR` passes its own root."""
     import os
-
-    from .speech import DiarizerResource, WhisperResource  # speech resources (lazy: defs/speech imports us)
 
     # HF_TOKEN / VAK_DIARIZER_PIPELINE are bound as EnvVar only when set, so runs without them still launch
     diarizer = DiarizerResource(

@@ -6,11 +6,14 @@ overridden per run: RunConfig(resources={"whisper": {"config": {"device": "cpu"}
 
 import dagster as dg
 
+from vak_pipeline.speech.expectations import TURN_CHECKS, TurnBounds
+from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION, TagSettings
+
+from .gx import gx_checks
+from .metadata import ISSUES_CAP, issues_table
 from .partitions import uploads_partitions
 from .progress import logged_progress
-from .resources import DataResource
-
-ISSUES_CAP = 50
+from .resources import DataResource, DiarizerResource, WhisperResource  # noqa: F401  (re-exported)
 
 # k8s: one GPU for the step's pod; dask: the step needs a worker advertising a GPU resource
 GPU_OP_TAGS = {
@@ -18,58 +21,6 @@ GPU_OP_TAGS = {
                                                               "requests": {"nvidia.com/gpu": "1"}}}},
     "dagster-dask/resource_requirements": {"GPU": 1},
 }
-
-
-class WhisperResource(dg.ConfigurableResource):
-    """faster-whisper settings (vak_pipeline.speech.asr.AsrSettings). model '' = the bundled tiny.en."""
-
-    model: str = ""
-    device: str = "auto"  # auto | cpu | cuda
-    compute_type: str = "auto"  # auto = int8 on cpu, float16 on cuda
-    batch_size: int = 1
-    beam_size: int = 5
-    language: str | None = None
-    vad_filter: bool = True
-    cpu_threads: int = 2  # part of the transcript cache key (see AsrSettings.cpu_threads)
-    cpu_isa: str = "AVX2"  # AVX2 | AVX512 | AVX | GENERIC | native (see AsrSettings.cpu_isa)
-
-    def settings(self):
-        from vak_pipeline.speech.asr import AsrSettings
-
-        return AsrSettings(model=self.model, device=self.device, compute_type=self.compute_type,
-                           batch_size=self.batch_size, beam_size=self.beam_size, language=self.language,
-                           vad_filter=self.vad_filter, cpu_threads=self.cpu_threads, cpu_isa=self.cpu_isa)
-
-
-class DiarizerResource(dg.ConfigurableResource):
-    """Diarizer of mono recordings (vak_pipeline.speech.diarize_offline.select_diarizer). engine auto: pyannote
-    (pipeline: hub id with HF_TOKEN, or local directory) when its weights are on this machine, else the offline
-    engine whose weights ship in the resemblyzer wheel; pyannote | offline | none force one."""
-
-    engine: str = "auto"
-    pipeline: str = ""
-    hf_token: str | None = None
-    device: str = "auto"
-    num_speakers: int | None = 2
-
-    def diarizer(self):
-        """A library diarizer, or None (engine none, or nothing installed: mono calls are then reported)."""
-        return self.choose()[0]
-
-    def choose(self):
-        """(library diarizer or None, why it was chosen) - the reason is logged by the transcripts asset."""
-        from vak_pipeline.speech.diarize_offline import select_diarizer
-
-        return select_diarizer(self.engine, self.pipeline, self.hf_token, self.device, self.num_speakers)
-
-
-def _issues_table(issues) -> dg.MetadataValue:
-    rows = [dg.TableRecord({"severity": i.severity.value, "code": i.code, "file": i.file or "", "line": i.line or 0,
-                            "record_id": i.record_id or "", "reason": i.message, "fix": i.fix})
-            for i in issues[:ISSUES_CAP]]
-    cols = ("severity", "code", "file", "line", "record_id", "reason", "fix")
-    return dg.MetadataValue.table(records=rows, schema=dg.TableSchema(
-        columns=[dg.TableColumn(c, "int" if c == "line" else "string") for c in cols]))
 
 
 class TranscribeConfig(dg.Config):
@@ -80,7 +31,7 @@ class TranscribeConfig(dg.Config):
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("normalized_audio")],
-          pool="gpu", op_tags=GPU_OP_TAGS, kinds={"jsonl", "pytorch"},
+          pool="gpu", op_tags=GPU_OP_TAGS, kinds={"jsonl", "pytorch"}, code_version=TRANSCRIBE_VERSION,
           description="work/<upload>/transcripts.jsonl: ASR segments and word timestamps per speaker (stereo: "
                       "by channel map; mono: pyannote diarization). Unchanged recordings are not re-transcribed.")
 def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, data: DataResource,
@@ -107,16 +58,17 @@ def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, dat
         "crosstalk": dg.MetadataValue.json(dict(list(res.crosstalk.items())[:ISSUES_CAP])),
         "audio_seconds": res.audio_seconds, "asr_seconds": res.asr_seconds,
         "real_time_factor": dg.MetadataValue.float(res.rtf) if res.rtf is not None else dg.MetadataValue.null(),
-        "issues": _issues_table(res.issues),
+        "issues": issues_table(res.issues),
         "transcripts": dg.MetadataValue.path(res.transcripts),
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
 
-class TagConfig(dg.Config):
-    max_gap_s: float = 0.6  # same-speaker segments closer than this are one turn
+class TagConfig(TagSettings, dg.Config):
+    """speech.stage.TagSettings, as run config."""
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[transcripts], kinds={"jsonl"},
+          code_version=TAG_VERSION,
           description="work/<upload>/conversations.jsonl: canonical records (turns sorted, overlap, lang per turn, "
                       "tool events merged) plus text sources and vakforge imports; alignments/<conv_id>.json.")
 def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: DataResource) -> dg.MaterializeResult:
@@ -130,48 +82,22 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
         "dagster/row_count": res.records, "from_audio": res.from_audio, "from_text": res.from_text,
         "from_vakforge": res.from_vakforge, "turns": res.turns, "tool_turns": res.tool_turns,
         "overlaps": res.overlaps, "turn_langs": dg.MetadataValue.json(res.langs),
-        "issues": _issues_table(res.issues),
+        "issues": issues_table(res.issues),
         "conversations": dg.MetadataValue.path(res.conversations),
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
 
-def _observed(value) -> dg.MetadataValue:
-    """GX's observed value of an aggregate expectation (e.g. the overlap rate) as metadata."""
-    if isinstance(value, bool) or value is None:
-        return dg.MetadataValue.null() if value is None else dg.MetadataValue.bool(value)
-    if isinstance(value, int | float):
-        return dg.MetadataValue.float(float(value))
-    return dg.MetadataValue.text(str(value))
+class TurnBoundsConfig(TurnBounds, dg.Config):
+    """speech.expectations.TurnBounds, as run config."""
 
 
-def _turn_check_specs() -> list[dg.AssetCheckSpec]:
-    from vak_pipeline.speech.expectations import TURN_CHECKS
-
-    return [dg.AssetCheckSpec(name, asset=tagged_turns, partitions_def=uploads_partitions, blocking=False,
-                              description=f"Great Expectations over spoken turns: {name} (WARN)")
-            for name in TURN_CHECKS]
-
-
-class TurnBoundsConfig(dg.Config):
-    min_turn_s: float = 0.1
-    max_turn_s: float = 120.0
-    max_overlap_rate: float = 0.3
-    min_words_per_s: float = 0.3
-    max_words_per_s: float = 6.0
-
-
-@dg.multi_asset_check(specs=_turn_check_specs(), name="tagged_turns_gx")
-def tagged_turns_gx(context: dg.AssetCheckExecutionContext, config: TurnBoundsConfig, data: DataResource):
-    """The turns GX suite over the upload's conversations; one WARN result per rule with failing turns."""
+def _turns_suite(upload: str, bounds: TurnBounds, layout):
+    """The turn checks, each failing turn named by the uploaded file and line its conversation came from."""
     from vak_pipeline.rules.origin import record_origin
-    from vak_pipeline.speech.expectations import TurnBounds, check_turns, read_records
+    from vak_pipeline.speech.expectations import check_turns, read_records
 
-    upload = context.partition_key
-    path = data.layout.conversations(upload)
-    schema = dg.TableSchema(columns=[dg.TableColumn("conv_id", "string"), dg.TableColumn("turn", "int"),
-                                     dg.TableColumn("failed", "string"), dg.TableColumn("file", "string"),
-                                     dg.TableColumn("line", "string")])
-    origins: dict[str, tuple[str, str]] = {}  # conv_id -> the uploaded file and line it came from
+    path = layout.conversations(upload)
+    origins: dict[str, tuple[str, str]] = {}  # conv_id -> (uploaded file, line)
 
     def traced(records):
         for rec in records:
@@ -179,13 +105,14 @@ def tagged_turns_gx(context: dg.AssetCheckExecutionContext, config: TurnBoundsCo
             origins[rec.id] = (o.file or "", "" if o.line is None else str(o.line))
             yield rec
 
-    for chk in check_turns(traced(read_records(path)), TurnBounds(**config.model_dump())):
-        rows = [dict(r, file=origins.get(r.get("conv_id"), ("", ""))[0],
-                     line=origins.get(r.get("conv_id"), ("", ""))[1]) for r in chk.failing[:ISSUES_CAP]]
-        yield dg.AssetCheckResult(
-            check_name=chk.name, asset_key=tagged_turns.key, passed=chk.passed, severity=dg.AssetCheckSeverity.WARN,
-            metadata={"checked_turns": chk.checked, "failing": len(chk.failing),
-                      "observed": _observed(chk.observed),
-                      "failing_turns": dg.MetadataValue.table(
-                          records=[dg.TableRecord(r) for r in rows], schema=schema),
-                      "conversations": dg.MetadataValue.path(str(path))})
+    checks = list(check_turns(traced(read_records(path)), bounds))
+    for chk in checks:
+        for row in chk.failing:
+            row["file"], row["line"] = origins.get(row.get("conv_id"), ("", ""))
+    return checks, path
+
+
+tagged_turns_gx = gx_checks("tagged_turns_gx", tagged_turns, TURN_CHECKS, TurnBoundsConfig, TurnBounds,
+                            _turns_suite, "failing_turns", ("conv_id", "turn", "failed", "file", "line"),
+                            int_columns=("turn",),
+                            what=" over spoken turns")

@@ -12,16 +12,9 @@ import numpy as np
 
 from ..schema import VakRecord
 from ..storage import resolve_inside
+from .masking import AudioProblem, apply_masks, load_masks  # noqa: F401  (AudioProblem re-exported)
 
 TARGET_RATE = 24000
-
-
-class AudioProblem(ValueError):
-    """Why a record's audio cannot be used by an export (becomes a skipped.jsonl reason)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def audio_file(root: Path, record: VakRecord) -> Path:
@@ -106,7 +99,6 @@ class ConversationAudio:
         data, rate = read_audio(root, record)
         masked = 0
         if redacted_audio is not None:
-            from .masking import apply_masks, load_masks
 
             data, masked = apply_masks(data, rate, load_masks(root, record), redacted_audio)  # type: ignore[arg-type]
         if data.shape[1] == 1:

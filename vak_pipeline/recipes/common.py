@@ -26,13 +26,12 @@ from pydantic import BaseModel, ValidationError
 from .. import __version__
 from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
+from ..pii import PLACEHOLDER_RE  # noqa: F401  (re-exported: the recipes drop words/turns carrying one)
 from ..schema import VakRecord
 from ..splits import SplitStore, open_splits, without_fix
 from ..storage import JsonlWriter, Span, atomic_write_json, iter_jsonl
 
 PART_SUFFIX = ".part-"  # <file>.part-0003: shard 3's share of an appended file, joined into <file> at the end
-# numbered placeholders written by the redaction stage, e.g. <PHONE_1>, <PERSON_NAME_2>
-PLACEHOLDER_RE = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 

@@ -20,7 +20,14 @@ from pydantic import ValidationError
 from ..schema import AudioMask, VakRecord
 from ..schema.redaction_log import RedactionLog
 from ..storage import resolve_inside
-from .audio_io import AudioProblem
+
+
+class AudioProblem(ValueError):
+    """Why a record's audio cannot be used by an export (becomes a skipped.jsonl reason)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 RedactedAudio = Literal["silence", "tone"]
 TONE_HZ, TONE_DBFS = 1000.0, -20.0  # what the redaction stage writes by default (redaction.audio.AudioSettings)

@@ -22,19 +22,19 @@ appears under its final name only when complete; the text-source importers reuse
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from ..core.parquet import ParquetStreamWriter, write_parquet  # noqa: F401  (re-exported)
+from ..core.parquet import arrow as _pa
 from ..layout import DataRoot
 from ..schema import Meta, VakRecord
-from ..storage import atomic_open, atomic_write_text, resolve_inside
+from ..storage import atomic_write_text, resolve_inside
 from .audio_io import AudioProblem, read_audio
 from .common import BuildResult, ExportBuild, SynthesizedAudio, explain_empty_splits, iter_eligible, safe_name
 from .masking import RedactedAudio, apply_masks, load_masks
@@ -45,12 +45,6 @@ _META_FIELDS = set(Meta.model_fields)
 _JSON_META = {"transcription", "diarization", "speakers"}
 HF_LICENSES = {"apache-2.0", "mit", "cc0-1.0", "cc-by-4.0", "cc-by-sa-4.0", "cc-by-nc-4.0", "cc-by-nc-sa-4.0",
                "cc-by-nd-4.0", "cc-by-nc-nd-4.0", "odc-by", "odbl", "pddl", "openrail", "bsd-3-clause", "unknown"}
-
-
-def _pa():
-    import pyarrow as pa  # lazy: keeps `vak` and code-location start fast
-
-    return pa
 
 
 def manifest_schema(embed_audio: bool = False):
@@ -114,53 +108,6 @@ def record_row(record: VakRecord, split: str | None, audio_bytes: bytes | None =
     d["split"] = split
     d["audio"] = {"bytes": audio_bytes, "path": audio_path} if (audio_bytes is not None or audio_path) else None
     return d
-
-
-class ParquetStreamWriter:
-    """Rows (dicts) -> one Parquet file, written in row-group batches, atomically (temp file + rename)."""
-
-    def __init__(self, path: str | Path, schema, batch_size: int = 1000, compression: str = "zstd") -> None:
-        self.path, self.schema, self.batch_size, self.compression = Path(path), schema, batch_size, compression
-        self.rows = 0
-        self._buf: list[dict[str, Any]] = []
-        self._stack = contextlib.ExitStack()
-        self._writer = None
-
-    def __enter__(self) -> ParquetStreamWriter:
-        import pyarrow.parquet as pq
-
-        fh: IO[bytes] = self._stack.enter_context(atomic_open(self.path, "wb", encoding=None))
-        self._writer = pq.ParquetWriter(fh, self.schema, compression=self.compression)
-        return self
-
-    def write(self, row: dict[str, Any]) -> None:
-        self._buf.append(row)
-        if len(self._buf) >= self.batch_size:
-            self.flush()
-
-    def flush(self) -> None:
-        if self._buf:
-            self._writer.write_batch(_pa().RecordBatch.from_pylist(self._buf, schema=self.schema))
-            self.rows += len(self._buf)
-            self._buf = []
-
-    def __exit__(self, *exc: Any) -> bool | None:
-        try:
-            if exc[0] is None:
-                self.flush()
-            self._writer.close()
-        except BaseException as err:  # the temp file is deleted, never renamed into place
-            self._stack.__exit__(type(err), err, err.__traceback__)
-            raise
-        return self._stack.__exit__(*exc)  # renames on success, deletes when the caller failed
-
-
-def write_parquet(rows: Iterable[dict[str, Any]], path: str | Path, schema, batch_size: int = 1000) -> int:
-    """Stream `rows` into a Parquet file at `path` (atomic); returns the number of rows written."""
-    with ParquetStreamWriter(path, schema, batch_size) as w:
-        for row in rows:
-            w.write(row)
-    return w.rows
 
 
 class _Pieces:

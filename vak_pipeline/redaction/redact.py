@@ -7,12 +7,12 @@ Numbering is per conversation, in order of first appearance, and identity-based:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..locales.base import LocalePack
+from ..pii import UPSTREAM_PLACEHOLDER_RE, format_placeholder
 from ..schema import Alignment, AudioMask, Entity, RedactionLog, RedactionSpan, Turn, VakRecord
 from .audio import AudioSettings, locate_span, make_mask, redact_alignment
 from .recognizers import PLACEHOLDER_PREFIX, Match, find_pii, persona_names, resolve_overlaps
@@ -117,7 +117,7 @@ class _Numbering:
         prefix = PLACEHOLDER_PREFIX.get(m.type, m.type.upper())
         n = self.counters.get(prefix, 0) + 1
         self.counters[prefix] = n
-        ph = f"<{prefix}_{n}>"
+        ph = format_placeholder(prefix, n)
         self.by_key[key] = ph
         if m.type == "person_name":
             for t in m.norm.split():
@@ -219,8 +219,7 @@ def find_record_pii(rec: VakRecord, pack: LocalePack, names: tuple[str, ...] = (
     return fields
 
 
-# placeholders written before this stage (aidb pseudonym tokens, an earlier redaction)
-_ANY_PLACEHOLDER = re.compile(r"<([A-Z][A-Z_]*?)_([1-9][0-9]*)>|<SECRET>")
+_ANY_PLACEHOLDER = UPSTREAM_PLACEHOLDER_RE
 _UPSTREAM_TYPES = {v: k for k, v in PLACEHOLDER_PREFIX.items()} | {
     "PER": "person_name", "ORG": "organization", "ADDR": "address", "ID": "account_id", "URL": "url"}
 

@@ -11,23 +11,20 @@ output instead of redone.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import logging
-from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
+from ..core.issue import Issue
+from ..core.stage import Done, StageResult, ordered_map, write_report
 from ..layout import DataLayout
 from ..locales import UnknownLocale, get_pack
-from ..rules.issue import Issue
 from ..schema import Alignment, VakRecord
 from ..sources.descriptor import load_descriptor
 from ..storage import (
@@ -39,59 +36,30 @@ from ..storage import (
     resolve_inside,
     sha256_file,
 )
-from .audio import AudioSettings, publish_copy, write_masked
+from .audio import publish_copy, write_masked
 from .redact import redact_record_full
+from .settings import STAGE_VERSION, RedactionSettings  # noqa: F401  (re-exported)
+from .settings import code_version as _code_version  # noqa: F401  (re-exported)
 
 log = logging.getLogger(__name__)
 STATE_NAME = "redaction_state.json"
-REPORT_NAME = "redaction_report.json"  # work/<upload>/: counts and issues of the last run (the steward's funnel)
-STAGE_VERSION = "2"
+STAGE = "redacted_manifest"
 
 
-@dataclass(frozen=True)
-class RedactionSettings:
-    skip_redaction: bool = False
-    audio_method: str = "tone"  # "tone" | "silence"
-    padding_s: float = 0.15
-    ner: bool = False
-    tone_hz: float = 1000.0
-    tone_dbfs: float = -20.0
+class RedactionResult(StageResult):
+    """What one run of the stage did (or one record's share of it, added up by `_merge`)."""
 
-    @property
-    def audio(self) -> AudioSettings:
-        return AudioSettings(self.audio_method, self.padding_s, self.tone_hz, self.tone_dbfs)
-
-    def fingerprint(self) -> str:
-        """Settings plus the recognizers' own code and name lists: a better recognizer re-redacts every record once."""
-        from .recognizers.name_lexicon import fingerprint as names_fingerprint
-
-        return hashlib.sha256(json.dumps([STAGE_VERSION, asdict(self), _code_version(), names_fingerprint()],
-                                         sort_keys=True).encode()).hexdigest()[:16]
-
-
-@functools.lru_cache(maxsize=1)
-def _code_version() -> str:
-    """Hash of the redaction package and the locale packs (what decides what is PII)."""
-    pkg = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for path in sorted([*pkg.rglob("*.py"), *(pkg.parent / "locales").rglob("*.py")]):
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
-@dataclass
-class RedactionResult:
-    records: int = 0
-    redacted: int = 0
-    unchanged: int = 0
-    synthetic: int = 0
-    skipped_redaction: int = 0
-    failed: int = 0
-    audio_masked: int = 0
-    spans: int = 0
-    counts_by_type: dict[str, int] = field(default_factory=dict)
-    schema_misfits: int = 0
-    issues: list[Issue] = field(default_factory=list)
+    stage: str = STAGE
+    records: int = Field(0, description="records read from conversations.jsonl")
+    redacted: int = Field(0, description="records redacted in this run")
+    unchanged: int = Field(0, description="records copied from the last output (same input, settings, files)")
+    synthetic: int = Field(0, description="synthetic records published as they are")
+    skipped_redaction: int = Field(0, description="records left unredacted under skip_redaction (rejected later)")
+    failed: int = Field(0, description="records left out of redacted.jsonl (see issues)")
+    audio_masked: int = Field(0, description="recordings published with PII masked")
+    spans: int = Field(0, description="values replaced by placeholders in this run")
+    counts_by_type: dict[str, int] = Field(default_factory=dict, description="replaced values by PII type")
+    schema_misfits: int = Field(0, description="replacements that no longer fit their field's schema")
 
 
 def descriptor_names(layout: DataLayout, upload: str) -> tuple[str, ...]:
@@ -139,124 +107,48 @@ def _read_at(path: Path, offset: int, length: int) -> str | None:
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
                   workers: int = 1, batch: int = 64) -> RedactionResult:
-    """Redact every record of one upload; see the module docstring. Bad lines become Issues.
+    """Redact every record of one upload; see the module docstring. Bad lines become Issues; the issues and
+    counts also go to work/<upload>/redaction_report.json (core.stage.write_report).
 
-    workers > 1 redacts changed records in a spawn process pool, `batch` records per task; lines, logs,
-    state and issues come out in input order, identical to workers=1.
+    workers > 1 redacts changed records in a spawn process pool, `batch` records per task
+    (core.stage.ordered_map); lines, logs, state and issues come out in input order, identical to workers=1.
     """
     settings = settings or RedactionSettings()
     src = layout.conversations(upload)
     out_path = layout.redacted(upload)
-    state_path = layout.work(upload) / STATE_NAME
-    result = RedactionResult()
+    state_path = layout.redaction_state(upload)
+    result = RedactionResult(upload=upload)
     if not src.exists():
         result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
                                     "materialize tagged_turns for this upload first"))
-        _write_report(layout, upload, result)
+        write_report(layout.redaction_report(upload), result)
         return result
     names = descriptor_names(layout, upload)
     fp = settings.fingerprint()
     old_state = _load_state(state_path)
     old_records: dict[str, Any] = old_state.get("records", {}) if old_state.get("settings") == fp else {}
     new_records: dict[str, Any] = {}
-    names_key = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
-
     prev_out = out_path.with_name(out_path.name + ".prev")
     if old_records and out_path.exists():
         out_path.replace(prev_out)  # the last output, read back for unchanged records
-    # output in input order: ready items, or futures of a batch of redacted items, flushed from the left
-    pending: deque[Any] = deque()
-    todo: list[tuple[bytes, int, str]] = []  # (raw line, line number, in_hash) waiting for a batch
-    pool: ProcessPoolExecutor | None = None
+    items = _items(layout, upload, src, settings, names, old_records, prev_out, result)
+    redact = functools.partial(_redact_batch, layout, upload, names, settings)
     written = 0  # bytes written so far: the offset of the next line, kept in the state file
-
-    with contextlib.ExitStack() as stack, JsonlWriter(out_path) as out:
-        def flush(block: bool) -> None:
-            nonlocal written
-            while pending and (block or not isinstance(pending[0], Future) or pending[0].done()):
-                head = pending.popleft()
-                for item in (head.result() if isinstance(head, Future) else [head]):
-                    line, rec_id, entry, part = item
-                    if part is not None:
-                        _merge(result, part)
-                    if line is None:
-                        continue
-                    out.write(line)
-                    if entry is not None:
-                        if "paths" in entry:  # stamps taken after publishing, so the next run sees them
-                            entry = {"in": entry["in"], "stamps": _stamps(layout, upload, rec_id),
-                                     "length": entry["length"], "counts": entry["counts"]}
-                        new_records[rec_id] = dict(entry, offset=written)
-                    written += len(line.encode("utf-8"))
-
-        def submit() -> None:
-            nonlocal pool
-            jobs = list(todo)
-            todo.clear()
-            if workers > 1:
-                if pool is None:
-                    pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers,
-                                                                   mp_context=get_context("spawn")))
-                pending.append(pool.submit(_redact_batch, layout, upload, names, settings, jobs))
-                if sum(isinstance(p, Future) for p in pending) > 2 * workers:
-                    flush(block=True)  # at most 2 batches per worker in flight
-            else:
-                pending.extend(_redact_batch(layout, upload, names, settings, jobs))
-
-        def ready(item: tuple[str | None, str | None, dict | None, RedactionResult]) -> None:
-            if todo:  # records waiting for a batch come first: keep input order
-                submit()
-            pending.append(item)
-
-        for jl in iter_jsonl(src, parse=False):
-            if jl.error:
-                if jl.code != "empty_file":
-                    part = RedactionResult(issues=[_issue(upload, f"redaction_{jl.code}", jl.error,
-                                                          "fix or remove this line in the tagged_turns output",
-                                                          jl.line)])
-                    ready((None, None, None, part))
+    with JsonlWriter(out_path) as out:
+        for line, rec_id, entry, part in ordered_map(redact, items, workers, batch if workers > 1 else 1):
+            _merge(result, part)
+            if line is None:
                 continue
-            result.records += 1
-            try:
-                rec = VakRecord.model_validate_json(jl.raw)
-            except ValidationError as exc:
-                part = RedactionResult(failed=1, issues=[_issue(
-                    upload, "redaction_record_invalid",
-                    f"record does not match the canonical schema ({exc.error_count()} errors); "
-                    "not redacted, left out of redacted.jsonl", "fix the record in the text/speech stage output",
-                    jl.line)])
-                ready((None, None, None, part))
-                continue
-            if rec.meta.source == "synthetic":  # no real person's data: published as it is
-                line, part = _publish_synthetic(layout, upload, rec, jl.line)
-                ready((line, None, None, part))
-                continue
-            if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
-                meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False,
-                                                   "redaction_log": None})
-                ready((dumps_line(rec.model_copy(update={"meta": meta}).dump()), None, None,
-                                RedactionResult(skipped_redaction=1)))
-                continue
-            in_hash = hashlib.sha256(jl.raw + names_key.encode()).hexdigest()
-            prev = old_records.get(rec.id)
-            # unchanged input, source files and published outputs (the aidb importer rewrites its log)
-            if prev and prev.get("in") == in_hash and prev.get("stamps") == _stamps(layout, upload, rec.id):
-                line = _read_at(prev_out, prev["offset"], prev["length"]) if prev_out.exists() else None
-                if line is not None and line.endswith("\n"):
-                    part = RedactionResult(unchanged=1, counts_by_type=dict(prev.get("counts", {})))
-                    ready((line, rec.id, prev, part))
-                    continue
-            todo.append((jl.raw, jl.line, in_hash))
-            if len(todo) >= (batch if workers > 1 else 1):
-                submit()
-            if workers <= 1 or len(pending) > 64 * batch:
-                flush(block=True)  # bounded memory: unchanged lines queued behind a batch are written
-        if todo:
-            submit()
-        flush(block=True)
+            out.write(line)
+            if entry is not None:
+                if "paths" in entry:  # stamps taken after publishing, so the next run sees them
+                    entry = {"in": entry["in"], "stamps": _stamps(layout, upload, rec_id), "length": entry["length"],
+                             "counts": entry["counts"]}
+                new_records[rec_id] = dict(entry, offset=written)
+            written += len(line.encode("utf-8"))
     prev_out.unlink(missing_ok=True)
     atomic_write_json(state_path, {"settings": fp, "records": new_records})
-    _write_report(layout, upload, result)
+    write_report(layout.redaction_report(upload), result, counts_by_type=dict(sorted(result.counts_by_type.items())))
     if result.skipped_redaction:
         log.warning("REDACTION SKIPPED for upload %s: %d real/public record(s) left unredacted and marked "
                     "meta.skip_redaction=true, pii_redacted=false; they will be rejected by validation and never "
@@ -264,13 +156,47 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     return result
 
 
-def _write_report(layout: DataLayout, upload: str, result: RedactionResult) -> None:
-    """work/<upload>/redaction_report.json: what this run did and every record it left out, with the fix."""
-    counts = {k: getattr(result, k) for k in ("records", "redacted", "unchanged", "synthetic", "skipped_redaction",
-                                              "failed", "audio_masked", "spans")}
-    atomic_write_json(layout.work(upload) / REPORT_NAME, {
-        "upload": upload, "stage": "redacted_manifest", "counts": counts,
-        "issues": [i.model_dump(mode="json", exclude_none=True) for i in result.issues]})
+def _items(layout: DataLayout, upload: str, src: Path, settings: RedactionSettings, names: tuple[str, ...],
+           old_records: dict[str, Any], prev_out: Path, result: RedactionResult) -> Iterator[Any]:
+    """The upload's lines in order: a job (raw line, line number, input hash) for a record to redact, or
+    Done((line, id, state entry, result part)) for one whose outcome is known here (bad, synthetic,
+    skipped, or unchanged since the last run)."""
+    names_key = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
+    for jl in iter_jsonl(src, parse=False):
+        if jl.error:
+            if jl.code != "empty_file":
+                yield Done((None, None, None, RedactionResult(issues=[_issue(
+                    upload, f"redaction_{jl.code}", jl.error, "fix or remove this line in the tagged_turns output",
+                    jl.line)])))
+            continue
+        result.records += 1
+        try:
+            rec = VakRecord.model_validate_json(jl.raw)
+        except ValidationError as exc:
+            yield Done((None, None, None, RedactionResult(failed=1, issues=[_issue(
+                upload, "redaction_record_invalid", f"record does not match the canonical schema "
+                f"({exc.error_count()} errors); not redacted, left out of redacted.jsonl",
+                "fix the record in the text/speech stage output", jl.line)])))
+            continue
+        if rec.meta.source == "synthetic":  # no real person's data: published as it is
+            line, part = _publish_synthetic(layout, upload, rec, jl.line)
+            yield Done((line, None, None, part))
+            continue
+        if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
+            meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False, "redaction_log": None})
+            yield Done((dumps_line(rec.model_copy(update={"meta": meta}).dump()), None, None,
+                        RedactionResult(skipped_redaction=1)))
+            continue
+        in_hash = hashlib.sha256(jl.raw + names_key.encode()).hexdigest()
+        prev = old_records.get(rec.id)
+        # unchanged input, source files and published outputs (the aidb importer rewrites its log)
+        if prev and prev.get("in") == in_hash and prev.get("stamps") == _stamps(layout, upload, rec.id):
+            line = _read_at(prev_out, prev["offset"], prev["length"]) if prev_out.exists() else None
+            if line is not None and line.endswith("\n"):
+                part = RedactionResult(unchanged=1, counts_by_type=dict(prev.get("counts", {})))
+                yield Done((line, rec.id, prev, part))
+                continue
+        yield (jl.raw, jl.line, in_hash)
 
 
 def _content_hash(path: Path) -> str | None:
@@ -281,7 +207,7 @@ def _stamps(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
     """What a reused record depends on: its private sources and its published outputs, as they are now."""
     return {"src_audio": _file_stamp(layout.root / layout.normalized_audio_rel(upload, conv_id)),
             "src_align": _content_hash(layout.work_alignment(upload, conv_id)),  # rewritten each tagging run
-            "audio": _file_stamp(layout.audio_dir / f"{conv_id}.wav"),
+            "audio": _file_stamp(layout.published_audio(conv_id)),
             "align": _file_stamp(layout.alignment(conv_id)),
             "log": _content_hash(layout.root / layout.redaction_rel(conv_id))}
 
@@ -296,7 +222,7 @@ def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
             part.issues.append(_issue(upload, "redaction_audio_missing", "the record's audio file is missing",
                                       "materialize normalized_audio for this upload", line, rec.id))
         else:
-            publish_copy(src, layout.audio_dir / f"{rec.id}.wav")
+            publish_copy(src, layout.published_audio(rec.id))
             rec = rec.model_copy(update={"audio": rec.audio.model_copy(update={"path": layout.audio_rel(rec.id)})})
     align = layout.work_alignment(upload, rec.id)
     if align.is_file():
@@ -364,7 +290,7 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
                                         "pii_redacted stays false", "materialize normalized_audio for this upload",
                                         line, rec.id))
         else:
-            published = layout.audio_dir / f"{rec.id}.wav"
+            published = layout.published_audio(rec.id)
             if outcome.masks:
                 write_masked(audio_path, published, outcome.masks, settings.audio)
                 result.audio_masked += 1

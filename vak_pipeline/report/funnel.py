@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ..layout import DataLayout
-from ..rules.issue import Severity
+from ..core.issue import Severity
 from ..rules.origin import record_origin
 from ..sources.inventory import Inventory
 from ..splits import SplitStore

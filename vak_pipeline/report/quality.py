@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..layout import DataLayout
-from ..rules.issue import Issue, Severity
+from ..core.issue import Issue, Severity
 from ..rules.origin import record_origin
 from ..storage import iter_jsonl, resolve_inside
 

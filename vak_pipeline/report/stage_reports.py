@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..layout import DataLayout
-from ..rules.issue import Issue
+from ..core.issue import Issue
 
 # stage names of the funnel, in order; the report file and section each stage's issues come from
 AUDIO_REPORT = "report.json"

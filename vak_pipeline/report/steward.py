@@ -807,7 +807,7 @@ def build_steward_report(
     """Write index.html, report.md, report.json, summary.json, quality.csv and the PNG charts."""
     settings = settings or ReportSettings()
     layout = DataLayout.at(data_root)
-    out = Path(out_dir) if out_dir is not None else layout.reports / "steward"
+    out = Path(out_dir) if out_dir is not None else layout.steward_dir
     out.mkdir(parents=True, exist_ok=True)
     s = summarize(data_root, settings)
     with contextlib.ExitStack() as closing:

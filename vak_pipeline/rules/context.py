@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .issue import Issue, Severity
+from ..core.issue import Issue, Severity
 
 
 @dataclass

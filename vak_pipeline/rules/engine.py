@@ -10,12 +10,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..core.issue import Issue, Severity
+from ..layout import DataLayout
 from ..schema.record import VakRecord
 from ..storage import DEFAULT_MAX_LINE_BYTES, iter_jsonl
 from .audio import check_audio_fields, check_audio_file
 from .context import RecordIssues, ValidationContext
 from .entities import check_entities
-from .issue import Issue, Severity
 from .manifest import DuplicateIds, SplitsChecker, id_hash
 from .privacy import check_pii
 from .provenance import check_provenance
@@ -102,7 +103,7 @@ def validate_manifest(path: Path, ctx: ValidationContext | None = None, splits_p
     summary = summary if summary is not None else ManifestSummary()
     dups = DuplicateIds()
     splits = None
-    sp = splits_path if splits_path is not None else path.parent / "splits.json"
+    sp = splits_path if splits_path is not None else DataLayout.at(path.parent).splits
     if sp.is_file():
         splits = SplitsChecker(sp)
         for issue in splits.issues:

@@ -11,7 +11,7 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
-from .issue import Issue
+from ..core.issue import Issue
 
 
 def id_hash(record_id: str) -> int:

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..schema import write_json_schema
 from ..storage import JsonlWriter, atomic_open, dumps_line, iter_jsonl, sha256_file
 from .context import ValidationContext
 from .engine import _line_issue, validate_record
-from .issue import Issue, Severity
 from .manifest import DuplicateIds, id_hash
 from .origin import record_origin
 
@@ -54,7 +54,7 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     ctx = ctx or ValidationContext(base_dir=layout.root)
     layout.reports.mkdir(parents=True, exist_ok=True)
     candidates = layout.root / f".{layout.manifest.name}.candidates"
-    issues_path = layout.reports / "validation.jsonl"
+    issues_path = layout.validation_report
     result = PublishResult(manifest=layout.manifest, manifest_sha256="", rejected_path=layout.rejected,
                            issues_path=issues_path)
     dups = DuplicateIds()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..core.issue import Severity
 from ..locales import PACKS, declared_languages
 from ..schema.record import VakRecord
 from .context import RecordIssues
-from .issue import Severity
 
 
 def base_language(tag: str) -> str:

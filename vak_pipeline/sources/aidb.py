@@ -24,9 +24,9 @@ from typing import Any
 import phonenumbers
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..locales import PACKS, get_pack
-from ..rules.issue import Issue, Severity
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Turn, VakRecord
 from ..schema.redaction_log import RedactionLog, RedactionSpan
 from ..storage import iter_jsonl

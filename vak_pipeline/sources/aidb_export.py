@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..rules.issue import Issue
+from ..core.issue import Issue
 from ..schema.record import VakRecord
 from ..storage import JsonlWriter, iter_jsonl
 from .aidb import SCHEMA_TAG, TOKEN_RE, check_aidb_object, token_counts
@@ -153,7 +153,7 @@ def iter_aidb(manifest_path: Path, dataset: str = "vakforge") -> Iterator[dict[s
 def export_aidb(manifest_path: Path, out_path: Path, parquet_path: Path | None = None,
                 dataset: str = "vakforge") -> ExportSummary:
     """Write aidb.conversation/1.0 JSONL (and optionally Parquet) for a canonical manifest, atomically."""
-    from ..recipes.parquet import ParquetStreamWriter
+    from ..core.parquet import ParquetStreamWriter
 
     summary = ExportSummary()
     with contextlib.ExitStack() as stack:

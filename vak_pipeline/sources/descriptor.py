@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..core.issue import Issue
 from ..locales import PACKS
-from ..rules.issue import Issue
 from ..schema.record import ChannelRole, Condition, Consent, Source, Tool
 from ..storage import resolve_inside
 from .ids import is_safe_id

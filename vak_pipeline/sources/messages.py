@@ -20,9 +20,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..core.issue import Issue, Severity
 from ..locales import get_pack
 from ..locales.lid import tag_languages
-from ..rules.issue import Issue, Severity
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Tool, ToolCall, ToolResult, Turn, VakRecord
 from ..storage import iter_jsonl
 from .aidb import conversation_id_for

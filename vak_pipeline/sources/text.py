@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.issue import Issue
 from ..layout import DataLayout
-from ..rules.issue import Issue
 from ..schema.record import VakRecord
 from ..storage import JsonlWriter, atomic_write_json
 from .aidb import AidbImportContext, ImportedRecord, iter_aidb_file

@@ -18,16 +18,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .. import progress
 from ..audio.models import NormalizedAudio
+from ..core.issue import Issue, Severity
+from ..core.stage import StageResult, write_report
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
-from ..rules.issue import Issue, Severity
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
+from ..sources.text import iter_text_records
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, iter_models
 from .asr import AsrSettings, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
@@ -35,17 +37,18 @@ from .diarize import AgentHintError, Diarizer, attribute_words
 from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
-TRANSCRIBE_VERSION = "2"  # bump when the transcript for the same inputs would change
+TRANSCRIBE_VERSION = "2"  # bump when the transcript for the same inputs would change (the asset's code_version)
+TAG_VERSION = "1"  # bump when the canonical records for the same transcripts and text sources would change
 VAKFORGE_SUFFIX = ".vakforge.jsonl"
 REPORT_NAME = "speech_report.json"
 
 
 def speech_report_path(layout: DataLayout, upload: str) -> Path:
-    return layout.work(upload) / REPORT_NAME
+    return layout.speech_report(upload)
 
 
-class TranscribeResult(BaseModel):
-    upload: str
+class TranscribeResult(StageResult):
+    stage: str = "transcripts"
     conversations: int = 0  # lines in transcripts.jsonl
     transcribed: int = 0  # ASR run in this call
     skipped: int = 0  # unchanged, previous transcript kept
@@ -65,8 +68,16 @@ class TranscribeResult(BaseModel):
         return round(self.asr_seconds / self.audio_seconds, 4) if self.audio_seconds else None
 
 
-class TagResult(BaseModel):
-    upload: str
+class TagSettings(BaseModel):
+    """How tag_upload builds turns (its keyword arguments; Dagster's TagConfig is this model)."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_gap_s: float = Field(default=DEFAULT_MAX_GAP_S, ge=0,
+                             description="Same-speaker segments closer than this (seconds) are one turn.")
+
+
+class TagResult(StageResult):
+    stage: str = "tagged_turns"
     records: int = 0
     from_audio: int = 0
     from_text: int = 0
@@ -234,27 +245,12 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
     result.audio_seconds = round(result.audio_seconds, 3)
     result.issues = issues
     result.removed = dict(sorted(removed.items()))
-    _write_report(layout, upload, "transcripts", {
+    write_report(layout.speech_report(upload), result, section="transcripts", counts={
         "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
         "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
         "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
-        "removed": result.removed, "crosstalk": result.crosstalk}, issues)
+        "removed": result.removed, "crosstalk": result.crosstalk})
     return result
-
-
-def _write_report(layout: DataLayout, upload: str, stage: str, counts: dict[str, Any], issues: list[Issue]) -> None:
-    """Each stage owns its section of speech_report.json; the other stage's section is kept."""
-    path = speech_report_path(layout, upload)
-    report: dict[str, Any] = {"upload": upload}
-    if path.is_file():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(old, dict):
-                report.update(old)
-        except (OSError, json.JSONDecodeError):
-            pass
-    report[stage] = {"counts": counts, "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]}
-    atomic_write_json(path, report)
 
 
 def _needs_tagging(rec: VakRecord) -> bool:
@@ -290,14 +286,6 @@ def _with_origin(rec: VakRecord, upload: str, rel: str, line: int) -> VakRecord:
     origin = {"format": "vakforge.jsonl", "upload": upload, "file": f"{upload}/{rel}", "line": line}
     meta = rec.meta.model_copy(update={"origin": origin})
     return rec.model_copy(update={"meta": meta})
-
-
-def _text_records(layout: DataLayout, upload: str):
-    try:
-        from ..sources.text import iter_text_records
-    except ImportError:  # text sources not installed in this build
-        return
-    yield from iter_text_records(layout, upload)
 
 
 def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S) -> TagResult:
@@ -357,7 +345,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                     atomic_write_json(layout.work_alignment(upload, rec.id),
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
-        for origin, items in (("text", _text_records(layout, upload)),
+        for origin, items in (("text", iter_text_records(layout, upload)),
                               ("vakforge", iter_vakforge_imports(layout, upload))):
             for item in items:
                 if isinstance(item, Issue):
@@ -367,8 +355,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
         result.records = w.count
     result.langs = dict(sorted(langs.items()))
     result.issues = issues
-    _write_report(layout, upload, "tagged_turns", {
+    write_report(layout.speech_report(upload), result, section="tagged_turns", counts={
         "records": result.records, "from_audio": result.from_audio, "from_text": result.from_text,
         "from_vakforge": result.from_vakforge, "turns": result.turns, "tool_turns": result.tool_turns,
-        "overlaps": result.overlaps, "langs": result.langs}, issues)
+        "overlaps": result.overlaps, "langs": result.langs})
     return result

@@ -21,8 +21,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..audio.models import NormalizedAudio
+from ..core.issue import Issue, Severity
 from ..locales.lid import tag_languages
-from ..rules.issue import Issue, Severity
 from ..schema.alignment import Alignment, Word
 from ..schema.record import (
     SCHEMA_VERSION,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core.issue import Issue
 from ..manifest_hash import manifest_hash
-from ..rules.issue import Issue
 from .assign import UnionFind, assign_into, assign_loaded, build_splits, component_order_key
 from .check import check_loaded, check_splits
 from .model import DEFAULT_RATIOS, Conflict, SplitConfig, SplitsFile, SplitsHeader, read_splits, without_fix

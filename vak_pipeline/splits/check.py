@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ..rules.issue import Issue, Severity
+from ..core.issue import Issue, Severity
 from .model import SplitsFile, without_fix
 from .store import BATCH, SplitStore, as_store
 from .summaries import SplitSummary, load_summaries

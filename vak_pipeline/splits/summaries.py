@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from ..rules.issue import Issue
+from ..core.issue import Issue
 from ..schema import VakRecord
 from ..storage import iter_jsonl
 

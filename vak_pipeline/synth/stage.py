@@ -30,8 +30,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..core.issue import Issue
 from ..layout import DataLayout
-from ..rules.issue import Issue
 from ..schema import VakRecord
 from ..sources.descriptor import load_descriptor
 from ..storage import JsonlWriter, atomic_write_bytes, atomic_write_json, atomic_write_text, dumps_line, iter_jsonl

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from ...locales.base import LocalePack
 from .addresses import find_addresses, find_uk_postcodes
 from .base import PLACEHOLDER_RE, Match
 from .cards import find_cards
@@ -24,9 +24,12 @@ from .phone import find_phones
 from .postcodes import find_cn_postcode, find_in_pin, find_us_zip
 from .spoken_digits import digit_view
 
+if TYPE_CHECKING:  # the packs choose recognizers (locales sits above this package); only the type is needed
+    from ...locales.base import LocalePack
+
 __all__ = ["PLACEHOLDER_PREFIX", "Match", "find_pii", "persona_names", "resolve_overlaps"]
 
-Finder = Callable[[str, LocalePack], Iterable[Match]]
+Finder = Callable[[str, "LocalePack"], Iterable[Match]]
 
 # pii type -> (finder, needs a digit in the text)
 _FINDERS: dict[str, tuple[Finder, bool]] = {

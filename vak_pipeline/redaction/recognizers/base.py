@@ -6,6 +6,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ...pii import PLACEHOLDER_RE  # noqa: F401  (placeholders are never PII themselves, never re-detected)
+
 
 @dataclass(frozen=True, slots=True)
 class Match:
@@ -18,9 +20,6 @@ class Match:
     recognizer: str
     norm: str
 
-
-# Placeholders this package writes (<PHONE_1>, <PERSON_12>): never PII themselves, never re-detected.
-PLACEHOLDER_RE = re.compile(r"<[A-Z][A-Z_]*_\d+>")
 
 # Words that, just before a number, mark it as a business identifier rather than a person's, in each
 # language of the packs: English, Romanized Hindi, Devanagari, Chinese (PNR, UTR, order/ticket/booking/

@@ -22,9 +22,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ...locales import lid
-from ...locales.base import LocalePack
+
+if TYPE_CHECKING:
+    from ...locales.base import LocalePack
 from .base import Match, latin_words
 from .name_lexicon import NameLexicon, lexicon
 from .names import STOP

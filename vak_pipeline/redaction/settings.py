@@ -1,0 +1,58 @@
+"""The redaction stage's settings: one model, used by the library call and (derived) by Dagster's config."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .audio import AudioSettings
+
+STAGE_VERSION = "2"  # bump when the redacted record for the same input and settings would change
+
+
+class RedactionSettings(BaseModel):
+    """What shapes a redacted record and its masked audio; every field is part of each record's key."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    skip_redaction: bool = Field(
+        default=False,
+        description="Loud warning; rows are marked and rejected by validation, and their audio is never published.",
+    )
+    audio_method: Literal["tone", "silence"] = Field(default="tone", description="How PII audio is masked.")
+    padding_s: float = Field(default=0.15, ge=0, description="Seconds masked either side of a PII word.")
+    ner: bool = Field(default=False, description="Optional NER for names (only if a spaCy NER model is installed).")
+    tone_hz: float = Field(default=1000.0, gt=0, description="Frequency of the masking tone.")
+    tone_dbfs: float = Field(default=-20.0, le=0, description="Level of the masking tone.")
+
+    @property
+    def audio(self) -> AudioSettings:
+        return AudioSettings(self.audio_method, self.padding_s, self.tone_hz, self.tone_dbfs)
+
+    def fingerprint(self) -> str:
+        """Settings plus the recognizers' own code and name lists: a better recognizer re-redacts every record once."""
+        from .recognizers.name_lexicon import fingerprint as names_fingerprint
+
+        settings = RedactionSettings.model_dump(self)
+        return hashlib.sha256(
+            json.dumps([STAGE_VERSION, settings, code_version(), names_fingerprint()], sort_keys=True).encode()
+        ).hexdigest()[:16]
+
+
+def stage_version() -> str:
+    """The redacted_manifest asset's code_version: STAGE_VERSION plus the recognizers' and packs' code."""
+    return f"{STAGE_VERSION}-{code_version()}"
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """Hash of the redaction package and the locale packs (what decides what is PII)."""
+    pkg = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted([*pkg.rglob("*.py"), *(pkg.parent / "locales").rglob("*.py")]):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]

@@ -1,0 +1,156 @@
+"""The one stage core (core.stage): item keys, the per-stage ledger, the ordered parallel map, one result type
+and one report writer; and what the stages built on it promise because of it."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from vak_pipeline.cli import upload_problems
+from vak_pipeline.core.issue import Issue
+from vak_pipeline.core.stage import Done, Ledger, LedgerEntry, StageResult, item_key, ordered_map, write_report
+from vak_pipeline.layout import DataLayout
+
+
+def _square_all(xs: list[int]) -> list[int]:
+    return [x * x for x in xs]
+
+
+def test_an_item_key_changes_with_the_version_and_with_every_part():
+    base = item_key("1", "sha-a", {"rate": 24000})
+    assert base == item_key("1", "sha-a", {"rate": 24000})
+    assert (
+        len(
+            {
+                base,
+                item_key("2", "sha-a", {"rate": 24000}),
+                item_key("1", "sha-b", {"rate": 24000}),
+                item_key("1", "sha-a", {"rate": 16000}),
+            }
+        )
+        == 4
+    )
+
+
+def test_the_ledger_reuses_an_entry_only_under_the_same_key(tmp_path):
+    path = tmp_path / "ledger" / "stage.jsonl"
+    ledger = Ledger.load(path)
+    assert ledger.reuse("a.wav", "k1") is None
+    ledger.record(LedgerEntry(item="a.wav", key="k1", outputs={"rows": 3}))
+    bad = Issue(code="audio_empty_file", message="empty", fix="upload it again", file="u/b.wav")
+    ledger.record(LedgerEntry(item="b.wav", key="k2", failure=bad))
+    ledger.save()
+    again = Ledger.load(path)
+    assert again.reuse("a.wav", "k1").outputs == {"rows": 3}
+    assert again.reuse("a.wav", "k-changed") is None
+    assert again.reuse("b.wav", "k2").failure == bad  # a failure is remembered, not retried
+    again.record(again.reuse("a.wav", "k1"))
+    again.save()  # items not recorded in this run leave the ledger
+    assert set(Ledger.load(path).previous) == {"a.wav"}
+
+
+def test_a_damaged_ledger_line_only_costs_its_item(tmp_path):
+    path = tmp_path / "l.jsonl"
+    path.write_text('{"item": "a", "key": "k"}\n{broken\n{"item": "b"}\n', encoding="utf-8")
+    assert set(Ledger.load(path).previous) == {"a"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_ordered_map_keeps_input_order_and_passes_known_results_through(workers):
+    items = [Done(-1), 1, 2, Done(-2), 3, 4, 5, Done(-3)]
+    out = list(ordered_map(_square_all, items, workers=workers, batch=2))
+    assert out == [-1, 1, 4, -2, 9, 16, 25, -3]
+
+
+def test_the_ordered_map_is_lazy_and_bounded():
+    consumed = []
+
+    def items():
+        for i in range(1000):
+            consumed.append(i)
+            yield i
+
+    it = ordered_map(_square_all, items(), workers=1)
+    assert next(it) == 0 and len(consumed) == 1
+
+
+class _Result(StageResult):
+    stage: str = "demo"
+    done: int = 0
+    seconds: float = 0.0
+    ok: bool = True
+
+
+def test_one_report_writer_for_every_stage(tmp_path):
+    res = _Result(
+        upload="u1", done=2, seconds=1.5, issues=[Issue(code="x_bad", message="bad line", fix="fix it", line=3)]
+    )
+    assert res.totals() == {"done": 2, "seconds": 1.5}  # numbers only
+    write_report(tmp_path / "report.json", res, notes=["n"])
+    body = json.loads((tmp_path / "report.json").read_text())
+    assert (body["upload"], body["stage"], body["counts"], body["notes"]) == ("u1", "demo", res.totals(), ["n"])
+    assert body["issues"][0]["code"] == "x_bad"
+    write_report(tmp_path / "shared_report.json", res, section="one")
+    write_report(tmp_path / "shared_report.json", res.model_copy(update={"stage": "two"}), section="two")
+    shared = json.loads((tmp_path / "shared_report.json").read_text())
+    assert set(shared) == {"upload", "one", "two"} and shared["two"]["stage"] == "two"
+    assert not math.isnan(shared["one"]["counts"]["seconds"])
+
+
+def test_redaction_problems_reach_vak_run(tmp_path):
+    """The redaction stage writes its report like every stage, so `vak run` lists its problems."""
+    from vak_pipeline.redaction.stage import redact_upload
+
+    layout = DataLayout.at(tmp_path)
+    layout.upload_dir("u1").mkdir(parents=True)
+    layout.conversations("u1").parent.mkdir(parents=True)
+    layout.conversations("u1").write_text('{"id": "c1", "turns": "not a list"}\n{broken\n', encoding="utf-8")
+    res = redact_upload(layout, "u1")
+    assert res.failed == 2 and res.stage == "redacted_manifest"
+    report = json.loads(layout.redaction_report("u1").read_text())
+    assert report["counts"]["failed"] == 2 and report["counts"]["records"] == 2
+    problems = upload_problems(layout, "u1")
+    assert [(p["code"], p["line"]) for p in problems] == [
+        ("redaction_record_invalid", 1),
+        ("redaction_record_invalid", 2),
+    ]
+
+
+def test_each_stage_version_is_its_assets_code_version():
+    from vak_pipeline.audio.settings import NORMALIZE_VERSION
+    from vak_pipeline.definitions import build_defs
+    from vak_pipeline.redaction.settings import stage_version
+    from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION
+
+    versions = {
+        k.to_user_string(): v for a in build_defs("in_process").assets for k, v in a.code_versions_by_key.items()
+    }
+    assert versions["normalized_audio"] == NORMALIZE_VERSION
+    assert versions["transcripts"] == TRANSCRIBE_VERSION and versions["tagged_turns"] == TAG_VERSION
+    assert versions["redacted_manifest"] == stage_version()
+
+
+def test_the_audio_stage_keeps_its_ledger(tmp_path):
+    import numpy as np
+    import soundfile as sf
+
+    from vak_pipeline.audio.stage import STAGE, normalize_upload
+
+    layout = DataLayout.at(tmp_path)
+    up = layout.upload_dir("u1")
+    up.mkdir(parents=True)
+    (up / "upload.yaml").write_text(
+        "locale: en-US\nconsent: recorded_verbal\nconsent_ref: p1\nsource: real\n"
+        'channel_map: {"0": agent, "1": user}\n',
+        encoding="utf-8",
+    )
+    sf.write(up / "call.wav", np.zeros((8000, 2)), 8000, subtype="PCM_16")
+    (up / "empty.wav").write_bytes(b"")
+    normalize_upload(layout, "u1")
+    entries = Ledger.load(layout.stage_ledger("u1", STAGE)).previous
+    assert set(entries) == {"call.wav", "empty.wav"}
+    assert entries["empty.wav"].failure.code == "audio_empty_file" and entries["call.wav"].failure is None
+    again = normalize_upload(layout, "u1")
+    assert (again.decoded, again.skipped, again.failed, again.recordings) == (0, 2, 1, 1)

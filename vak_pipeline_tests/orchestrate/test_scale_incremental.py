@@ -1,0 +1,44 @@
+"""A second `vak run` costs what the new data costs: unchanged uploads and an unchanged manifest are skipped."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from vak_pipeline.orchestrate import run_pipeline
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "raw"
+
+
+def _data(tmp_path: Path) -> Path:
+    root = tmp_path / "data"
+    for name in ("sample-chats", "sample-hinglish"):
+        shutil.copytree(SAMPLE / name, root / "raw" / name)
+    return root
+
+
+def _status(report) -> dict[str, str]:
+    return {f"{r.name}[{r.partition or ''}]": "skipped" if r.skipped else "ran" if r.success else "failed"
+            for r in report.runs}
+
+
+def test_unchanged_uploads_are_skipped_and_a_changed_one_reruns(tmp_path):
+    root = _data(tmp_path)
+    first = run_pipeline(root, echo=lambda _: None)
+    assert first.success and set(_status(first).values()) == {"ran"}
+    manifest = (root / "vakforge.jsonl").read_bytes()
+
+    again = run_pipeline(root, echo=lambda _: None)
+    assert set(_status(again).values()) == {"skipped"}
+    assert (root / "vakforge.jsonl").read_bytes() == manifest
+
+    extra = root / "raw" / "sample-chats" / "more.messages.jsonl"
+    extra.write_text((root / "raw" / "sample-chats" / "support.messages.jsonl").read_text().splitlines()[0]
+                     .replace('"chat-order-001"', '"chat-order-099"') + "\n")
+    third = run_pipeline(root, echo=lambda _: None)
+    assert _status(third) == {"ingest_job[sample-chats]": "ran", "ingest_job[sample-hinglish]": "skipped",
+                              "publish_job[]": "ran"}
+    assert len((root / "vakforge.jsonl").read_text().splitlines()) == len(manifest.splitlines()) + 1
+
+    forced = run_pipeline(root, echo=lambda _: None, force=True)
+    assert set(_status(forced).values()) == {"ran"}
