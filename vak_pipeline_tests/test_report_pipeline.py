@@ -34,6 +34,7 @@ from vak_pipeline_tests.report_fixtures import (
 )
 
 NIGHT = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)
+CALLS = {f"sample-calls/call_00{i}.flac" for i in (1, 2, 3)} | {"sample-calls/call_004.wav"}  # the real recordings
 DROPPED_FILES = {  # uploaded file -> (check that must list it, partition, reason code)
     f"{BAD_UPLOAD}/{MONO_FILE}": ("transcripts_no_files_dropped", BAD_UPLOAD, "channel_map_missing"),
     f"{BAD_UPLOAD}/{CORRUPT_FILE}": ("normalized_audio_no_files_dropped", BAD_UPLOAD, None),
@@ -102,8 +103,15 @@ def test_the_funnel_counts_audio_and_text_apart_per_upload(release):
     assert bad["text"]["in"] == 5 + 4  # 5 messages lines + 4 canonical rows
     assert bad["text"]["redacted"] == bad["text"]["turns"] - 1
     assert bad["text"]["valid"] == bad["text"]["redacted"] - len(REJECTED_LINES)
+    # synth renders the chats as calls: they stay text conversations, their audio is counted apart; the rows
+    # validation rejects were not rendered (synth leaves a record that breaks its own rules as it is)
+    synth = bad["synthesized"]
+    assert bad["audio"]["valid"]["recordings"] == 0 and bad["audio"]["published"]["recordings"] == 0
+    assert synth["synthesized"]["recordings"] == synth["valid"]["recordings"] == bad["text"]["valid"] > 0
+    assert synth["valid"]["hours"] > 0 and synth["published"]["recordings"] <= bad["text"]["published"]
     assert bad["drops_by_reason"]["channel_map_missing"] == 1
     assert uploads["sample-chats"]["audio"]["in"]["recordings"] == 0  # tickets are not audio
+    assert uploads["sample-chats"]["audio"]["published"]["recordings"] == 0  # not even once synthesized
 
 
 def test_every_rejected_row_names_its_uploaded_file_line_rule_and_fix(release):
@@ -132,17 +140,23 @@ def test_every_rejected_row_names_its_uploaded_file_line_rule_and_fix(release):
 def test_report_json_numbers_equal_the_manifest(release):
     root, _result, _instance = release
     records = [json.loads(x) for x in (root / "vakforge.jsonl").read_text().splitlines()]
-    audio = [r for r in records if r.get("audio")]
-    text = [r for r in records if not r.get("audio")]
+    # audio = real recordings; chats and tickets synth rendered as calls (audio.synthesis set) are text
+    audio = [r for r in records if r.get("audio") and not r["audio"].get("synthesis")]
+    text = [r for r in records if r not in audio]
+    synthesized = [r for r in text if r.get("audio")]
     spoken = sum(1 for r in audio for t in r["turns"] if not t.get("tool_call") and not t.get("tool_result"))
     hours = sum(r["audio"]["duration_s"] for r in audio) / 3600
+    synth_hours = sum(r["audio"]["duration_s"] for r in synthesized) / 3600
     report = _report(root)
     s, total = report["summary"], report["funnel"]["total"]
     assert s["conversations"] == len(records) and s["with_audio"] == len(audio)
     assert s["text_conversations"] == len(text) and s["spoken_turns"] == spoken
     assert s["audio_hours"] == pytest.approx(hours, abs=1e-4)
+    assert s["synthesized"] == len(synthesized) > 0 and s["synthesized_hours"] == pytest.approx(synth_hours, abs=1e-4)
     assert total["audio"]["valid"]["recordings"] == len(audio) and total["text"]["valid"] == len(text)
     assert total["audio"]["valid"]["hours"] == pytest.approx(hours, abs=1e-6)
+    assert total["synthesized"]["valid"]["recordings"] == len(synthesized)
+    assert total["synthesized"]["valid"]["hours"] == pytest.approx(synth_hours, abs=1e-6)
     by_split = Counter(json.loads((root / "splits.json").read_text())["assignment"].values())
     published = {k: int(v["audio"] + v["text"]) for k, v in total["published_by_split"].items()}
     assert published == dict(by_split)
@@ -150,6 +164,7 @@ def test_report_json_numbers_equal_the_manifest(release):
     assert report["verdict"]["status"] == "review" and report["verdict"]["reasons"]
     assert len(report["quality"]["recordings"]) == len(audio)
     assert report["turn_taking"]["total"]["conversations"] == len(audio)
+    assert report["turn_taking"]["synthesized"]["conversations"] == len(synthesized)  # apart, labelled
     # one language per pack tag: en-GB, en-IN and en are "en"
     assert set(s["by"]["language"]) <= {"en", "hi-Latn", "hi"} and "en" in s["by"]["language"]
     assert len(set(s["by"]["language.primary"])) > len(set(s["by"]["language"]))
@@ -158,11 +173,15 @@ def test_report_json_numbers_equal_the_manifest(release):
 def test_quality_per_recording_is_measured_for_every_call(release):
     root, _result, _instance = release
     rows = _report(root)["quality"]["recordings"]
-    assert {r["file"] for r in rows} == {f"sample-calls/call_00{i}.flac" for i in (1, 2, 3)}
+    # real recordings only (no synthesized chat or ticket); the mono call_004.wav is diarized offline (issue 15)
+    assert {r["file"] for r in rows} == CALLS
     for r in rows:
         assert 0 < r["speech_ratio"] <= 1 and r["snr_db"] is not None and r["clipping_ratio"] is not None
         assert 0 < r["asr_confidence"] <= 1 and r["words_per_s"] > 0 and 0 <= r["lang_fallback_share"] <= 1
-        assert r["cross_talk_db"] is None and r["hallucination_drops"] is None  # not measured by the speech stage
+        # the speech stage measures both since issue 15: the sample calls leak nothing into the other channel
+        # (call_004 is mono: nothing to leak), and a count of hallucinated segments dropped is recorded
+        assert r["cross_talk_db"] is None and isinstance(r["hallucination_drops"], int)
+        assert "hallucination_drops" not in r["flags"]
     assert (root / "reports/steward/quality.csv").read_text().count("\n") == len(rows) + 1
 
 
@@ -173,17 +192,21 @@ def test_quality_flags_warn_and_excluded_metrics_reject(release, tmp_path):
     root = tmp_path / "data"
     shutil.copytree(release[0], root, ignore=shutil.ignore_patterns("exports"))
     layout = DataLayout.at(root)
-    inputs = [layout.redacted(u) for u in layout.uploads()]
+    # what validated_manifest reads: synth's output, so synthesized chats are there and must not be flagged
+    inputs = [layout.manifest_input(u) for u in layout.uploads()]
+    assert any(p.name == "synthesized.jsonl" for p in inputs)
     strict = QualityThresholds(min_words_per_s=100.0)
     flagged = publish_manifest(layout, inputs, extra_rules=quality_rules(layout, strict))
-    assert flagged.issues_by_code["quality_words_per_s"] == 3 and flagged.rejected == len(REJECTED_LINES)
+    # the four real calls (call_004.wav is diarized offline since issue 15), no synthesized call
+    assert flagged.issues_by_code["quality_words_per_s"] == len(CALLS) and flagged.rejected == len(REJECTED_LINES)
     excluded = publish_manifest(
         layout, inputs, extra_rules=quality_rules(layout, strict.model_copy(update={"exclude": ["words_per_s"]}))
     )
-    assert excluded.rejected == len(REJECTED_LINES) + 3 and excluded.valid == flagged.valid - 3
+    assert excluded.rejected == len(REJECTED_LINES) + len(CALLS) and excluded.valid == flagged.valid - len(CALLS)
     rows = [json.loads(x) for x in layout.rejected.read_text().splitlines()]
     quality_rows = [r for r in rows if any(i["code"] == "quality_words_per_s" for i in r["issues"])]
-    assert sorted(r["file"] for r in quality_rows) == [f"sample-calls/call_00{i}.flac" for i in (1, 2, 3)]
+    assert sorted(r["file"] for r in quality_rows) == sorted(CALLS)
+    assert all(r["kind"] == "audio" for r in quality_rows)
 
 
 class _Sections(HTMLParser):
@@ -277,4 +300,4 @@ def test_failing_turns_of_the_gx_checks_name_their_uploaded_file(release, tmp_pa
     [wps] = [e for e in res.get_asset_check_evaluations() if e.check_name == "turn_words_per_second"]
     rows = _table_rows(wps, "failing_turns")
     assert not wps.passed and rows  # every turn is faster than 0.5 words/s
-    assert {r["file"] for r in rows} == {f"sample-calls/call_00{i}.flac" for i in (1, 2, 3)}
+    assert {r["file"] for r in rows} == CALLS  # call_004.wav too: mono calls are diarized offline (issue 15)

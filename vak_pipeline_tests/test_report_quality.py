@@ -11,10 +11,12 @@ from vak_pipeline.report.quality import (
     QualityIndex,
     QualityThresholds,
     quality_issues,
+    quality_rules,
     recording_quality,
     snr_estimate_db,
 )
 from vak_pipeline.rules.issue import Severity
+from vak_pipeline.schema import AudioSynthesis
 from vak_pipeline_tests.builders import make_audio, make_record, turn
 
 
@@ -81,3 +83,14 @@ def test_thresholds_come_from_the_environment(monkeypatch):
 def test_text_conversations_have_no_recording_quality(tmp_path):
     chat = make_record("t1", {"user": "u"}).dump()
     assert recording_quality(chat, QualityIndex(DataLayout.at(tmp_path)), QualityThresholds()) is None
+
+
+def test_a_synthesized_call_is_no_recording_and_never_flagged(tmp_path):
+    """A chat rendered by synth: its speech ratio, SNR and words per second are synth's settings, not data."""
+    rec = _record(tmp_path, crosstalk_db=-3.0, hallucinated=9)  # would be flagged as a real recording
+    rec["audio"]["synthesis"] = AudioSynthesis(
+        engine="espeak-ng", engine_version="1.52.0", voices={"user": "u", "agent": "a"}, settings_hash="h"
+    ).model_dump(mode="json")
+    thresholds = QualityThresholds(exclude=["cross_talk_db"])
+    assert recording_quality(rec, QualityIndex(DataLayout.at(tmp_path)), thresholds) is None
+    assert quality_rules(DataLayout.at(tmp_path), thresholds)(rec) == []

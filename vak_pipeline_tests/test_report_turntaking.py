@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from vak_pipeline.report.turntaking import TurnTaking, TurnTakingSettings, add_record, record_stats
+from vak_pipeline.schema import AudioSynthesis
 from vak_pipeline_tests.builders import make_audio, make_record, turn
 
 SETTINGS = TurnTakingSettings()
@@ -59,3 +60,21 @@ def test_groups_per_split_and_locale_add_up_to_the_total():
     assert set(d["by_split"]) == {"train", "test"} and set(d["by_locale"]) == {"en-US", "en-GB"}
     assert d["total"]["gaps"] == 2 == sum(v["gaps"] for v in d["by_split"].values())
     assert d["by_split"]["train"]["agent_latency_s"]["p50"] == pytest.approx(0.5, abs=0.05)
+
+
+def test_synthesized_calls_are_measured_apart_never_in_the_totals():
+    """A chat rendered by synth: its gaps are what synth's gap model drew, not how people take turns."""
+    call = _call("real", [turn("user", 0, 1, "hello there"), turn("agent", 1.5, 3, "hi how can I help")])
+    chat = _call("chat", [turn("user", 0, 1, "hello there"), turn("agent", 1.35, 3, "hi how can I help")])
+    chat["audio"]["synthesis"] = AudioSynthesis(
+        engine="espeak-ng", engine_version="1.52.0", voices={"user": "u", "agent": "a"}, settings_hash="h"
+    ).model_dump(mode="json")
+    assert record_stats(chat, SETTINGS) is None
+    tt = TurnTaking()
+    add_record(tt, call, "train", SETTINGS)
+    add_record(tt, chat, "train", SETTINGS)
+    d = tt.as_dict()
+    assert d["total"]["conversations"] == 1 == d["by_split"]["train"]["conversations"]
+    assert d["by_locale"]["en-US"]["conversations"] == 1
+    assert d["synthesized"]["conversations"] == 1 and d["synthesized"]["gaps"] == 1
+    assert d["synthesized"]["gap_s"]["p50"] == pytest.approx(0.35, abs=0.05)

@@ -77,6 +77,7 @@ def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataReso
             "rendered": res.rendered,
             "unchanged": res.cached,
             "passed_through": res.passed_through,
+            "not_rendered_invalid": res.invalid,  # break a rule of their own: validation rejects them
             "failed": res.failed,
             "audio_seconds_rendered": round(res.audio_s, 3),
             "engine": res.engine,

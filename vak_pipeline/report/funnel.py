@@ -5,6 +5,10 @@ Per upload and in total, audio and text apart (a ticket spanning hours is not au
     in -> decoded -> transcribed -> turns -> redacted -> valid -> published (per split)
 
 Audio counts recordings and hours; text counts conversations (decoded and transcribed do not apply).
+A conversation is counted by its origin (`rules.origin.record_kind`): a chat or ticket the synth stage
+rendered as a call stays a text conversation through valid and published, and its audio is counted apart
+as `synthesized` (conversations and hours: rendered by synth, valid, published), so the audio columns
+are real recordings only and a steward sees how much of the audio is synthetic.
 Every drop names the uploaded file (and line, or recording), the reason code, the message and the fix,
 so a steward can act on it without reading work/ files. Stage issues come through `stage_reports`
 (the one adapter to the stages' report files); counts come from the stage outputs themselves.
@@ -19,9 +23,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..layout import DataLayout
 from ..core.issue import Severity
-from ..rules.origin import record_origin
+from ..layout import DataLayout
+from ..rules.origin import record_kind, record_origin, synthesized_audio
 from ..sources.inventory import Inventory
 from ..splits import SplitStore
 from ..storage import iter_jsonl
@@ -29,6 +33,7 @@ from .stage_reports import stage_issues
 
 STAGES = ("in", "decoded", "transcribed", "turns", "redacted", "valid", "published")
 TEXT_STAGES = ("in", "turns", "redacted", "valid", "published")
+SYNTH_STAGES = ("synthesized", "valid", "published")  # text conversations with synthesized audio
 TEXT_KINDS = ("aidb", "messages", "vakforge")
 TOTAL = "(total)"
 
@@ -58,6 +63,10 @@ class UploadFunnel(BaseModel):
     files_by_kind: dict[str, int] = Field(default_factory=dict)
     audio: dict[str, AudioStage] = Field(default_factory=dict)
     text: dict[str, int] = Field(default_factory=dict)
+    synthesized: dict[str, AudioStage] = Field(
+        default_factory=dict,
+        description="Text conversations rendered as calls by synth (a subset of the text columns), and their hours.",
+    )
     published_by_split: dict[str, dict[str, float]] = Field(default_factory=dict)
     drops: list[Drop] = Field(default_factory=list)
 
@@ -92,6 +101,7 @@ def _empty(upload: str) -> UploadFunnel:
     f.audio = {s: AudioStage() for s in STAGES}
     f.audio["in"].hours = None
     f.text = {s: 0 for s in TEXT_STAGES}
+    f.synthesized = {s: AudioStage() for s in SYNTH_STAGES}
     return f
 
 
@@ -122,11 +132,17 @@ def _audio_durations(layout: DataLayout, upload: str) -> dict[str, float]:
 
 
 def _is_audio(rec: dict[str, Any]) -> bool:
-    return isinstance(rec.get("audio"), dict)
+    """A real recording (synthesized audio of a chat or ticket is not: that conversation counts as text)."""
+    return record_kind(rec) == "audio"
 
 
-def _add_audio(f: UploadFunnel, stage: str, hours: float) -> None:
-    a = f.audio[stage]
+def _hours(rec: dict[str, Any]) -> float:
+    audio = rec.get("audio")
+    return float(audio.get("duration_s") or 0.0) / 3600 if isinstance(audio, dict) else 0.0
+
+
+def _add_audio(f: UploadFunnel, stage: str, hours: float, synthesized: bool = False) -> None:
+    a = (f.synthesized if synthesized else f.audio)[stage]
     a.recordings += 1
     a.hours = (a.hours or 0.0) + hours
 
@@ -194,6 +210,10 @@ def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
                 _add_audio(f, "transcribed", durations.get(jl.value["conv_id"], 0.0) / 3600)
     _tally_records(layout.conversations(upload), f, "turns", durations)
     _tally_records(layout.redacted(upload), f, "redacted", durations)
+    if layout.synthesized(upload).is_file():
+        for jl in iter_jsonl(layout.synthesized(upload)):
+            if isinstance(jl.value, dict) and synthesized_audio(jl.value):
+                _add_audio(f, "synthesized", _hours(jl.value), synthesized=True)
     for si in stage_issues(layout, upload):
         drop = _drop_from_issue(upload, si.stage, si.issue)
         if drop is not None:
@@ -242,11 +262,14 @@ def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel
             f = funnels.get(origin.upload or "")
             if f is None:
                 f = funnels.setdefault(origin.upload or "(unknown)", _empty(origin.upload or "(unknown)"))
-            hours = float(rec["audio"].get("duration_s") or 0.0) / 3600 if _is_audio(rec) else 0.0
+            hours = _hours(rec)
+            synthesized = synthesized_audio(rec)
             if _is_audio(rec):
                 _add_audio(f, "valid", hours)
             else:
                 f.text["valid"] += 1
+                if synthesized:
+                    _add_audio(f, "valid", hours, synthesized=True)
             if splits is None:
                 continue
             rid = str(rec.get("id"))
@@ -274,12 +297,17 @@ def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel
                 _add_audio(f, "published", hours)
             else:
                 f.text["published"] += 1
-            by = f.published_by_split.setdefault(split, {"audio": 0, "audio_hours": 0.0, "text": 0})
+                if synthesized:
+                    _add_audio(f, "published", hours, synthesized=True)
+            by = f.published_by_split.setdefault(split, _split_counts())
             if _is_audio(rec):
                 by["audio"] += 1
                 by["audio_hours"] += hours
             else:
                 by["text"] += 1
+                if synthesized:
+                    by["synthesized"] += 1
+                    by["synthesized_hours"] += hours
     if layout.rejected.is_file():
         for jl in iter_jsonl(layout.rejected):
             row = jl.value
@@ -308,6 +336,11 @@ def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel
     return out
 
 
+def _split_counts() -> dict[str, float]:
+    """Published per split: real recordings and their hours; text conversations, of which synthesized (hours)."""
+    return {"audio": 0, "audio_hours": 0.0, "text": 0, "synthesized": 0, "synthesized_hours": 0.0}
+
+
 def _sum(parts: list[UploadFunnel]) -> UploadFunnel:
     t = _empty(TOTAL)
     for f in parts:
@@ -320,12 +353,15 @@ def _sum(parts: list[UploadFunnel]) -> UploadFunnel:
                 t.audio[s].hours = (t.audio[s].hours or 0.0) + a.hours
         for s, n in f.text.items():
             t.text[s] = t.text.get(s, 0) + n
+        for s, a in f.synthesized.items():
+            t.synthesized[s].recordings += a.recordings
+            t.synthesized[s].hours = (t.synthesized[s].hours or 0.0) + (a.hours or 0.0)
         for split, by in f.published_by_split.items():
-            tb = t.published_by_split.setdefault(split, {"audio": 0, "audio_hours": 0.0, "text": 0})
+            tb = t.published_by_split.setdefault(split, _split_counts())
             for k, v in by.items():
                 tb[k] += v
         t.drops.extend(f.drops)
     return t
 
 
-__all__ = ["STAGES", "TEXT_STAGES", "Drop", "Funnel", "UploadFunnel", "build_funnel", "upload_funnel"]
+__all__ = ["STAGES", "SYNTH_STAGES", "TEXT_STAGES", "Drop", "Funnel", "UploadFunnel", "build_funnel", "upload_funnel"]

@@ -1,6 +1,8 @@
 """Quality per recording, against thresholds a steward sets: flagged, never silently dropped.
 
-For every recording in the manifest: speech ratio and clipping (from the normalized_audio inspection),
+For every real recording in the manifest (not a chat or ticket the synth stage rendered as a call: the
+speech ratio, SNR or words per second of synthesized audio measure synth's settings, not the data):
+speech ratio and clipping (from the normalized_audio inspection),
 an SNR estimate (frame energies of the normalized wav: loud frames over quiet frames), cross-talk level
 (the loudest leak of one channel into the other, meta.crosstalk) and hallucination drops
 (meta.removed.hallucinated_segments), read when the speech stage measured them and empty otherwise;
@@ -22,9 +24,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ..layout import DataLayout
 from ..core.issue import Issue, Severity
-from ..rules.origin import record_origin
+from ..layout import DataLayout
+from ..rules.origin import record_kind, record_origin
 from ..storage import iter_jsonl, resolve_inside
 
 METRICS = (
@@ -216,9 +218,9 @@ class QualityIndex:
 def recording_quality(
     record: dict[str, Any], index: QualityIndex, thresholds: QualityThresholds, measure_snr: bool = True
 ) -> RecordingQuality | None:
-    """The quality of one record with audio (None for a text conversation)."""
+    """The quality of one real recording (None for a text conversation, with or without synthesized audio)."""
     audio = record.get("audio")
-    if not isinstance(audio, dict):
+    if not isinstance(audio, dict) or record_kind(record) != "audio":
         return None
     origin = record_origin(record)
     conv = str(record.get("id"))
@@ -282,7 +284,8 @@ def quality_issues(q: RecordingQuality, thresholds: QualityThresholds) -> list[I
 
 
 def quality_rules(layout: DataLayout, thresholds: QualityThresholds):
-    """The validated_manifest hook: quality issues of one record dict (none for text conversations)."""
+    """The validated_manifest hook: quality issues of one record dict (none for text conversations, synthesized
+    audio included: a threshold on synth's output would flag or drop chats for the renderer's settings)."""
     index = QualityIndex(layout)
 
     def rules(record: dict[str, Any]) -> list[Issue]:

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..layout import DataLayout
 from ..core.issue import Issue
+from ..layout import DataLayout
 
 # stage names of the funnel, in order; the report file and section each stage's issues come from
 AUDIO_REPORT = "report.json"

@@ -7,7 +7,10 @@ file, line and fix, quality per recording (report.quality), turn-taking per spli
 (report.turntaking), counts by locale, source, consent, licence, split and language (normalized to the
 locale pack's tags), redactions by PII type (types and counts only, never values), duration charts.
 Audio and text are counted apart: a ticket's timestamps span hours but are not audio, and a chat
-message is not a spoken turn. Each section links to its asset in the Dagster UI.
+message is not a spoken turn. A conversation counts by what was uploaded (`rules.origin.record_kind`):
+a chat or ticket the synth stage rendered as a call is a text conversation, its audio counted apart as
+synthesized, and it is left out of quality per recording and of the turn-taking totals (its timing is
+synth's gap model, shown apart and labelled so). Each section links to its asset in the Dagster UI.
 One streamed pass over the manifest for the counters (plus the funnel's own pass).
 """
 
@@ -33,11 +36,12 @@ from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
 from ..recipes.common import iter_records
 from ..release import ReleaseVerdict, read_verdict
+from ..rules.origin import record_kind, synthesized_audio
 from ..schema import RedactionLog
 from ..speech.cleanup import cleanup_counts
 from ..splits import SplitStore, check_splits, iter_summaries, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
-from .funnel import STAGES, TEXT_STAGES, Funnel, build_funnel
+from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, build_funnel
 from .quality import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
 from .turntaking import MEASURES, STEP_S, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
@@ -97,6 +101,8 @@ class StewardSummary:
     with_audio: int = 0
     text_conversations: int = 0
     audio_hours: float = 0.0
+    synthesized: int = 0  # text conversations with synthesized audio (also in text_conversations)
+    synthesized_hours: float = 0.0
     turns: int = 0  # spoken turns of audio conversations (speech)
     text_messages: int = 0  # message turns of text conversations (no speech, no duration)
     tool_calls: int = 0
@@ -142,6 +148,8 @@ class StewardSummary:
             "with_audio": self.with_audio,
             "text_conversations": self.text_conversations,
             "audio_hours": round(self.audio_hours, 4),
+            "synthesized": self.synthesized,
+            "synthesized_hours": round(self.synthesized_hours, 4),
             "turns": self.turns,
             "spoken_turns": self.turns,
             "text_messages": self.text_messages,
@@ -241,7 +249,8 @@ def _summarize_manifest(
         m = record.meta
         s.speech_cleanup.update(cleanup_counts(m))
         split = _split_label(splits, record.id)
-        audio = record.audio is not None
+        audio = record_kind(record) == "audio"  # a real recording; synthesized audio belongs to a text conversation
+        synthesized = synthesized_audio(record)
         for key, value in (
             ("locale", record.locale),
             ("source", m.source),
@@ -251,7 +260,7 @@ def _summarize_manifest(
             ("language", normalize_lang(record.language.primary, record.locale)),
             ("pii_redacted", str(m.pii_redacted).lower()),
             ("split", split),
-            ("kind", "audio" if audio else "text"),
+            ("kind", "audio" if audio else "text (synthesized audio)" if synthesized else "text"),
         ):
             s.by[key][value] += 1
         if audio:
@@ -260,6 +269,9 @@ def _summarize_manifest(
             s.conv_hist.add(record.audio.duration_s)
         else:
             s.text_conversations += 1
+            if synthesized and record.audio is not None:
+                s.synthesized += 1
+                s.synthesized_hours += record.audio.duration_s / 3600
         for t in record.turns:
             if t.tool_call is not None:
                 s.tool_calls += 1
@@ -271,12 +283,12 @@ def _summarize_manifest(
                 s.by["turn language"][normalize_lang(t.lang, record.locale)] += 1
             else:
                 s.text_messages += 1
-        if audio:
+        if audio or synthesized:
             d = record.dump()
             q = recording_quality(d, index, settings.quality, measure_snr=settings.measure_snr)
-            if q is not None:
+            if q is not None:  # real recordings only
                 s.quality.append(q)
-            add_record(s.turn_taking, d, split, settings.turn_taking)
+            add_record(s.turn_taking, d, split, settings.turn_taking)  # a synthesized call goes apart
         if m.redaction_log:
             _count_redactions(layout.root, m.redaction_log, s)
 
@@ -303,8 +315,10 @@ def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict |
     blocked, review = [], []
     if release is not None and release.status == "blocked":
         blocked += [f"not released: {r}" for r in release.reasons]
-        blocked.append("the published release in data/ is unchanged; this candidate is kept in "
-                       "work/.release-candidate/ (see " + ", ".join(release.where or ["verdict.json"]) + ")")
+        blocked.append(
+            "the published release in data/ is unchanged; this candidate is kept in "
+            "work/.release-candidate/ (see " + ", ".join(release.where or ["verdict.json"]) + ")"
+        )
     if s.manifest_hash is None or s.conversations == 0:
         blocked.append("the manifest is missing or holds no valid conversation")
     if s.by["split"].get("(no splits.json)"):
@@ -512,8 +526,16 @@ def _funnel_rows(funnel: Funnel) -> list[list[Any]]:
                 "" if a is None or a.hours is None else round(a.hours, 4),
                 t.text.get(st, "") if st in TEXT_STAGES else "n/a",
             ]
+            + _synth_cells(t, st)
         )
+        if st == "redacted":  # the synth stage runs between redaction and validation
+            rows.append(["synthesized", "n/a", "n/a", "n/a"] + _synth_cells(t, "synthesized"))
     return rows
+
+
+def _synth_cells(u: UploadFunnel, stage: str) -> list[Any]:
+    a = u.synthesized.get(stage)
+    return ["", ""] if a is None else [a.recordings, round(a.hours or 0.0, 4)]
 
 
 def _upload_rows(funnel: Funnel) -> list[list[Any]]:
@@ -524,6 +546,8 @@ def _upload_rows(funnel: Funnel) -> list[list[Any]]:
             + [u.audio[st].recordings for st in STAGES]
             + [round(u.audio["decoded"].hours or 0.0, 4), round(u.audio["published"].hours or 0.0, 4)]
             + [u.text[st] for st in TEXT_STAGES]
+            + [u.synthesized[st].recordings for st in SYNTH_STAGES]
+            + [round(u.synthesized["published"].hours or 0.0, 4)]
             + [len(u.drops)]
         )
     return rows
@@ -534,6 +558,8 @@ UPLOAD_COLUMNS = (
     + [f"audio {st}" for st in STAGES]
     + ["hours decoded", "hours published"]
     + [f"text {st}" for st in TEXT_STAGES]
+    + [f"synthesized {st}" for st in SYNTH_STAGES]
+    + ["synthesized hours published"]
     + ["drops"]
 )
 DROP_COLUMNS = ("upload", "stage", "file", "line", "record_id", "code", "message", "fix")
@@ -571,10 +597,12 @@ def _tables(
     """section id -> [(caption, columns, rows, note)]: the one description HTML and Markdown render."""
     cap = settings.rows_cap
     overview = [
-        ["audio conversations (recordings)", s.with_audio],
-        ["audio hours", round(s.audio_hours, 4)],
-        ["spoken turns (audio only)", s.turns],
+        ["audio conversations (real recordings)", s.with_audio],
+        ["audio hours (real recordings)", round(s.audio_hours, 4)],
+        ["spoken turns (real recordings only)", s.turns],
         ["text conversations", s.text_conversations],
+        ["  of which with synthesized audio (synth stage)", s.synthesized],
+        ["  synthesized audio hours", round(s.synthesized_hours, 4)],
         ["text messages (not speech)", s.text_messages],
         ["tool calls", s.tool_calls],
         ["conversations in the manifest", s.conversations],
@@ -600,16 +628,39 @@ def _tables(
         "funnel": [
             (
                 "Total",
-                ["stage", "audio recordings", "audio hours", "text conversations"],
+                [
+                    "stage",
+                    "audio recordings",
+                    "audio hours",
+                    "text conversations",
+                    "of which synthesized audio",
+                    "synthesized hours",
+                ],
                 _funnel_rows(funnel),
                 "in: files received; decoded: audio normalized; transcribed: ASR done; turns: canonical "
-                "records; redacted: PII redacted; valid: in vakforge.jsonl; published: assigned to a split",
+                "records; redacted: PII redacted; synthesized: text conversations the synth stage rendered as "
+                "calls; valid: in vakforge.jsonl; published: assigned to a split. Audio columns are real "
+                "recordings only; a synthesized call stays a text conversation.",
             ),
             (
                 "Published by split",
-                ["split", "audio recordings", "audio hours", "text conversations"],
                 [
-                    [k, v["audio"], round(v["audio_hours"], 4), v["text"]]
+                    "split",
+                    "audio recordings",
+                    "audio hours",
+                    "text conversations",
+                    "of which synthesized",
+                    "synth hours",
+                ],
+                [
+                    [
+                        k,
+                        v["audio"],
+                        round(v["audio_hours"], 4),
+                        v["text"],
+                        v["synthesized"],
+                        round(v["synthesized_hours"], 4),
+                    ]
                     for k, v in sorted(funnel.total.published_by_split.items())
                 ],
                 "",
@@ -654,9 +705,16 @@ def _tables(
             ),
         ],
         "turn-taking": [
-            ("By split", TT_COLUMNS, _tt_rows(s.turn_taking.by_split), "audio conversations only; times in seconds"),
+            ("By split", TT_COLUMNS, _tt_rows(s.turn_taking.by_split), "real recordings only; times in seconds"),
             ("By locale", TT_COLUMNS, _tt_rows(s.turn_taking.by_locale), ""),
             ("All", TT_COLUMNS, _tt_rows({"all": s.turn_taking.total}), ""),
+            (
+                "Synthesized calls (synth's settings, not data)",
+                TT_COLUMNS,
+                _tt_rows({"synthesized": s.turn_taking.synthesized}) if s.turn_taking.synthesized.conversations else [],
+                "chats and tickets the synth stage rendered as calls: their timing is synth's gap model; "
+                "never in the rows above",
+            ),
         ],
         "breakdowns": [
             (f"By {k}", [k, "count"], [list(x) for x in s.by[k].most_common()], "")
@@ -858,7 +916,8 @@ def summary_markdown(s: StewardSummary, limit: int = 8) -> str:
     return "\n".join(
         [
             f"**{s.conversations} conversations**: {s.with_audio} recordings ({s.audio_hours:.2f} h, {s.turns} spoken "
-            f"turns), {s.text_conversations} text conversations ({s.text_messages} messages)",
+            f"turns), {s.text_conversations} text conversations ({s.text_messages} messages; {s.synthesized} with "
+            f"synthesized audio, {s.synthesized_hours:.2f} h)",
             f"- splits: {top(s.by['split'])}",
             f"- locales: {top(s.by['locale'])}",
             f"- consent: {top(s.by['consent'])}",

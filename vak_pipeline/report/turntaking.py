@@ -2,8 +2,10 @@
 
 Full-duplex models (Moshi) learn timing from the data: if gaps, overlaps and response latencies are off
 (a diarizer that merges turns, a channel map the wrong way round, TTS audio with no overlap at all), the
-fine-tune learns that. Measured on consecutive spoken turns of a recording, text conversations left out
-(their timestamps are message times, not speech):
+fine-tune learns that. Measured on consecutive spoken turns of a real recording, text conversations left out
+(their timestamps are message times, not speech). A chat or ticket the synth stage rendered as a call is not
+data either: its gaps and latencies are what synth's gap model drew, so it is measured apart
+(`TurnTaking.synthesized`, labelled as such) and never mixed into the totals, splits or locales:
 
 - gap: a speaker change with silence between the turns (next start - previous end > 0)
 - overlap: a speaker change where the next turn starts before the previous one ends (its length)
@@ -25,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
+
+from ..rules.origin import record_kind, synthesized_audio
 
 STEP_S = 0.05
 LO_S, HI_S = -5.0, 30.0
@@ -117,12 +121,14 @@ class TurnTaking:
     by_split: dict[str, GroupStats] = field(default_factory=dict)
     by_locale: dict[str, GroupStats] = field(default_factory=dict)
     total: GroupStats = field(default_factory=GroupStats)
+    synthesized: GroupStats = field(default_factory=GroupStats)  # synth's timing, not data: never in the above
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "total": self.total.summary(),
             "by_split": {k: v.summary() for k, v in sorted(self.by_split.items())},
             "by_locale": {k: v.summary() for k, v in sorted(self.by_locale.items())},
+            "synthesized": self.synthesized.summary(),
         }
 
 
@@ -144,13 +150,18 @@ def _spoken(record: dict[str, Any]) -> list[tuple[str, float, float, int]]:
 
 
 def record_stats(record: dict[str, Any], settings: TurnTakingSettings) -> GroupStats | None:
-    """The turn-taking of one audio record (None for a text record: its times are not speech).
+    """The turn-taking of one real recording (None for a text record, synthesized audio included: its times
+    are message times or synth's gap model, not speech).
 
     Gaps, overlaps and latency are measured against the turn that holds the floor: a backchannel does
     not take it, so "okay" inside the agent's turn does not hide the gap before the user's next turn.
     """
-    if not isinstance(record.get("audio"), dict):
+    if not isinstance(record.get("audio"), dict) or record_kind(record) != "audio":
         return None
+    return _measure(record, settings)
+
+
+def _measure(record: dict[str, Any], settings: TurnTakingSettings) -> GroupStats:
     g = GroupStats(conversations=1)
     turns = _spoken(record)
     floor: tuple[str, float, float, int] | None = None
@@ -201,7 +212,11 @@ def merge_into(into: GroupStats, part: GroupStats) -> None:
 
 
 def add_record(tt: TurnTaking, record: dict[str, Any], split: str, settings: TurnTakingSettings) -> None:
-    """Add one record to the total, its split's and its locale's groups."""
+    """Add one real recording to the total, its split's and its locale's groups; a synthesized call to
+    `synthesized` only; a text conversation nowhere."""
+    if isinstance(record.get("audio"), dict) and synthesized_audio(record):
+        merge_into(tt.synthesized, _measure(record, settings))
+        return
     part = record_stats(record, settings)
     if part is None:
         return

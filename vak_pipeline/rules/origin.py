@@ -7,7 +7,7 @@ uploaded, not work/<upload>/redacted.jsonl.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 
 class Origin(NamedTuple):
@@ -32,3 +32,22 @@ def record_origin(record: Any) -> Origin:
     if isinstance(upload, str) and isinstance(source, str):
         return Origin(upload, f"{upload}/{source}", None)
     return Origin(upload if isinstance(upload, str) else None, None, None)
+
+
+def synthesized_audio(record: Any) -> bool:
+    """True when the record's audio was rendered from its text by the synth stage (audio.synthesis set)."""
+    audio = record.get("audio") if isinstance(record, dict) else getattr(record, "audio", None)
+    if audio is None:
+        return False
+    synthesis = audio.get("synthesis") if isinstance(audio, dict) else getattr(audio, "synthesis", None)
+    return synthesis is not None
+
+
+def record_kind(record: Any) -> Literal["audio", "text"]:
+    """What the customer uploaded: "audio" for a real recording, "text" for a chat or ticket (with or without
+    synthesized audio). Counts, quality and turn-taking go by this: synthesized audio is a property of synth's
+    settings, not of the data."""
+    audio = record.get("audio") if isinstance(record, dict) else getattr(record, "audio", None)
+    if audio is None or (isinstance(record, dict) and not isinstance(audio, dict)):
+        return "text"
+    return "text" if synthesized_audio(record) else "audio"

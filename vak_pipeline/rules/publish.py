@@ -21,7 +21,7 @@ from ..storage import JsonlWriter, atomic_open, dumps_line, iter_jsonl, sha256_f
 from .context import ValidationContext
 from .engine import _line_issue, validate_record
 from .manifest import DuplicateIds, id_hash
-from .origin import record_origin
+from .origin import record_kind, record_origin
 
 FAMILIES = ("structure", "turns", "tools", "entities", "provenance", "privacy", "audio", "manifest")
 
@@ -117,8 +117,8 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             traced = origin is not None and origin.file is not None
             rej.write({"file": origin.file if traced else ctx.file, "line": origin.line if traced else jl.line,
                        "upload": (origin.upload if origin is not None else None) or src.parent.name,
-                       "kind": "audio" if isinstance(jl.value, dict) and isinstance(jl.value.get("audio"), dict)
-                       else "text", "record_id": rid, "work_file": ctx.file, "work_line": jl.line,
+                       "kind": record_kind(jl.value) if isinstance(jl.value, dict) else "text",
+                       "record_id": rid, "work_file": ctx.file, "work_line": jl.line,
                        "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]})
 
 

@@ -5,7 +5,8 @@ rendered as a two-channel 24 kHz call: audio/<conv>.wav and alignments/<conv>.js
 text was redacted before, and placeholders are spoken as fake surrogates), the surrogate map and cache
 key go to work/<upload>/synth/<conv>.json, and the record gets its audio block (marked synthesized),
 turn times and voice ids in meta.speakers. A record whose rendering fails passes through unchanged,
-with an Issue, and stays text-only.
+with an Issue, and stays text-only. So does a record that already breaks one of its own rules (`gate`):
+re-timing its turns would hide the error from validation, which rejects it instead.
 
 Keying and processing are separable (`job_key`, `render_job`), for the shared stage core:
 - key = sha256(input line, engine name and version, settings fingerprint, gap model, channel map,
@@ -30,12 +31,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..core.issue import Issue
+from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..schema import VakRecord
 from ..sources.descriptor import load_descriptor
 from ..storage import JsonlWriter, atomic_write_bytes, atomic_write_json, atomic_write_text, dumps_line, iter_jsonl
 from .engine import EngineUnavailable, get_engine
+from .gate import gate_context, rule_errors
 from .render import is_text_only, render_conversation, settings_hash
 from .settings import GapModel, SynthSettings
 from .timeline import choose_gap_model, is_real_call
@@ -46,7 +48,8 @@ class SynthResult:
     records: int = 0
     rendered: int = 0
     cached: int = 0
-    passed_through: int = 0  # records with audio already (or nothing to say)
+    passed_through: int = 0  # records with audio already (or nothing to say), or breaking their own rules
+    invalid: int = 0  # text-only records left unrendered because they break a rule (validation rejects them)
     failed: int = 0
     audio_s: float = 0.0  # seconds of audio rendered in this run
     gap_model: dict[str, Any] = field(default_factory=dict)
@@ -64,10 +67,17 @@ def code_version() -> str:
 
 
 def _issue(
-    upload: str, code: str, message: str, fix: str, line: int | None = None, record_id: str | None = None
+    upload: str,
+    code: str,
+    message: str,
+    fix: str,
+    line: int | None = None,
+    record_id: str | None = None,
+    severity: Severity = Severity.ERROR,
 ) -> Issue:
     return Issue(
         code=code,
+        severity=severity,
         message=message,
         fix=fix,
         family="synth",
@@ -191,6 +201,7 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
     stamp = settings_hash(settings, gaps, engine) if engine is not None else ""
     cmap = upload_channel_map(layout, upload)
     workers = max(1, settings.workers or os.cpu_count() or 1)
+    gate = gate_context(layout.root, f"work/{upload}/redacted.jsonl")
     pending: deque[tuple[str | Future, int, str | None, str | None]] = deque()  # (line|future, line no, id, raw)
 
     with JsonlWriter(dst) as out, _pool(workers) as pool:
@@ -234,6 +245,26 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
             if engine is None or not is_text_only(rec):
                 pending.append((raw_line, jl.line, rec.id, None))
                 result.passed_through += 1
+                continue
+            broken = rule_errors(jl.raw, gate, jl.line)
+            if broken:
+                first = broken[0]
+                result.invalid += 1
+                result.passed_through += 1
+                result.issues.append(
+                    _issue(
+                        upload,
+                        "synth_skipped_invalid",
+                        f"not rendered: the record breaks rule {first.code}"
+                        + (f" at turn {first.turn_index}" if first.turn_index is not None else "")
+                        + (f" (+{len(broken) - 1} more)" if len(broken) > 1 else ""),
+                        "fix the record in the upload; validation rejects it with the rule's fix",
+                        jl.line,
+                        rec.id,
+                        Severity.WARN,  # the record goes on; validation's ERROR is the one that counts
+                    )
+                )
+                pending.append((raw_line, jl.line, rec.id, None))
                 continue
             key = job_key(jl.raw, stamp, cmap)
             hit = cached_line(layout, upload, rec.id, key)
