@@ -20,7 +20,7 @@ from vak_pipeline.orchestrate import run_pipeline
 from vak_pipeline.recipes.moshi_lora import MoshiConfig, export_moshi_lora
 from vak_pipeline.schema import Alignment, VakRecord
 
-SAMPLE = Path(__file__).resolve().parent.parent / "data" / "raw" / "sample-chats"
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "raw" / "sample-chats"
 CHAT = "sample-chats-support-chat-order-001"  # messages record: user, JSON tool action, tool result, answer
 TICKET = "sample-chats-tickets-t-1001"  # aidb ticket: <ID_1> <ADDR_1> <PER_1>, an internal note
 DIGITS = {

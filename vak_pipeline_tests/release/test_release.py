@@ -18,8 +18,8 @@ from vak_pipeline.cli import app
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.release import begin_candidate, promote, read_verdict, recover
 
-REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def _release_files(root: Path) -> dict[str, bytes]:

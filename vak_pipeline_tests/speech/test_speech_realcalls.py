@@ -22,7 +22,7 @@ from vak_pipeline.speech.stage import speech_report_path, tag_upload, transcribe
 
 pytestmark = pytest.mark.slow  # real tiny.en: seconds per call, still run in CI
 
-FIX = Path(__file__).parent / "fixtures" / "realcalls"
+FIX = Path(__file__).parents[1] / "fixtures" / "realcalls"
 FAST = AsrSettings(beam_size=1, cpu_threads=2, device="cpu")
 CALLS = ("xtalk_16db.ogg", "hold_music.ogg", "ulaw_call.wav", "alaw_call.wav")
 

@@ -18,7 +18,7 @@ from vak_pipeline.speech.stage import tag_upload, transcribe_upload
 
 pytestmark = pytest.mark.slow  # real models (tiny.en, resemblyzer): seconds, still run in CI
 
-FIX = Path(__file__).parent / "fixtures" / "realcalls"
+FIX = Path(__file__).parents[1] / "fixtures" / "realcalls"
 FAST = AsrSettings(beam_size=1, cpu_threads=2, device="cpu")
 
 

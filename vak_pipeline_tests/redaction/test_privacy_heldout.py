@@ -12,7 +12,7 @@ from pathlib import Path
 from vak_pipeline.locales import get_pack
 from vak_pipeline.redaction.recognizers import find_pii
 
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 STRUCTURED = {
     "phone",
     "email",
