@@ -6,7 +6,7 @@ from __future__ import annotations
 from vak_pipeline.rules.issue import Severity
 from vak_pipeline.synth import SynthSettings, synth_upload
 
-from .builders import make_record, turn
+from ..builders import make_record, turn
 from .test_synth_stage import UPLOAD, chat, setup
 
 

@@ -14,7 +14,7 @@ from vak_pipeline.schema import VakRecord
 from vak_pipeline.synth import GapModel, SynthSettings, synth_upload
 from vak_pipeline.synth.timeline import choose_gap_model
 
-from .builders import make_audio, make_record, make_tool, tool_call, tool_result, turn, write_manifest
+from ..builders import make_audio, make_record, make_tool, tool_call, tool_result, turn, write_manifest
 
 UPLOAD = "chats"
 

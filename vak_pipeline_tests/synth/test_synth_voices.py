@@ -14,7 +14,7 @@ from vak_pipeline.synth import SynthSettings
 from vak_pipeline.synth.surrogates import Surrogates, to_text_offset
 from vak_pipeline.synth.voices import assign_voices, espeak_table
 
-from .builders import make_audio, make_record
+from ..builders import make_audio, make_record
 
 
 def test_same_placeholder_same_surrogate_within_a_conversation_and_fake_by_construction():
