@@ -21,8 +21,9 @@ SETTINGS = RecordingSettings(locale="en-GB", consent="written", consent_ref="dpa
 
 
 def import_dutch(tmp_path: Path, settings: RecordingSettings = SETTINGS) -> list:
-    ctx = AidbImportContext(upload="up", file="up/example_nl.aidb.jsonl", settings=settings,
-                            layout=DataLayout.at(tmp_path))
+    ctx = AidbImportContext(
+        upload="up", file="up/example_nl.aidb.jsonl", settings=settings, layout=DataLayout.at(tmp_path)
+    )
     return list(iter_aidb_file(FIXTURE, ctx))
 
 

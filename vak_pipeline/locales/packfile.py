@@ -70,7 +70,7 @@ class PackRules:
     placeholders: dict[str, str] = field(default_factory=dict)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _stdnum(name: str) -> Any:
     if not name.startswith("stdnum."):
         raise ImportError(name)
@@ -145,74 +145,117 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise PackFileError(f"{path}: cannot read the pack file ({exc.__class__.__name__}); fix: save it as "
-                            "UTF-8 text") from None
+        raise PackFileError(
+            f"{path}: cannot read the pack file ({exc.__class__.__name__}); fix: save it as UTF-8 text"
+        ) from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
-        raise PackFileError(f"{path}:{line}: not valid YAML ({getattr(exc, 'problem', exc)}); fix: check the "
-                            "indentation and quoting on that line") from None
+        raise PackFileError(
+            f"{path}:{line}: not valid YAML ({getattr(exc, 'problem', exc)}); fix: check the "
+            "indentation and quoting on that line"
+        ) from None
     if node is None or not isinstance(doc, dict):
-        raise PackFileError(f"{path}:1: a pack file is a YAML mapping (id, languages, ...); fix: see "
-                            "docs/locale-packs.md")
+        raise PackFileError(
+            f"{path}:1: a pack file is a YAML mapping (id, languages, ...); fix: see docs/locale-packs.md"
+        )
     bad_key = _non_text_key(node)
     if bad_key is not None:
-        raise PackFileError(f"{path}:{bad_key.start_mark.line + 1}: key {bad_key.value!r} is read as "
-                            f"{bad_key.tag.rsplit(':', 1)[-1]}, not text; fix: quote it (\"{bad_key.value}\")")
+        raise PackFileError(
+            f"{path}:{bad_key.start_mark.line + 1}: key {bad_key.value!r} is read as "
+            f'{bad_key.tag.rsplit(":", 1)[-1]}, not text; fix: quote it ("{bad_key.value}")'
+        )
     errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:
         e = errors[0]
         path_t = tuple(e.absolute_path)
-        raise PackFileError(f"{path}:{_line_of(node, path_t)}: {_key(path_t)}: {e.message}; fix: see the field "
-                            "in docs/locale-packs.md")
+        raise PackFileError(
+            f"{path}:{_line_of(node, path_t)}: {_key(path_t)}: {e.message}; fix: see the field in docs/locale-packs.md"
+        )
 
     def bad(where: tuple[Any, ...], msg: str) -> PackFileError:
         return PackFileError(f"{path}:{_line_of(node, where)}: {_key(where)}: {msg}")
 
     stem = path.name.split(".")[0]
     if doc["id"] != stem:
-        raise bad(("id",), f"id {doc['id']!r} differs from the file name {path.name!r}; fix: name the file "
-                  f"{doc['id']}.yaml")
+        raise bad(
+            ("id",), f"id {doc['id']!r} differs from the file name {path.name!r}; fix: name the file {doc['id']}.yaml"
+        )
     if doc["default_lang"] not in doc["languages"]:
-        raise bad(("default_lang",), "default_lang must be one of languages")
+        raise bad(
+            ("default_lang",),
+            f"{doc['default_lang']!r} is not in languages; fix: add it to languages or pick one of them",
+        )
     for k, rule in enumerate(doc.get("national_ids") or []):
         try:
             _stdnum(rule["validator"])
         except ImportError:
-            raise bad(("national_ids", k, "validator"), f"{rule['validator']!r} is not a python-stdnum validator "
-                      "module; fix: name one such as stdnum.nl.bsn (python -m pydoc stdnum lists them)") from None
+            raise bad(
+                ("national_ids", k, "validator"),
+                f"{rule['validator']!r} is not a python-stdnum validator "
+                "module; fix: name one such as stdnum.nl.bsn (python -m pydoc stdnum lists them)",
+            ) from None
     placeholders: dict[str, str] = {}
 
     def compile_rx(where: tuple[Any, ...], rx: str) -> re.Pattern[str]:
         try:
             return re.compile(rx)
         except re.error as exc:
-            raise bad(where, f"not a valid regular expression ({exc}); fix: escape backslashes in YAML with "
-                      "single quotes") from None
+            raise bad(
+                where, f"not a valid regular expression ({exc}); fix: escape backslashes in YAML with single quotes"
+            ) from None
 
     postcode_alt = "|".join(f"(?:{p['pattern']})" for p in doc.get("postcodes") or [])
-    street = "|".join(re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len,
-                                                   reverse=True))
+    street = "|".join(
+        re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len, reverse=True)
+    )
     ids = []
     for k, r in enumerate(doc.get("national_ids") or []):
         placeholders[r["type"]] = r["placeholder"]
-        ids.append(IdRule(r["type"], r["placeholder"], r["validator"],
-                          compile_rx(("national_ids", k, "pattern"), rf"(?<![\w.])(?:{r['pattern']})(?![\w])"),
-                          _cue_re(r.get("cues") or []), bool(r.get("cue_required", False))))
+        ids.append(
+            IdRule(
+                r["type"],
+                r["placeholder"],
+                r["validator"],
+                compile_rx(("national_ids", k, "pattern"), rf"(?<![\w.])(?:{r['pattern']})(?![\w])"),
+                _cue_re(r.get("cues") or []),
+                bool(r.get("cue_required", False)),
+            )
+        )
     posts = []
     for k, r in enumerate(doc.get("postcodes") or []):
         placeholders[r["type"]] = r["placeholder"]
-        posts.append(PatternRule(r["type"], r["placeholder"],
-                                 compile_rx(("postcodes", k, "pattern"), rf"(?<![\w])({r['pattern']})(?![\w])"),
-                                 _cue_re(_cues_of(doc, "postcode")), bool(r.get("cue_required", False))))
+        posts.append(
+            PatternRule(
+                r["type"],
+                r["placeholder"],
+                compile_rx(("postcodes", k, "pattern"), rf"(?<![\w])({r['pattern']})(?![\w])"),
+                _cue_re(_cues_of(doc, "postcode")),
+                bool(r.get("cue_required", False)),
+            )
+        )
     addrs = []
     for k, rx in enumerate((doc.get("address") or {}).get("patterns", [])):
         full = rx.replace("{street}", f"(?i:{street or 'street'})").replace("{postcode}", f"(?:{postcode_alt or '$^'})")
-        addrs.append(PatternRule("address", "ADDRESS", compile_rx(("address", "patterns", k), full),
-                                 _cue_re(_cues_of(doc, "address")), False))
-    rules = PackRules(tuple(ids), tuple(posts), tuple(addrs), _cue_re(_cues_of(doc, "person_name")),
-                      _cue_re(_cues_of(doc, "phone")), _cue_re(_cues_of(doc, "business")), placeholders)
+        addrs.append(
+            PatternRule(
+                "address",
+                "ADDRESS",
+                compile_rx(("address", "patterns", k), full),
+                _cue_re(_cues_of(doc, "address")),
+                False,
+            )
+        )
+    rules = PackRules(
+        tuple(ids),
+        tuple(posts),
+        tuple(addrs),
+        _cue_re(_cues_of(doc, "person_name")),
+        _cue_re(_cues_of(doc, "phone")),
+        _cue_re(_cues_of(doc, "business")),
+        placeholders,
+    )
     return doc, rules

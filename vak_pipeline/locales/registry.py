@@ -15,22 +15,40 @@ from pathlib import Path
 from .base import LocalePack
 from .packfile import BUILTIN_DIR, PackFileError, PackRules, load_pack_file
 
-__all__ = ["PACKS", "PackFileError", "UnknownLocale", "declared_languages", "get_pack", "load_pack_dir",
-           "pack_from_doc", "user_pack_dirs"]
+__all__ = [
+    "PACKS",
+    "PackFileError",
+    "UnknownLocale",
+    "declared_languages",
+    "get_pack",
+    "load_pack_dir",
+    "pack_from_doc",
+    "user_pack_dirs",
+]
 
 
 def pack_from_doc(doc: dict, rules: PackRules, source: str) -> LocalePack:
     nc = doc.get("name_countries") or {}
     lid = doc.get("lid") or {}
-    words = tuple(sorted((w.lower(), d) for per_lang in (doc.get("number_words") or {}).values()
-                         for w, d in per_lang.items()))
+    words = tuple(
+        sorted((w.lower(), d) for per_lang in (doc.get("number_words") or {}).values() for w, d in per_lang.items())
+    )
     return LocalePack(
-        doc["id"], tuple(doc["languages"]), doc["default_lang"], siblings=tuple(doc.get("siblings") or ()),
-        phone_regions=tuple(doc["phone_regions"]), romanized_hindi=bool(doc.get("romanized_hindi", False)),
-        pii_types=tuple(doc["pii_types"]), default_for=tuple(doc.get("default_for") or ()),
-        lid_detector=lid.get("detector", "script"), lid_languages=tuple(lid.get("languages") or ()),
+        doc["id"],
+        tuple(doc["languages"]),
+        doc["default_lang"],
+        siblings=tuple(doc.get("siblings") or ()),
+        phone_regions=tuple(doc["phone_regions"]),
+        romanized_hindi=bool(doc.get("romanized_hindi", False)),
+        pii_types=tuple(doc["pii_types"]),
+        default_for=tuple(doc.get("default_for") or ()),
+        lid_detector=lid.get("detector", "script"),
+        lid_languages=tuple(lid.get("languages") or ()),
         name_countries=(tuple(nc.get("primary") or ()), tuple(nc.get("secondary") or ())),
-        number_words=words, source=source, rules=rules)
+        number_words=words,
+        source=source,
+        rules=rules,
+    )
 
 
 def load_pack_dir(directory: Path, source: str | None = None) -> dict[str, LocalePack]:
@@ -58,8 +76,10 @@ def _load_all() -> dict[str, LocalePack]:
     for p in packs.values():
         for sib in p.siblings:
             if sib not in packs:
-                raise PackFileError(f"{p.source}: siblings: pack {sib!r} is not registered; fix: add its pack "
-                                    "file or remove it from siblings")
+                raise PackFileError(
+                    f"{p.source}: siblings: pack {sib!r} is not registered; fix: add its pack "
+                    "file or remove it from siblings"
+                )
     return packs
 
 
@@ -81,9 +101,7 @@ def get_pack(locale: str) -> LocalePack:
     try:
         return PACKS[locale]
     except KeyError:
-        raise UnknownLocale(
-            f"unknown locale {locale!r}; registered packs: {', '.join(sorted(PACKS))}"
-        ) from None
+        raise UnknownLocale(f"unknown locale {locale!r}; registered packs: {', '.join(sorted(PACKS))}") from None
 
 
 def declared_languages(locale: str) -> set[str]:

@@ -17,10 +17,12 @@ from .base import Match, business_context, digits_of, has_cue
 
 _TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
 # words that end a name after a cue, in the new packs' languages (capitalised sentence words, fillers)
-_NAME_STOP = frozenset("""
+_NAME_STOP = frozenset(
+    """
 en and und et y och de der die das la le el van von und ik ich je jag yo i is ist est es är hier ici aquí
 bij bei chez från mit with met avec con med und und ja nee nein oui non sí no nej
-""".split())
+""".split()
+)
 
 _PARTICLES = frozenset("van de der den ter ten von zu la le del da di dos".split())
 
@@ -32,7 +34,7 @@ def pack_business(text: str, start: int, end: int, rules: PackRules) -> bool:
         return True
     if rules.business_cues is None:
         return False
-    left = text[max(0, start - 40):start]
+    left = text[max(0, start - 40) : start]
     biz = [m.end() for m in rules.business_cues.finditer(left)]
     if not biz:
         return False
@@ -78,8 +80,14 @@ def find_pack_addresses(text: str, rules: PackRules) -> Iterator[Match]:
     for r in rules.addresses:
         for m in r.pattern.finditer(text):
             cued = r.cues is not None and has_cue(text, m.start(), r.cues, window=32)
-            yield Match("address", m.start(), m.end(), 0.9 if cued else 0.8, "address_pattern",
-                        " ".join(m.group().lower().split()))
+            yield Match(
+                "address",
+                m.start(),
+                m.end(),
+                0.9 if cued else 0.8,
+                "address_pattern",
+                " ".join(m.group().lower().split()),
+            )
 
 
 def find_pack_names(text: str, rules: PackRules) -> Iterator[Match]:
