@@ -105,6 +105,18 @@ def iban(country: str, bban: str) -> str:
     return " ".join(raw[i:i + 4] for i in range(0, len(raw), 4))
 
 
+def es_bban() -> str:
+    """Bank, branch, two national check digits (weights 1,2,4,8,5,10,9,7,3,6 mod 11), account."""
+    w = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
+
+    def dc(ten: str) -> str:
+        d = 11 - sum(int(c) * x for c, x in zip(ten, w)) % 11
+        return str({11: 0, 10: 1}.get(d, d))
+
+    bank, account = digits(8), digits(10)
+    return bank + dc("00" + bank) + dc(account) + account
+
+
 def digits(n: int) -> str:
     return "".join(str(rng.randint(0, 9)) for _ in range(n))
 
@@ -118,7 +130,7 @@ LANG = {
         streets=["Prinsengracht", "Kerkstraat", "Dorpsweg", "Stationsplein", "Molenlaan", "Havenkade"],
         cities=["Utrecht", "Leiden", "Zwolle", "Haarlem", "Delft"],
         pc=lambda: f"{rng.randint(1000, 9999)} {rng.choice('ABCDEFGHJKLMNPRTVWXZ')}{rng.choice('ABCDEFGHJKLMNPRTVWXZ')}",
-        phone=lambda: rng.choice([f"06 {digits(8)}", f"06-{digits(8)}", f"+31 6 {digits(8)}"]).replace("06 0", "06 1").replace("06-0", "06-1").replace("+31 6 0", "+31 6 1"),
+        phone=lambda: rng.choice([f"06 {rng.randint(1, 5)}{digits(7)}", f"06-{rng.randint(1, 5)}{digits(7)}", f"+31 6 {rng.randint(1, 5)}{digits(7)}"]),
         nid=("nl_bsn", bsn), iban=lambda: iban("NL", "ABNA" + digits(10)),
         words="nul een twee drie vier vijf zes zeven acht negen".split(),
         t_name=["Goedemiddag, u spreekt met {N}.", "Hallo, mijn naam is {N} en ik bel over mijn abonnement.", "Met {N}, ik had gisteren al gemaild."],
@@ -206,7 +218,7 @@ LANG = {
         streets=["rue Victor Hugo", "avenue Jean Jaurès", "boulevard Voltaire", "rue des Lilas", "place de la République", "chemin des Vignes"],
         cities=["Lyon", "Nantes", "Lille", "Rennes", "Toulouse"],
         pc=lambda: f"{rng.randint(10, 95):02d}{digits(3)}",
-        phone=lambda: rng.choice([f"06 {digits(2)} {digits(2)} {digits(2)} {digits(2)}", f"07 {digits(2)} {digits(2)} {digits(2)} {digits(2)}", f"+33 6 {digits(2)} {digits(2)} {digits(2)} {digits(2)}"]),
+        phone=lambda: rng.choice([f"06 {digits(2)} {digits(2)} {digits(2)} {digits(2)}", f"07 {rng.randint(3, 9)}{digits(1)} {digits(2)} {digits(2)} {digits(2)}", f"+33 6 {digits(2)} {digits(2)} {digits(2)} {digits(2)}"]),
         nid=("fr_nir", nir), iban=lambda: iban("FR", digits(10) + digits(11) + digits(2)),
         words="zéro un deux trois quatre cinq six sept huit neuf".split(),
         t_name=["Bonjour, je m'appelle {N}.", "Bonjour, ici {N}, je vous appelle pour ma commande.", "Mon nom est {N}."],
@@ -229,7 +241,7 @@ LANG = {
         cities=["Madrid", "Sevilla", "Valencia", "Bilbao", "Zaragoza"],
         pc=lambda: f"{rng.randint(1, 52):02d}{digits(3)}",
         phone=lambda: rng.choice([f"6{digits(2)} {digits(3)} {digits(3)}", f"6{digits(8)}", f"+34 6{digits(2)} {digits(3)} {digits(3)}"]),
-        nid=("es_dni", dni), iban=lambda: iban("ES", digits(20)),
+        nid=("es_dni", dni), iban=lambda: iban("ES", es_bban()),
         words="cero uno dos tres cuatro cinco seis siete ocho nueve".split(),
         t_name=["Hola, me llamo {N}.", "Buenas, mi nombre es {N} y llamo por una factura.", "Le habla {N}."],
         t_phone=["Me pueden localizar en el {P}.", "Mi móvil es el {P}.", "Llámeme al {P} por la tarde."],
@@ -268,7 +280,7 @@ def fill(template: str, v: dict) -> tuple[str, list[dict]]:
                "O": lambda: rng.choice([digits(8), f"{rng.choice('ABKR')}{digits(7)}", digits(10), digits(9)]),
                "A": lambda: f"{rng.randint(12, 480)},{rng.randint(0, 99):02d}",
                "D": lambda: f"{rng.randint(1, 28)}.{rng.randint(1, 12)}.2026",
-               "W": lambda: " ".join(rng.choice(v["words"][1:]) if n == 0 else rng.choice(v["words"]) for n in range(9))}[slot]()
+               "W": lambda: " ".join(v["words"][int(c)] for c in "".join(ch for ch in v["phone"]() if ch.isdigit()) if not c == "+")}[slot]()
         if slot in kinds:
             spans.append({"start": len(out), "end": len(out) + len(val), "type": kinds[slot]})
         if slot == "PC" and addr_start is None:

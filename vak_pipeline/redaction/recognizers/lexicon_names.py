@@ -239,6 +239,17 @@ _NON_NAME = (
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
+def _local_common(pack: LocalePack) -> frozenset[str]:
+    """Frequent words of a pack's non-English languages (wordfreq's top 20k; the European packs' files name
+    them in `lid.languages`): "le", "lang", "met" are words there, not names. Empty for the original packs."""
+    langs = [x for x in pack.lid_languages if x != "en"]
+    if not langs:
+        return frozenset()
+    import wordfreq
+
+    return frozenset(w for lang in langs for w in wordfreq.top_n_list(lang, 20000) if w.isalpha())
+
+
 def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
     """(every name word, plain name words, last names, first names, English words) of a pack; computed
     once per pack and process."""
@@ -248,8 +259,9 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         primary, secondary = pack.name_countries if pack.name_countries[0] else DEFAULT_COUNTRIES
         first, last = lex.tokens(primary, secondary, PRIMARY_RANK, SECONDARY_RANK)
         names = frozenset(t for t in first | last if len(t) > 1)
-        plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME)
-        english = lex.english - names
+        local = _local_common(pack)
+        plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
+        english = (lex.english - names) | local
         got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english)
     return got
 
