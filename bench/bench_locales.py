@@ -23,8 +23,23 @@ from bench.bench_privacy import load, pr, score, total
 
 EU = Path(__file__).parent / "data" / "pii_eu.jsonl"
 LABELLED = Path(__file__).parent / "data" / "pii_labelled.jsonl"
-STRUCTURED = {"phone", "iban", "nl_bsn", "de_idnr", "at_vnr", "se_personnummer", "fr_nir", "es_dni", "es_nie",
-              "nl_postcode", "de_plz", "at_plz", "se_postnummer", "fr_code_postal", "es_codigo_postal"}
+STRUCTURED = {
+    "phone",
+    "iban",
+    "nl_bsn",
+    "de_idnr",
+    "at_vnr",
+    "se_personnummer",
+    "fr_nir",
+    "es_dni",
+    "es_nie",
+    "nl_postcode",
+    "de_plz",
+    "at_plz",
+    "se_postnummer",
+    "fr_code_postal",
+    "es_codigo_postal",
+}
 
 
 def _rate(rows: list[dict], packs: dict, reps: int) -> float:
@@ -50,17 +65,38 @@ def run(quick: bool) -> list[dict]:
         c = score(sub, preds)
         for label, types in (("all", None), ("structured", STRUCTURED)):
             p, rc = pr(total(c, types))
-            out.append({"bench": "locales", "metric": f"{pack_id}/{label}_precision", "value": round(p, 3),
-                        "unit": "", "note": f"{len(sub)} turns"})
-            out.append({"bench": "locales", "metric": f"{pack_id}/{label}_recall", "value": round(rc, 3),
-                        "unit": "", "note": "aim structured >= 0.98" if label == "structured" else ""})
+            out.append(
+                {
+                    "bench": "locales",
+                    "metric": f"{pack_id}/{label}_precision",
+                    "value": round(p, 3),
+                    "unit": "",
+                    "note": f"{len(sub)} turns",
+                }
+            )
+            out.append(
+                {
+                    "bench": "locales",
+                    "metric": f"{pack_id}/{label}_recall",
+                    "value": round(rc, 3),
+                    "unit": "",
+                    "note": "aim structured >= 0.98" if label == "structured" else "",
+                }
+            )
         misses = sorted(t for t, v in c.items() if v["fn"] or v["fp"])
         right = sum(pack.detect_lang(r["text"], pack.default_lang) == r["lang"] for r in sub)
         switched = [r for r in sub if r["lang"] != pack.default_lang or r["kind"] == "mixed"]
         right_sw = sum(pack.detect_lang(r["text"], pack.default_lang) == r["lang"] for r in switched)
-        out.append({"bench": "locales", "metric": f"{pack_id}/lid_accuracy", "value": round(right / len(sub), 3),
-                    "unit": "", "note": f"aim >= 0.95; code-switched/English turns {right_sw}/{len(switched)}; "
-                                        f"types with misses: {', '.join(misses) or 'none'}"})
+        out.append(
+            {
+                "bench": "locales",
+                "metric": f"{pack_id}/lid_accuracy",
+                "value": round(right / len(sub), 3),
+                "unit": "",
+                "note": f"aim >= 0.95; code-switched/English turns {right_sw}/{len(switched)}; "
+                f"types with misses: {', '.join(misses) or 'none'}",
+            }
+        )
     # throughput: original packs as loaded from their files vs the same packs without the file-driven parts
     labelled = load(LABELLED)
     if quick:
@@ -70,17 +106,33 @@ def run(quick: bool) -> list[dict]:
     bare = {pid: dataclasses.replace(p, rules=None, number_words=()) for pid, p in loaded.items()}
     _rate(labelled, loaded, 1)  # warm the caches both ways
     new, ref = _rate(labelled, loaded, reps), _rate(labelled, bare, reps)
-    out.append({"bench": "locales", "metric": "pii_throughput_original_packs", "value": round(new), "unit": "turns/s",
-                "reference": round(ref), "ratio": round(new / ref, 2),
-                "note": "packs loaded from YAML vs the same packs without file rules (pre-issue-17 behaviour)"})
+    out.append(
+        {
+            "bench": "locales",
+            "metric": "pii_throughput_original_packs",
+            "value": round(new),
+            "unit": "turns/s",
+            "reference": round(ref),
+            "ratio": round(new / ref, 2),
+            "note": "packs loaded from YAML vs the same packs without file rules (pre-issue-17 behaviour)",
+        }
+    )
     eu = rows * (len(labelled) // len(rows) + 1)
-    eu = eu[:len(labelled)]
+    eu = eu[: len(labelled)]
     eu_packs = {pid: PACKS[pid] for pid in {r["locale"] for r in eu}}
     _rate(eu, eu_packs, 1)
     new_eu = _rate(eu, eu_packs, reps)
-    out.append({"bench": "locales", "metric": "pii_throughput_new_packs", "value": round(new_eu), "unit": "turns/s",
-                "reference": round(new), "ratio": round(new_eu / new, 2),
-                "note": "European packs on pii_eu turns vs the original packs on pii_labelled turns"})
+    out.append(
+        {
+            "bench": "locales",
+            "metric": "pii_throughput_new_packs",
+            "value": round(new_eu),
+            "unit": "turns/s",
+            "reference": round(new),
+            "ratio": round(new_eu / new, 2),
+            "note": "European packs on pii_eu turns vs the original packs on pii_labelled turns",
+        }
+    )
     return out
 
 

@@ -28,7 +28,7 @@ PER_PACK = 64
 def bsn() -> str:
     while True:
         d = [rng.randint(1, 9)] + [rng.randint(0, 9) for _ in range(7)]
-        s = sum(x * w for x, w in zip(d, range(9, 1, -1)))
+        s = sum(x * w for x, w in zip(d, range(9, 1, -1), strict=True))
         c = s % 11
         if c < 10:
             return "".join(map(str, d + [c]))
@@ -58,7 +58,7 @@ def at_vnr() -> str:
         birth = f"{rng.randint(1, 28):02d}{rng.randint(1, 12):02d}{rng.randint(50, 99):02d}"
         digits = [int(c) for c in serial + "0" + birth]
         w = [3, 7, 9, 0, 5, 8, 4, 2, 1, 6]
-        c = sum(a * b for a, b in zip(digits, w)) % 11
+        c = sum(a * b for a, b in zip(digits, w, strict=True)) % 11
         if c < 10:
             return serial + str(c) + birth
 
@@ -110,7 +110,7 @@ def es_bban() -> str:
     w = [1, 2, 4, 8, 5, 10, 9, 7, 3, 6]
 
     def dc(ten: str) -> str:
-        d = 11 - sum(int(c) * x for c, x in zip(ten, w)) % 11
+        d = 11 - sum(int(c) * x for c, x in zip(ten, w, strict=True)) % 11
         return str({11: 0, 10: 1}.get(d, d))
 
     bank, account = digits(8), digits(10)
