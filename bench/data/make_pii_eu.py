@@ -259,6 +259,80 @@ LANG = {
 }
 
 
+# Test split: templates written after the packs were tuned on the dev split above, and never tuned on:
+# other phrasings, lower-case chat typing, values at the end or start of a turn, more code-switching.
+TEST = {
+    "nl-NL": dict(
+        t_name=["Goedendag, ik ben {N} van de administratie.", "Dit is {N}, ik bel namens mijn vader."],
+        t_phone=["Mijn 06 is {P}", "bereikbaar via {P} of per mail", "{P} is mijn nummer, bel gerust."],
+        t_id=["bsn: {I}", "Hier is mijn burgerservicenummer {I}, voor de zekerheid."],
+        t_iban=["Rekening {B} graag, dank u.", "Het IBAN-nummer: {B}"],
+        t_addr=["Het adres is {S} {H}, {PC} {C}.", "Bezorgadres: {S} {H}, {PC} {C}"],
+        t_biz=["Zending {O} staat al een week op 'onderweg'.", "Klantnummer {O}, factuurbedrag € {A}.", "Ik betaalde € {A} op {D} voor order {O}."],
+        t_en=["Hi, do you speak English? I just moved here.", "The technician never showed up yesterday."],
+        t_mixed=["Kun je even checken of mijn refund al processed is?", "Mijn account is locked, wat moet ik doen?"],
+        t_plain=["Wanneer komt de monteur langs?", "Ik wil graag mijn contract verlengen met een jaar."],
+    ),
+    "de-DE": dict(
+        t_name=["Guten Morgen, {N} am Apparat.", "Hallo, ich bin {N} aus der Buchhaltung."],
+        t_phone=["Meine Nummer: {P}", "erreichbar ab 17 Uhr unter {P}", "{P} ist meine Handynummer."],
+        t_id=["Steuer-ID {I}", "Hier meine Identifikationsnummer fürs Finanzamt: {I}."],
+        t_iban=["Kontoverbindung: {B}", "Bitte die Erstattung an {B} senden."],
+        t_addr=["Lieferung bitte an {S} {H}, {PC} {C}.", "Adresse: {S} {H}, {PC} {C}"],
+        t_biz=["Sendungsnummer {O} hängt seit Tagen im Paketzentrum.", "Kundennummer {O}, Betrag {A} Euro.", "Am {D} habe ich {A} Euro für Auftrag {O} bezahlt."],
+        t_en=["Hi, is there someone who speaks English?", "The delivery guy left the parcel outside."],
+        t_mixed=["Können Sie checken, ob mein Refund schon processed wurde?", "Mein Account ist gesperrt, was soll ich tun?"],
+        t_plain=["Wann kommt der Techniker vorbei?", "Ich möchte meinen Vertrag um ein Jahr verlängern."],
+    ),
+    "de-AT": dict(
+        t_name=["Guten Tag, {N} am Apparat.", "Hallo, ich bin {N} von der Hausverwaltung."],
+        t_phone=["Meine Nummer: {P}", "erreichbar am Nachmittag unter {P}", "{P} ist meine Handynummer."],
+        t_id=["SV-Nummer {I}", "Hier die Sozialversicherungsnummer meines Sohnes: {I}."],
+        t_iban=["Kontoverbindung: {B}", "Bitte die Gutschrift an {B} senden."],
+        t_addr=["Zustellung bitte an {S} {H}, {PC} {C}.", "Adresse: {S} {H}, {PC} {C}"],
+        t_biz=["Sendungsnummer {O} liegt seit Tagen im Verteilzentrum.", "Kundennummer {O}, Betrag {A} Euro.", "Am {D} habe ich {A} Euro für Auftrag {O} bezahlt."],
+        t_en=["Hello, can someone help me in English?", "The parcel was left with my neighbour."],
+        t_mixed=["Können Sie checken, ob meine Gutschrift schon approved ist?", "Mein Account ist gesperrt, was kann ich tun?"],
+        t_plain=["Wann kommt der Techniker vorbei?", "Ich möchte meinen Vertrag um ein Jahr verlängern."],
+    ),
+    "sv-SE": dict(
+        t_name=["Hej, {N} heter jag.", "God morgon, jag heter {N} och bor i Göteborg."],
+        t_phone=["Mitt nummer: {P}", "nås på {P} efter fem", "{P} är mitt mobilnummer."],
+        t_id=["personnummer {I}", "Här är mitt personnummer, {I}."],
+        t_iban=["Kontonummer (IBAN): {B}", "Skicka återbetalningen till {B}."],
+        t_addr=["Adressen är {S} {H}, {PC} {C}.", "Leverera till {S} {H}, {PC} {C}"],
+        t_biz=["Kollinummer {O} har stått still i en vecka.", "Kundnummer {O}, belopp {A} kronor.", "Den {D} betalade jag {A} kronor för order {O}."],
+        t_en=["Hi, could you help me in English please?", "The courier left the parcel at the wrong door."],
+        t_mixed=["Kan du checka om min refund har blivit processed?", "Mitt konto är låst, vad ska jag göra?"],
+        t_plain=["När kommer teknikern hem till mig?", "Jag vill förlänga mitt avtal med ett år."],
+    ),
+    "fr-FR": dict(
+        t_name=["Bonjour, c'est {N} à l'appareil.", "Bonsoir, je suis {N}, la locataire du deuxième."],
+        t_phone=["Mon numéro : {P}", "joignable après 18h au {P}", "{P}, c'est mon portable."],
+        t_id=["NIR {I}", "Voici mon numéro de sécu : {I}."],
+        t_iban=["Coordonnées bancaires : {B}", "Merci de rembourser sur {B}."],
+        t_addr=["Livraison au {H} {S}, {PC} {C}.", "Adresse : {H} {S}, {PC} {C}"],
+        t_biz=["Le colis {O} est bloqué depuis une semaine.", "Numéro client {O}, montant {A} euros.", "Le {D} j'ai payé {A} euros pour la commande {O}."],
+        t_en=["Hello, does anyone speak English here?", "The courier left the parcel with the neighbours."],
+        t_mixed=["Vous pouvez checker si mon refund est bien processed ?", "Mon compte est locked, je fais comment ?"],
+        t_plain=["Quand est-ce que le technicien passe ?", "Je voudrais prolonger mon contrat d'un an."],
+    ),
+    "es-ES": dict(
+        t_name=["Buenos días, soy {N}, la vecina del tercero.", "Hola, al habla {N}."],
+        t_phone=["Mi número: {P}", "localizable por la tarde en el {P}", "{P} es mi móvil."],
+        t_id=["DNI {I}", "Le paso mi DNI: {I}."],
+        t_iban=["Cuenta (IBAN): {B}", "Hagan la devolución a {B}."],
+        t_addr=["Entreguen en {S} {H}, {PC} {C}.", "Dirección: {S} {H}, {PC} {C}"],
+        t_biz=["El envío {O} lleva una semana parado.", "Número de cliente {O}, importe {A} euros.", "El {D} pagué {A} euros por el pedido {O}."],
+        t_en=["Hello, can somebody help me in English?", "The courier left the parcel at the wrong address."],
+        t_mixed=["¿Pueden checkear si mi refund ya está processed?", "Mi cuenta está locked, ¿qué hago?"],
+        t_plain=["¿Cuándo viene el técnico?", "Quiero renovar mi contrato un año más."],
+    ),
+}
+TEST_KINDS = [("t_name", 5), ("t_phone", 8), ("t_id", 6), ("t_iban", 4), ("t_addr", 5), ("t_biz", 10), ("t_en", 6),
+              ("t_mixed", 6), ("t_plain", 6)]
+
+
 def fill(template: str, v: dict) -> tuple[str, list[dict]]:
     """Replace {X} slots left to right, recording gold spans for the PII ones."""
     kinds = {"N": "person_name", "P": "phone", "I": v["nid"][0], "B": "iban", "W": "phone"}
@@ -272,7 +346,7 @@ def fill(template: str, v: dict) -> tuple[str, list[dict]]:
         out += template[i:j]
         k = template.index("}", j)
         slot = template[j + 1:k]
-        if slot in ("S", "H") and addr_start is None and template.startswith(("Ik woon", "Stuur", "Ich wohne", "Die Liefer", "Schicken", "Jag bor", "Leverans", "J'habite", "L'adresse", "Vivo", "La direc")):
+        if slot in ("S", "H") and addr_start is None and template.startswith(("Ik woon", "Stuur", "Ich wohne", "Die Liefer", "Schicken", "Jag bor", "Leverans", "J'habite", "L'adresse", "Vivo", "La direc", "Het adres", "Bezorg", "Lieferung", "Adresse", "Zustellung", "Adressen", "Leverera", "Livraison", "Entreguen", "Dirección")):
             addr_start = len(out)
         val = {"N": lambda: f"{rng.choice(v['first'])} {rng.choice(v['last'])}", "P": v["phone"],
                "I": v["nid"][1], "B": v["iban"], "S": lambda: rng.choice(v["streets"]),
@@ -310,10 +384,18 @@ def main() -> None:
                 if kind == "t_spoken":
                     spans = [s for s in spans if s["type"] == "phone"]
                 lang = "en" if kind == "t_en" else v["lang"]
-                rows.append({"id": f"{pack}-{n:03d}", "locale": pack, "lang": lang, "kind": kind[2:],
+                rows.append({"id": f"{pack}-{n:03d}", "split": "dev", "locale": pack, "lang": lang, "kind": kind[2:],
                              "text": text, "spans": spans})
                 n += 1
         assert n >= 50
+        t = {**v, **TEST[pack]}
+        for kind, count in TEST_KINDS:
+            for _ in range(count):
+                text, spans = fill(rng.choice(t[kind]), t)
+                rows.append({"id": f"{pack}-t{n:03d}", "split": "test", "locale": pack,
+                             "lang": "en" if kind == "t_en" else v["lang"], "kind": kind[2:], "text": text,
+                             "spans": spans})
+                n += 1
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     print(f"wrote {len(rows)} rows to {OUT}")
 
