@@ -29,6 +29,13 @@ def test_every_shipped_pack_file_loads_and_validates(path):
     assert set(rules.placeholders) <= set(doc["pii_types"]), "every declared id/postcode type is enabled"
 
 
+def test_the_builtin_type_list_of_the_schema_is_the_recognizers_table():
+    from vak_pipeline.locales.packfile import BUILTIN_TYPES
+    from vak_pipeline.redaction.recognizers import _FINDERS
+
+    assert set(_FINDERS) == BUILTIN_TYPES
+
+
 def test_the_six_original_packs_keep_their_languages_regions_and_types():
     assert set(ORIGINAL) | set(NEW) == set(PACKS)
     en_in = get_pack("en-IN")
@@ -91,6 +98,7 @@ national_ids:
         (GOOD.replace("stdnum.it.codicefiscale", "stdnum.it.nonexistent"), 15, "national_ids[0].validator"),
         (GOOD.replace("    cues: [codice fiscale]", "    cues: [codice fiscale]\n    score: 3"), 13, "national_ids[0]"),
         (GOOD.replace("default_lang: it", "default_lang: fr"), 3, "default_lang"),
+        (GOOD.replace("pii_types: [phone,", "pii_types: [phon,"), 7, "pii_types[0]"),
         (GOOD.replace("  it:\n", "\tit:\n"), 9, "not valid YAML"),
         (
             GOOD.replace("    business: [ordine, fattura]", "    business: [ordine, fattura]\n    null: [x]"),

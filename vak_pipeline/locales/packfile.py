@@ -27,6 +27,14 @@ BUILTIN_DIR = Path(__file__).parent / "data"
 SCHEMA_PATH = BUILTIN_DIR / "pack.schema.json"
 
 
+# PII types with a Python recognizer (redaction/recognizers: _FINDERS); a pack may also declare its own
+# under national_ids and postcodes. A test keeps this list equal to the recognizers' table.
+BUILTIN_TYPES = frozenset(
+    "phone email payment_card iban ip_address person_name address us_ssn us_zip uk_nino uk_nhs uk_postcode "
+    "in_aadhaar in_pan in_upi in_pin cn_resident_id cn_postcode".split()
+)
+
+
 class PackFileError(ValueError):
     """A pack file that cannot be used; the message names file, line, key and the fix."""
 
@@ -198,6 +206,16 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
                 f"{rule['validator']!r} is not a python-stdnum validator "
                 "module; fix: name one such as stdnum.nl.bsn (python -m pydoc stdnum lists them)",
             ) from None
+    declared = {r["type"] for r in doc.get("national_ids") or []} | {r["type"] for r in doc.get("postcodes") or []}
+    for k, t in enumerate(doc["pii_types"]):
+        if t not in BUILTIN_TYPES and t not in declared:
+            raise bad(
+                ("pii_types", k),
+                f"{t!r} has no recognizer; fix: use one of {', '.join(sorted(BUILTIN_TYPES))} "
+                "or declare it under national_ids or postcodes",
+            )
+    for t in sorted(declared - set(doc["pii_types"])):
+        raise bad(("pii_types",), f"{t!r} is declared but not enabled; fix: add it to pii_types")
     placeholders: dict[str, str] = {}
 
     def compile_rx(where: tuple[Any, ...], rx: str) -> re.Pattern[str]:
