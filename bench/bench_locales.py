@@ -106,7 +106,11 @@ def run(quick: bool) -> list[dict]:
     loaded = {pid: PACKS[pid] for pid in {r["locale"] for r in labelled}}
     bare = {pid: dataclasses.replace(p, rules=None, number_words=()) for pid, p in loaded.items()}
     _rate(labelled, loaded, 1)  # warm the caches both ways
-    new, ref = _rate(labelled, loaded, reps), _rate(labelled, bare, reps)
+    _rate(labelled, bare, 1)
+    new = ref = 0.0
+    for _ in range(3):  # interleaved, best of three: the machine is shared
+        new = max(new, _rate(labelled, loaded, reps))
+        ref = max(ref, _rate(labelled, bare, reps))
     out.append(
         {
             "bench": "locales",
@@ -122,7 +126,7 @@ def run(quick: bool) -> list[dict]:
     eu = eu[: len(labelled)]
     eu_packs = {pid: PACKS[pid] for pid in {r["locale"] for r in eu}}
     _rate(eu, eu_packs, 1)
-    new_eu = _rate(eu, eu_packs, reps)
+    new_eu = max(_rate(eu, eu_packs, reps) for _ in range(3))
     out.append(
         {
             "bench": "locales",

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from ...locales.base import LocalePack
 from ...locales.packfile import PackRules
 from .base import Match, business_context, digits_of, has_cue
+from .phone import find_cued_digit_runs
 
 _TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
 # words that end a name after a cue, in the new packs' languages (capitalised sentence words, fillers)
@@ -64,6 +65,16 @@ def find_pack_ids(text: str, rules: PackRules) -> Iterator[Match]:
             if not cued and pack_business(text, m.start(), m.end(), rules):
                 continue
             yield Match(r.type, m.start(), m.end(), 0.95 if cued else 0.85, r.validator, compact.upper())
+
+
+def find_cued_phones(text: str, rules: PackRules) -> Iterator[Match]:
+    """After the pack's phone cue ("telefoonnummer", "Handynummer", "portable"), a run of 7+ digits is a
+    person's number even when libphonenumber calls its range unallocated: it is still readable as one."""
+    if rules.phone_cues is None or rules.phone_cues.search(text) is None:
+        return
+    for m in find_cued_digit_runs(text, cued=True):
+        if has_cue(text, m.start, rules.phone_cues, window=40) and not pack_business(text, m.start, m.end, rules):
+            yield m
 
 
 def find_pack_postcodes(text: str, rules: PackRules) -> Iterator[Match]:
@@ -121,6 +132,8 @@ def find_pack_rules(text: str, pack: LocalePack, has_digit: bool, numbers_only: 
     if rules is None:
         return
     if has_digit:
+        if "phone" in pack.pii_types:
+            yield from find_cued_phones(text, rules)
         yield from find_pack_ids(text, rules)
         yield from find_pack_postcodes(text, rules)
         if "address" in pack.pii_types:
