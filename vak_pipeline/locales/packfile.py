@@ -23,6 +23,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 BUILTIN_DIR = Path(__file__).parent / "data"
 SCHEMA_PATH = BUILTIN_DIR / "pack.schema.json"
 
@@ -157,8 +158,8 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             f"{path}: cannot read the pack file ({exc.__class__.__name__}); fix: save it as UTF-8 text"
         ) from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        doc = yaml.safe_load(text)
+        node = yaml.compose(text, Loader=_LOADER)
+        doc = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader (libyaml's when present)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
