@@ -77,6 +77,7 @@ class PackRules:
     phone_cues: re.Pattern[str] | None = None
     business_cues: re.Pattern[str] | None = None
     placeholders: dict[str, str] = field(default_factory=dict)
+    shared_business: tuple[str, ...] = ()  # words for the built-in recognizers' table (shared_business_cues)
 
 
 @functools.cache
@@ -143,6 +144,21 @@ def _cue_re(words: list[str]) -> re.Pattern[str] | None:
         return None
     alts = sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True)
     return re.compile(r"(?<![\w])(?:" + "|".join(alts) + r")(?![\w])", re.IGNORECASE)
+
+
+def cue_alternation(words: list[str] | tuple[str, ...]) -> str:
+    """One regex alternative for cue words in any script: Latin words between word boundaries (so "ref"
+    is not found in "refund"), Devanagari and Han cues without (they attach to what follows: "订单号");
+    a space inside a Latin cue matches any whitespace ("account id"), inside another script optional
+    whitespace ("पी एन आर" = "पीएनआर")."""
+
+    def one(w: str, gap: str) -> str:
+        return gap.join(re.escape(part) for part in w.split())
+
+    latin = sorted({one(w, r"\s+") for w in words if w.isascii()}, key=len, reverse=True)
+    other = sorted({one(w, r"\s?") for w in words if not w.isascii()}, key=len, reverse=True)
+    alts = ([r"\b(?:" + "|".join(latin) + r")\b"] if latin else []) + other
+    return "(?:" + "|".join(alts) + ")" if alts else "(?!)"
 
 
 def _cues_of(doc: dict[str, Any], kind: str) -> list[str]:
@@ -268,13 +284,15 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
                 False,
             )
         )
+    shared = bool(doc.get("shared_business_cues", False))
     rules = PackRules(
         tuple(ids),
         tuple(posts),
         tuple(addrs),
         _cue_re(_cues_of(doc, "person_name")),
         _cue_re(_cues_of(doc, "phone")),
-        _cue_re(_cues_of(doc, "business")),
+        None if shared else _cue_re(_cues_of(doc, "business")),
         placeholders,
+        tuple(_cues_of(doc, "business")) if shared else (),
     )
     return doc, rules
