@@ -218,6 +218,20 @@ def import_text(upload_dir: Path = typer.Argument(..., help="An upload folder (d
     raise typer.Exit(1 if errors else 0)
 
 
+@app.command("locales")
+def locales_cmd(fmt: str = typer.Option("text", "--format", help="text (a table) or json (one pack per line).")
+                ) -> None:
+    """List the locale packs: id, languages, PII types, and the file each came from (docs/locale-packs.md)."""
+    from .locales import PACKS
+
+    for p in sorted(PACKS.values(), key=lambda p: p.id):
+        if fmt == "json":
+            typer.echo(json.dumps({"id": p.id, "languages": list(p.languages), "pii_types": list(p.pii_types),
+                                   "source": p.source}))
+        else:
+            typer.echo(f"{p.id:<11} {','.join(p.languages):<22} {','.join(p.pii_types)}  [{p.source}]")
+
+
 @app.command("export-aidb")
 def export_aidb_cmd(manifest: Path = typer.Argument(..., help="Canonical manifest (vakforge.jsonl)."),
                     out: Path = typer.Argument(..., help="aidb.conversation/1.0 JSONL to write."),

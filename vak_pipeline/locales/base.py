@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -27,6 +28,14 @@ class LocalePack:
     phone_regions: tuple[str, ...] = ()
     romanized_hindi: bool = False  # Latin-script turns may be hi-Latn (en-IN, hi-Latn-IN)
     pii_types: tuple[str, ...] = field(default=())
+    # from the pack file (locales/data/*.yaml, docs/locale-packs.md); the defaults are the original packs'
+    default_for: tuple[str, ...] = ()
+    lid_detector: str = "script"  # "lingua": lingua restricted to lid_languages, behind detect_lang
+    lid_languages: tuple[str, ...] = ()
+    name_countries: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    number_words: tuple[tuple[str, str], ...] = ()  # () = the built-in English/Hindi/Chinese table
+    source: str = "built-in"
+    rules: Any = field(default=None, compare=False, hash=False, repr=False)  # packfile.PackRules
 
     def detect_lang(self, text: str, fallback: str | None = None) -> str:
         """Language tag of one turn, code-switch aware (see locales.lid)."""

@@ -14,11 +14,17 @@ and short turns ("okay", "haan") defeat them all (notes/pii-lid.md §B1). So, in
 3. Turns shorter than 3 words fall back to the conversation's language: "okay" in a Hinglish call is
    Hinglish speech. Script still wins for them ("हाँ" is Hindi whatever the call).
 
-Returned tags are the pack's: "en" (or the pack's English tag), "hi-Latn", "hi", "zh".
+4. Packs whose file sets `lid: {detector: lingua, languages: [nl, en]}` (the European packs): after the
+   script and short-turn steps, lingua (a well-kept detector that ships its models in the wheel) chooses
+   among the pack's languages only, so a Dutch chat that switches to English is tagged turn by turn and
+   never as a language the pack does not speak.
+
+Returned tags are the pack's: "en" (or the pack's English tag), "hi-Latn", "hi", "zh", "nl", "de" ...
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -112,6 +118,24 @@ def _base(tag: str | None) -> str | None:
     return "hi-Latn" if tag.startswith("hi-Latn") else tag.split("-")[0]
 
 
+@functools.lru_cache(maxsize=16)
+def _lingua(codes: tuple[str, ...]):  # noqa: ANN202 - lingua's detector type, imported lazily
+    """A lingua detector restricted to `codes` (ISO 639-1), built once per language set."""
+    from lingua import IsoCode639_1, LanguageDetectorBuilder
+
+    isos = [getattr(IsoCode639_1, c.upper()) for c in codes]
+    return LanguageDetectorBuilder.from_iso_codes_639_1(*isos).build()
+
+
+def lingua_lang(pack: LocalePack, text: str) -> str | None:
+    """The pack tag lingua picks among the pack's `lid_languages`, or None when it cannot tell."""
+    codes = pack.lid_languages
+    if len(codes) < 2:
+        return _pack_tag(pack, codes[0]) if codes else None
+    found = _lingua(tuple(sorted(codes))).detect_language_of(text)
+    return _pack_tag(pack, found.iso_code_639_1.name.lower()) if found is not None else None
+
+
 def detect_lang(pack: LocalePack, text: str, fallback: str | None = None) -> str:
     """Language tag of one turn's text under `pack`; `fallback` is the conversation's language."""
     fallback = fallback or pack.default_lang
@@ -128,6 +152,8 @@ def detect_lang(pack: LocalePack, text: str, fallback: str | None = None) -> str
         return fallback
     if not latin:
         return fallback
+    if pack.lid_detector == "lingua":
+        return lingua_lang(pack, text) or fallback
     if not pack.romanized_hindi:
         return _pack_tag(pack, "en") if "en" in {_base(x) for x in pack.languages} else fallback
     h, e = hindi_english_scores(text)

@@ -1,31 +1,96 @@
-"""The registered locale packs. A record's `locale` must name one of these."""
+"""The registered locale packs. A record's `locale` must name one of these.
+
+Every pack is a YAML file (locales/packfile.py): the built-in ones in locales/data/, a user's in
+`data/locales/` (relative to the working directory) or in the directories named by the
+`VAK_LOCALE_DIRS` setting (os.pathsep-separated). A user pack with a built-in id replaces it. A broken
+pack file stops the import with its file, line and key: a silently missing pack would refuse every
+record of its language later, far from the cause.
+"""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from .base import LocalePack
+from .packfile import BUILTIN_DIR, PackFileError, PackRules, load_pack_file
 
-_PII_COMMON = ("phone", "email", "payment_card", "iban", "ip_address", "person_name", "address")
+__all__ = [
+    "PACKS",
+    "PackFileError",
+    "UnknownLocale",
+    "declared_languages",
+    "get_pack",
+    "load_pack_dir",
+    "pack_from_doc",
+    "user_pack_dirs",
+]
 
-PACKS: dict[str, LocalePack] = {
-    p.id: p
-    for p in (
-        LocalePack("en-US", ("en", "en-US"), "en", siblings=("en-GB",), phone_regions=("US", "CA"),
-                   pii_types=_PII_COMMON + ("us_ssn", "us_zip")),
-        LocalePack("en-GB", ("en", "en-GB"), "en", siblings=("en-US",), phone_regions=("GB",),
-                   pii_types=_PII_COMMON + ("uk_nino", "uk_nhs", "uk_postcode")),
-        LocalePack("en-IN", ("en", "en-IN", "hi-Latn", "hi"), "en", siblings=("hi-Latn-IN", "hi-IN"),
-                   phone_regions=("IN",), romanized_hindi=True,
-                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi", "in_pin")),
-        LocalePack("hi-Latn-IN", ("hi-Latn", "hi", "en", "en-IN"), "hi-Latn", siblings=("en-IN", "hi-IN"),
-                   phone_regions=("IN",), romanized_hindi=True,
-                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi", "in_pin")),
-        LocalePack("hi-IN", ("hi", "hi-Latn", "en", "en-IN"), "hi", siblings=("hi-Latn-IN", "en-IN"),
-                   phone_regions=("IN",), romanized_hindi=True,
-                   pii_types=_PII_COMMON + ("in_aadhaar", "in_pan", "in_upi", "in_pin")),
-        LocalePack("zh-CN", ("zh", "zh-CN", "zh-Hans", "en"), "zh", siblings=(), phone_regions=("CN",),
-                   pii_types=_PII_COMMON + ("cn_resident_id", "cn_postcode")),
+
+def pack_from_doc(doc: dict, rules: PackRules, source: str) -> LocalePack:
+    nc = doc.get("name_countries") or {}
+    lid = doc.get("lid") or {}
+    words = tuple(
+        sorted((w.lower(), d) for per_lang in (doc.get("number_words") or {}).values() for w, d in per_lang.items())
     )
-}
+    return LocalePack(
+        doc["id"],
+        tuple(doc["languages"]),
+        doc["default_lang"],
+        siblings=tuple(doc.get("siblings") or ()),
+        phone_regions=tuple(doc["phone_regions"]),
+        romanized_hindi=bool(doc.get("romanized_hindi", False)),
+        pii_types=tuple(doc["pii_types"]),
+        default_for=tuple(doc.get("default_for") or ()),
+        lid_detector=lid.get("detector", "script"),
+        lid_languages=tuple(lid.get("languages") or ()),
+        name_countries=(tuple(nc.get("primary") or ()), tuple(nc.get("secondary") or ())),
+        number_words=words,
+        source=source,
+        rules=rules,
+    )
+
+
+def load_pack_dir(directory: Path, source: str | None = None) -> dict[str, LocalePack]:
+    """Every `*.yaml` pack in `directory`, validated; PackFileError names the first broken file."""
+    out: dict[str, LocalePack] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        doc, rules = load_pack_file(path, source or str(path))
+        out[doc["id"]] = pack_from_doc(doc, rules, source or str(path))
+    return out
+
+
+def user_pack_dirs() -> list[Path]:
+    """`data/locales/` under the working directory, then each directory in VAK_LOCALE_DIRS."""
+    dirs = [Path("data") / "locales"]
+    dirs += [Path(d) for d in os.environ.get("VAK_LOCALE_DIRS", "").split(os.pathsep) if d]
+    return [d for d in dirs if d.is_dir()]
+
+
+def _load_all() -> dict[str, LocalePack]:
+    packs = {pid: p for pid, p in load_pack_dir(BUILTIN_DIR, "built-in").items()}
+    for d in user_pack_dirs():
+        for path in sorted(d.glob("*.yaml")):
+            doc, rules = load_pack_file(path, str(path))
+            packs[doc["id"]] = pack_from_doc(doc, rules, str(path.resolve()))
+    for p in packs.values():
+        for sib in p.siblings:
+            if sib not in packs:
+                raise PackFileError(
+                    f"{p.source}: siblings: pack {sib!r} is not registered; fix: add its pack "
+                    "file or remove it from siblings"
+                )
+    return packs
+
+
+PACKS: dict[str, LocalePack] = _load_all()
+
+
+def register_pack_dir(directory: Path) -> list[str]:
+    """Load the packs of `directory` into PACKS (a run's own pack directory); returns their ids."""
+    loaded = load_pack_dir(directory)
+    PACKS.update(loaded)
+    return sorted(loaded)
 
 
 class UnknownLocale(KeyError):
@@ -36,9 +101,7 @@ def get_pack(locale: str) -> LocalePack:
     try:
         return PACKS[locale]
     except KeyError:
-        raise UnknownLocale(
-            f"unknown locale {locale!r}; registered packs: {', '.join(sorted(PACKS))}"
-        ) from None
+        raise UnknownLocale(f"unknown locale {locale!r}; registered packs: {', '.join(sorted(PACKS))}") from None
 
 
 def declared_languages(locale: str) -> set[str]:

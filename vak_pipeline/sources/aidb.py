@@ -45,12 +45,14 @@ TOKEN_TYPES = {
 }
 TOKEN_RE = re.compile(r"<(?:(PER|ORG|EMAIL|PHONE|ADDR|ID|URL)_([1-9][0-9]*)|(SECRET))>")
 
-# language tag -> locale pack when neither upload.yaml's language_map nor its locale decides
-DEFAULT_LANGUAGE_PACKS = {
-    "en": "en-US", "en-US": "en-US", "en-GB": "en-GB", "en-IN": "en-IN",
-    "hi": "hi-IN", "hi-IN": "hi-IN", "hi-Latn": "hi-Latn-IN", "hi-Latn-IN": "hi-Latn-IN",
-    "zh": "zh-CN", "zh-CN": "zh-CN", "zh-Hans": "zh-CN", "zh-Hans-CN": "zh-CN",
-}
+# language tag -> locale pack when neither upload.yaml's language_map nor its locale decides: each pack
+# file's `default_for` (en -> en-US, nl -> nl-NL, de -> de-DE, de-AT -> de-AT ...); read at call time so a
+# user's pack in data/locales/ counts
+
+
+def default_pack_for(tag: str) -> str | None:
+    table = {lang: p.id for p in PACKS.values() for lang in p.default_for}
+    return table.get(tag) or table.get(base_language(tag))
 
 # raw contact details the first pass refuses (the value is never reported, only type and range)
 EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
@@ -354,7 +356,7 @@ def resolve_language(tag: str, settings: RecordingSettings) -> tuple[str, str] |
     elif _declared_form(tag, PACKS[settings.locale].languages) is not None:
         pack_id = settings.locale
     else:
-        pack_id = DEFAULT_LANGUAGE_PACKS.get(tag) or DEFAULT_LANGUAGE_PACKS.get(base_language(tag))
+        pack_id = default_pack_for(tag)
     if pack_id is None:
         return None, _issue("aidb_language_no_pack", f"language {tag!r} has no locale pack (registered: "
                             f"{', '.join(sorted(PACKS))})",

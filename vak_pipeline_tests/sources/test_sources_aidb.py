@@ -40,8 +40,9 @@ def broken(mutate) -> dict:
     return rec
 
 
-def test_the_documents_dutch_example_is_refused_with_the_fix_named(tmp_path):
-    records, issues = run(tmp_path, [DUTCH])
+def test_a_language_no_pack_speaks_is_refused_with_the_fix_named(tmp_path):
+    italian = copy.deepcopy(DUTCH) | {"language": "it"}
+    records, issues = run(tmp_path, [italian])
     assert records == []
     [issue] = issues
     assert (issue.code, issue.line, issue.record_id, issue.field) == ("aidb_language_no_pack", 1, "c-0001", "language")

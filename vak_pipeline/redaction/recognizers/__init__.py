@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ...locales.base import LocalePack
+from ...locales.registry import PACKS
 from .addresses import find_addresses, find_uk_postcodes
 from .base import PLACEHOLDER_RE, Match
 from .cards import find_cards
@@ -20,6 +22,7 @@ from .lexicon_names import find_lexicon_names
 from .names import find_cued_names, find_given_names, find_ner_names, is_persona, persona_names
 from .national_ids import find_cn_resident_id, find_in_aadhaar, find_in_pan, find_uk_nhs, find_uk_nino, find_us_ssn
 from .network import find_ips
+from .pack_rules import drop_business, find_pack_rules
 from .phone import find_phones
 from .postcodes import find_cn_postcode, find_in_pin, find_us_zip
 from .spoken_digits import digit_view
@@ -58,6 +61,10 @@ _PLACEHOLDER_NAMES = {
     "uk_postcode": "POSTCODE", "in_aadhaar": "AADHAAR", "in_pan": "PAN", "in_upi": "UPI", "cn_resident_id": "CN_ID",
     "in_pin": "PIN", "cn_postcode": "CN_POSTCODE", "us_zip": "ZIP",
 }
+for _pack in PACKS.values():  # types a pack file declares (nl_bsn -> BSN); the built-in names win
+    if _pack.rules is not None:
+        for _t, _ph in _pack.rules.placeholders.items():
+            _PLACEHOLDER_NAMES.setdefault(_t, _ph)
 PLACEHOLDER_PREFIX = _PLACEHOLDER_NAMES
 _DIGIT = re.compile(r"\d")
 _ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")
@@ -84,7 +91,10 @@ def _run(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool, numbers
         entry = _FINDERS.get(ptype)
         if entry is None or (entry[1] and not has_digit and not (ptype == "address" and _ZH_NUMERAL.search(text))):
             continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
-        yield from entry[0](text, pack)
+        found = entry[0](text, pack)
+        yield from (drop_business(found, text, pack.rules) if ptype == "phone" and pack.rules is not None
+                    and pack.rules.business_cues is not None else found)
+    yield from find_pack_rules(text, pack, has_digit, numbers_only)
     if "person_name" in pack.pii_types and not numbers_only:
         yield from find_given_names(text, names)
         if ner:
@@ -100,7 +110,7 @@ def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool
     if not text:
         return []
     found = list(_run(pack, text, names, ner))
-    view = digit_view(text)
+    view = digit_view(text, pack.number_words)
     if view is not None:  # spoken digits: scan the digit view too; written values keep their own matches
         for m in _run(pack, view.text, names, ner, numbers_only=True):
             s, e = view.to_original(m.start, m.end)

@@ -6,6 +6,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ...locales.packfile import cue_alternation
+from ...locales.registry import PACKS
 from ...pii import PLACEHOLDER_RE  # noqa: F401  (placeholders are never PII themselves, never re-detected)
 
 
@@ -21,17 +23,13 @@ class Match:
     norm: str
 
 
-# Words that, just before a number, mark it as a business identifier rather than a person's, in each
-# language of the packs: English, Romanized Hindi, Devanagari, Chinese (PNR, UTR, order/ticket/booking/
-# reference numbers, versions and model numbers).
+# Words that, just before a number, mark it as a business identifier rather than a person's (PNR, UTR,
+# order/ticket/booking/reference numbers, versions and model numbers), in each language of the original
+# packs. The words live in their pack files (`cues.<lang>.business` with `shared_business_cues: true`:
+# en-US, hi-Latn-IN, hi-IN, zh-CN) and, as before, apply in every pack.
 _BUSINESS_CUES = re.compile(
-    r"(?:\b(?:order|orders|invoice|ticket|booking|tracking|transaction|txn|ref|reference|awb|pnr|utr|rrn|complaint|"
-    r"case|customer|cust|account\s+id|sku|item|product|model|serial|shipment|consignment|request|sr|receipt|bill|"
-    r"policy|claim|employee|emp|version|ver|firmware|build|release|patch|software|docket|challan|voucher|"
-    r"coupon|token|confirmation|conf|shikayat|shikaayat|aadesh|bukking|tikat|tiket|rasid|raseed)\b|"
-    r"ऑर्डर|आर्डर|ऑडर|टिकट|बुकिंग|पीएनआर|पी\s?एन\s?आर|यूटीआर|यू\s?टी\s?आर|रेफरेंस|रेफ़रेंस|संदर्भ|शिकायत|"
-    r"वर्जन|वर्ज़न|संस्करण|मॉडल|मोडल|इनवॉइस|बिल|ट्रांजैक्शन|ट्रांज़ैक्शन|रसीद|कंप्लेंट|"
-    r"订单|单号|工单|编号|客户号|快递|运单|流水号|交易号|参考号|版本|固件|型号|序列号|票号|预订号|订票|车次|航班|发票|投诉)",
+    cue_alternation([w for p in PACKS.values() if p.source == "built-in" and p.rules is not None
+                     for w in p.rules.shared_business]),
     re.IGNORECASE,
 )
 _PERSONAL_CUES = re.compile(

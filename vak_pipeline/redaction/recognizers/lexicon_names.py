@@ -14,7 +14,7 @@ words *and* their surroundings say so, because many names are ordinary words ("w
 - Chinese: a common surname + a listed given name (王美玲), a surname + title (李先生, 张伟女士), or
   a surname after 姓/收件人/联系人, or 小/老 + surname as a whole reply (小王，...).
 
-Which countries' lists a pack uses, and how deep, is `PACK_COUNTRIES` (issue 17 moves it to pack data).
+Which countries' lists a pack uses, and how deep, is the pack file's `name_countries`.
 """
 
 from __future__ import annotations
@@ -32,15 +32,9 @@ from .base import Match, latin_words
 from .name_lexicon import NameLexicon, lexicon
 from .names import STOP
 
-# pack -> (its own countries, others whose top names also occur there), ranks kept for each
-PACK_COUNTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "en-US": (("US", "GB"), ("IN", "CN")),
-    "en-GB": (("GB", "US"), ("IN", "CN")),
-    "en-IN": (("IN",), ("US", "GB")),
-    "hi-Latn-IN": (("IN",), ("US", "GB")),
-    "hi-IN": (("IN",), ("US", "GB")),
-    "zh-CN": (("CN", "TW", "HK"), ("US", "GB")),
-}
+# A pack's (own countries, others whose top names also occur there) come from its pack file
+# (`name_countries`); ranks are kept for each. A pack without them uses every list at the secondary depth.
+DEFAULT_COUNTRIES: tuple[tuple[str, ...], tuple[str, ...]] = (("US", "GB", "IN", "CN"), ())
 PRIMARY_RANK, SECONDARY_RANK = 5000, 1000
 
 # Romanized-Hindi and English grammar words: never a name in lower case (lid's lexicons plus names.STOP).
@@ -248,17 +242,29 @@ _NON_NAME = (
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
+def _local_common(pack: LocalePack) -> frozenset[str]:
+    """Frequent words of a pack's non-English languages (wordfreq's top 20k; the European packs' files name
+    them in `lid.languages`): "le", "lang", "met" are words there, not names. Empty for the original packs."""
+    langs = [x for x in pack.lid_languages if x != "en"]
+    if not langs:
+        return frozenset()
+    import wordfreq
+
+    return frozenset(w for lang in langs for w in wordfreq.top_n_list(lang, 20000) if w.isalpha())
+
+
 def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
     """(every name word, plain name words, last names, first names, English words) of a pack; computed
     once per pack and process."""
     got = _PACK_SETS.get(pack.id)
     if got is None:
         lex = lexicon()
-        primary, secondary = PACK_COUNTRIES.get(pack.id, (("US", "GB", "IN", "CN"), ()))
+        primary, secondary = pack.name_countries if pack.name_countries[0] else DEFAULT_COUNTRIES
         first, last = lex.tokens(primary, secondary, PRIMARY_RANK, SECONDARY_RANK)
         names = frozenset(t for t in first | last if len(t) > 1)
-        plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME)
-        english = lex.english - names
+        local = _local_common(pack)
+        plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
+        english = (lex.english - names) | local
         got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english)
     return got
 

@@ -7,6 +7,7 @@ map back to the original text. A match found in the view is mapped back to the w
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -29,14 +30,32 @@ _ZH = {"零": "0", "〇": "0", "幺": "1", "一": "1", "二": "2", "三": "3", "
 
 _L = r"(?<![\w\u0900-\u097F])"  # word boundaries that also respect Devanagari vowel signs
 _R = r"(?![\w\u0900-\u097F])"
-_WORD_ALT = "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True))
 _REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
-_TOKEN = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{_WORD_ALT}|\d+){_R}"
-_RUN_RE = re.compile(rf"(?:{_L}plus\s+)?{_TOKEN}(?:[\s,\-]+{_TOKEN})*", re.IGNORECASE)
-_TOKEN_RE = re.compile(rf"(?:({_REP_ALT})\s+)?({_WORD_ALT}|\d+)", re.IGNORECASE)
 _ZH_RUN_RE = re.compile(r"[零〇幺一二三四五六七八九0-9]{6,}")
-_PREFILTER = re.compile(rf"{_L}(?:{_WORD_ALT}){_R}|[零〇幺一二三四五六七八九]", re.IGNORECASE)
-_ASCII_WORDS = frozenset(w for w in _WORDS if w.isascii())
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The compiled number words of one pack: the built-in table plus the pack file's `number_words`."""
+
+    words: dict[str, str]
+    run_re: re.Pattern[str]
+    token_re: re.Pattern[str]
+    prefilter: re.Pattern[str]
+    ascii_words: frozenset[str]
+
+
+@functools.lru_cache(maxsize=64)
+def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
+    words = {**_WORDS, **dict(extra)}
+    alt = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    token = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{alt}|\d+){_R}"
+    return _Table(words, re.compile(rf"(?:{_L}plus\s+)?{token}(?:[\s,\-]+{token})*", re.IGNORECASE),
+                  re.compile(rf"(?:({_REP_ALT})\s+)?({alt}|\d+)", re.IGNORECASE),
+                  re.compile(rf"{_L}(?:{alt}){_R}|[零〇幺一二三四五六七八九]", re.IGNORECASE),
+                  frozenset(w for w in words if w.isascii()))
+
+
 MIN_DIGITS = 5  # a spoken US ZIP has five
 
 
@@ -52,24 +71,24 @@ class DigitView:
         return self.starts[start], self.ends[end - 1]
 
 
-def _convert_run(text: str, m: re.Match[str]) -> list[tuple[str, int, int]] | None:
+def _convert_run(text: str, m: re.Match[str], table: _Table) -> list[tuple[str, int, int]] | None:
     """(char, orig_start, orig_end) per output char, or None when the run has no words or too few digits."""
     out: list[tuple[str, int, int]] = []
     pos, end = m.start(), m.end()
     has_word = False
     seg = text[pos:end]
     if seg[:4].lower() == "plus":
-        nxt = _TOKEN_RE.search(text, pos + 4, end)
+        nxt = table.token_re.search(text, pos + 4, end)
         if nxt is None:
             return None
         out.append(("+", pos, nxt.start()))
         pos = nxt.start()
-    for t in _TOKEN_RE.finditer(text, pos, end):
+    for t in table.token_re.finditer(text, pos, end):
         rep, word = t.group(1), t.group(2)
         if word.isdigit():
             digits = word if word.isascii() else "".join(str(int(c)) for c in word)
         else:
-            digits = _WORDS[word.lower()]
+            digits = table.words[word.lower()]
             has_word = True
         times = _REPEAT[rep.lower()] if rep else 1
         if rep:
@@ -84,16 +103,19 @@ def _convert_run(text: str, m: re.Match[str]) -> list[tuple[str, int, int]] | No
     return out
 
 
-def digit_view(text: str) -> DigitView | None:
-    """The digit view of `text`, or None when nothing is spoken as digits (the common, cheap case)."""
-    if text.isascii() and _ASCII_WORDS.isdisjoint(latin_words(text)):
+def digit_view(text: str, extra_words: tuple[tuple[str, str], ...] = ()) -> DigitView | None:
+    """The digit view of `text`, or None when nothing is spoken as digits (the common, cheap case).
+
+    `extra_words`: a pack file's number words ("vijf", "fünf", "cinq"), added to the built-in table."""
+    table = _table(extra_words)
+    if text.isascii() and table.ascii_words.isdisjoint(latin_words(text)):
         return None  # the common case, decided by a set lookup over the text's words
-    words = len(_PREFILTER.findall(text))
+    words = len(table.prefilter.findall(text))
     if not words or words + sum(c.isdigit() for c in text) < MIN_DIGITS:
         return None
     runs: list[tuple[int, int, list[tuple[str, int, int]]]] = []
-    for m in _RUN_RE.finditer(text):
-        conv = _convert_run(text, m)
+    for m in table.run_re.finditer(text):
+        conv = _convert_run(text, m, table)
         if conv:
             runs.append((m.start(), m.end(), conv))
     for m in _ZH_RUN_RE.finditer(text):

@@ -1,0 +1,298 @@
+"""Locale pack files: one YAML file per pack, checked against a JSON Schema when it is loaded.
+
+Why data and not Python: a delivery in a new language (Dutch tickets, German chats) should need a
+file, not a release. The file says which languages a pack speaks, which PII types apply, the cue words
+per type and language, number words for spoken digits, postcode and address patterns, and national ids
+by the name of their python-stdnum validator (`stdnum.nl.bsn`). The schema is `pack.schema.json`
+next to the built-in packs; docs/locale-packs.md describes every field.
+
+Errors name the file, the line and the key (`de-XX.yaml:12: national_ids[0].validator: ...`): the YAML
+is composed into nodes, whose marks keep line numbers, before it is turned into Python values.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+BUILTIN_DIR = Path(__file__).parent / "data"
+SCHEMA_PATH = BUILTIN_DIR / "pack.schema.json"
+
+
+# PII types with a Python recognizer (redaction/recognizers: _FINDERS); a pack may also declare its own
+# under national_ids and postcodes. A test keeps this list equal to the recognizers' table.
+BUILTIN_TYPES = frozenset(
+    "phone email payment_card iban ip_address person_name address us_ssn us_zip uk_nino uk_nhs uk_postcode "
+    "in_aadhaar in_pan in_upi in_pin cn_resident_id cn_postcode".split()
+)
+
+
+class PackFileError(ValueError):
+    """A pack file that cannot be used; the message names file, line, key and the fix."""
+
+
+@dataclass(frozen=True)
+class IdRule:
+    """A national id: candidate shape, the python-stdnum module that decides, and its cue words."""
+
+    type: str
+    placeholder: str
+    validator: str
+    pattern: re.Pattern[str]
+    cues: re.Pattern[str] | None
+    cue_required: bool
+
+    def is_valid(self, value: str) -> bool:
+        return bool(_stdnum(self.validator).is_valid(value))
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """A postcode or address form: a regex (group 1 is the value when present) and its cue words."""
+
+    type: str
+    placeholder: str
+    pattern: re.Pattern[str]
+    cues: re.Pattern[str] | None
+    cue_required: bool
+
+
+@dataclass(frozen=True)
+class PackRules:
+    """The compiled, data-driven part of a pack (empty for the built-in packs' Python recognizers)."""
+
+    ids: tuple[IdRule, ...] = ()
+    postcodes: tuple[PatternRule, ...] = ()
+    addresses: tuple[PatternRule, ...] = ()
+    name_cues: re.Pattern[str] | None = None
+    phone_cues: re.Pattern[str] | None = None
+    business_cues: re.Pattern[str] | None = None
+    placeholders: dict[str, str] = field(default_factory=dict)
+    shared_business: tuple[str, ...] = ()  # words for the built-in recognizers' table (shared_business_cues)
+
+
+@functools.cache
+def _stdnum(name: str) -> Any:
+    if not name.startswith("stdnum."):
+        raise ImportError(name)
+    mod = importlib.import_module(name)
+    if not callable(getattr(mod, "is_valid", None)):
+        raise ImportError(name)
+    return mod
+
+
+@functools.lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def _line_of(node: yaml.Node, path: tuple[Any, ...]) -> int:
+    """1-based line of the node at `path` (keys and list indexes), or of the deepest node found."""
+    for key in path:
+        if isinstance(node, yaml.MappingNode):
+            nxt = None
+            for k, v in node.value:
+                if k.value == key:
+                    nxt = v
+                    break
+            if nxt is None:
+                break
+            node = nxt
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+        else:
+            break
+    return node.start_mark.line + 1
+
+
+def _non_text_key(node: yaml.Node) -> yaml.Node | None:
+    """The first mapping key YAML reads as something other than text (null, yes, 1), which no field takes."""
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if k.tag != "tag:yaml.org,2002:str":
+                return k
+            found = _non_text_key(v)
+            if found is not None:
+                return found
+    elif isinstance(node, yaml.SequenceNode):
+        for v in node.value:
+            found = _non_text_key(v)
+            if found is not None:
+                return found
+    return None
+
+
+def _key(path: tuple[Any, ...]) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"
+
+
+def _cue_re(words: list[str]) -> re.Pattern[str] | None:
+    """Cue words/phrases as one case-insensitive regex; spaces match any whitespace."""
+    if not words:
+        return None
+    alts = sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True)
+    return re.compile(r"(?<![\w])(?:" + "|".join(alts) + r")(?![\w])", re.IGNORECASE)
+
+
+def cue_alternation(words: list[str] | tuple[str, ...]) -> str:
+    """One regex alternative for cue words in any script: Latin words between word boundaries (so "ref"
+    is not found in "refund"), Devanagari and Han cues without (they attach to what follows: "订单号");
+    a space inside a Latin cue matches any whitespace ("account id"), inside another script optional
+    whitespace ("पी एन आर" = "पीएनआर")."""
+
+    def one(w: str, gap: str) -> str:
+        return gap.join(re.escape(part) for part in w.split())
+
+    latin = sorted({one(w, r"\s+") for w in words if w.isascii()}, key=len, reverse=True)
+    other = sorted({one(w, r"\s?") for w in words if not w.isascii()}, key=len, reverse=True)
+    alts = ([r"\b(?:" + "|".join(latin) + r")\b"] if latin else []) + other
+    return "(?:" + "|".join(alts) + ")" if alts else "(?!)"
+
+
+def _cues_of(doc: dict[str, Any], kind: str) -> list[str]:
+    return [w for per_lang in (doc.get("cues") or {}).values() for w in per_lang.get(kind, [])]
+
+
+def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
+    """The validated document of one pack file and its compiled rules; PackFileError on any mistake."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackFileError(
+            f"{path}: cannot read the pack file ({exc.__class__.__name__}); fix: save it as UTF-8 text"
+        ) from None
+    try:
+        node = yaml.compose(text, Loader=_LOADER)
+        doc = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader (libyaml's when present)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        raise PackFileError(
+            f"{path}:{line}: not valid YAML ({getattr(exc, 'problem', exc)}); fix: check the "
+            "indentation and quoting on that line"
+        ) from None
+    if node is None or not isinstance(doc, dict):
+        raise PackFileError(
+            f"{path}:1: a pack file is a YAML mapping (id, languages, ...); fix: see docs/locale-packs.md"
+        )
+    bad_key = _non_text_key(node)
+    if bad_key is not None:
+        raise PackFileError(
+            f"{path}:{bad_key.start_mark.line + 1}: key {bad_key.value!r} is read as "
+            f'{bad_key.tag.rsplit(":", 1)[-1]}, not text; fix: quote it ("{bad_key.value}")'
+        )
+    errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        path_t = tuple(e.absolute_path)
+        raise PackFileError(
+            f"{path}:{_line_of(node, path_t)}: {_key(path_t)}: {e.message}; fix: see the field in docs/locale-packs.md"
+        )
+
+    def bad(where: tuple[Any, ...], msg: str) -> PackFileError:
+        return PackFileError(f"{path}:{_line_of(node, where)}: {_key(where)}: {msg}")
+
+    stem = path.name.split(".")[0]
+    if doc["id"] != stem:
+        raise bad(
+            ("id",), f"id {doc['id']!r} differs from the file name {path.name!r}; fix: name the file {doc['id']}.yaml"
+        )
+    if doc["default_lang"] not in doc["languages"]:
+        raise bad(
+            ("default_lang",),
+            f"{doc['default_lang']!r} is not in languages; fix: add it to languages or pick one of them",
+        )
+    for k, rule in enumerate(doc.get("national_ids") or []):
+        try:
+            _stdnum(rule["validator"])
+        except ImportError:
+            raise bad(
+                ("national_ids", k, "validator"),
+                f"{rule['validator']!r} is not a python-stdnum validator "
+                "module; fix: name one such as stdnum.nl.bsn (python -m pydoc stdnum lists them)",
+            ) from None
+    declared = {r["type"] for r in doc.get("national_ids") or []} | {r["type"] for r in doc.get("postcodes") or []}
+    for k, t in enumerate(doc["pii_types"]):
+        if t not in BUILTIN_TYPES and t not in declared:
+            raise bad(
+                ("pii_types", k),
+                f"{t!r} has no recognizer; fix: use one of {', '.join(sorted(BUILTIN_TYPES))} "
+                "or declare it under national_ids or postcodes",
+            )
+    for t in sorted(declared - set(doc["pii_types"])):
+        raise bad(("pii_types",), f"{t!r} is declared but not enabled; fix: add it to pii_types")
+    placeholders: dict[str, str] = {}
+
+    def compile_rx(where: tuple[Any, ...], rx: str) -> re.Pattern[str]:
+        try:
+            return re.compile(rx)
+        except re.error as exc:
+            raise bad(
+                where, f"not a valid regular expression ({exc}); fix: escape backslashes in YAML with single quotes"
+            ) from None
+
+    postcode_alt = "|".join(f"(?:{p['pattern']})" for p in doc.get("postcodes") or [])
+    street = "|".join(
+        re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len, reverse=True)
+    )
+    ids = []
+    for k, r in enumerate(doc.get("national_ids") or []):
+        placeholders[r["type"]] = r["placeholder"]
+        ids.append(
+            IdRule(
+                r["type"],
+                r["placeholder"],
+                r["validator"],
+                compile_rx(("national_ids", k, "pattern"), rf"(?<![\w.])(?:{r['pattern']})(?![\w])"),
+                _cue_re(r.get("cues") or []),
+                bool(r.get("cue_required", False)),
+            )
+        )
+    posts = []
+    for k, r in enumerate(doc.get("postcodes") or []):
+        placeholders[r["type"]] = r["placeholder"]
+        posts.append(
+            PatternRule(
+                r["type"],
+                r["placeholder"],
+                compile_rx(("postcodes", k, "pattern"), rf"(?<![\w])({r['pattern']})(?![\w])"),
+                _cue_re(_cues_of(doc, "postcode")),
+                bool(r.get("cue_required", False)),
+            )
+        )
+    addrs = []
+    for k, rx in enumerate((doc.get("address") or {}).get("patterns", [])):
+        full = rx.replace("{street}", f"(?i:{street or 'street'})").replace("{postcode}", f"(?:{postcode_alt or '$^'})")
+        addrs.append(
+            PatternRule(
+                "address",
+                "ADDRESS",
+                compile_rx(("address", "patterns", k), full),
+                _cue_re(_cues_of(doc, "address")),
+                False,
+            )
+        )
+    shared = bool(doc.get("shared_business_cues", False))
+    rules = PackRules(
+        tuple(ids),
+        tuple(posts),
+        tuple(addrs),
+        _cue_re(_cues_of(doc, "person_name")),
+        _cue_re(_cues_of(doc, "phone")),
+        None if shared else _cue_re(_cues_of(doc, "business")),
+        placeholders,
+        tuple(_cues_of(doc, "business")) if shared else (),
+    )
+    return doc, rules

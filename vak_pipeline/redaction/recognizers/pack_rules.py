@@ -1,0 +1,142 @@
+"""Recognizers a pack file declares (locales/packfile.py): national ids checked by their python-stdnum
+validator, postcodes, address patterns, name cues, and the pack's business cues that keep order and
+invoice numbers ("factuur", "Bestellnummer", "pedido") out of the phone and id finders.
+
+The built-in English/Hindi/Chinese recognizers stay in their own modules; these run for every pack
+whose file declares such rules, so a new language needs a file, not code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from ...locales.base import LocalePack
+from ...locales.packfile import PackRules
+from .base import Match, business_context, digits_of, has_cue
+from .phone import find_cued_digit_runs
+
+_TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
+# words that end a name after a cue, in the new packs' languages (capitalised sentence words, fillers)
+_NAME_STOP = frozenset(
+    """
+en and und et y och de der die das la le el van von und ik ich je jag yo i is ist est es är hier ici aquí
+bij bei chez från mit with met avec con med und und ja nee nein oui non sí no nej
+""".split()
+)
+
+_PARTICLES = frozenset("van de der den ter ten von zu la le del da di dos".split())
+
+
+def pack_business(text: str, start: int, end: int, rules: PackRules) -> bool:
+    """The built-in business test, or the pack's own business cue closest before the number (no
+    personal cue of the pack in between)."""
+    if business_context(text, start, end=end):
+        return True
+    if rules.business_cues is None:
+        return False
+    left = text[max(0, start - 40) : start]
+    biz = [m.end() for m in rules.business_cues.finditer(left)]
+    if not biz:
+        return False
+    personal = [m.end() for rx in (rules.phone_cues,) if rx is not None for m in rx.finditer(left)]
+    personal += [m.end() for r in rules.ids if r.cues is not None for m in r.cues.finditer(left)]
+    return not personal or biz[-1] > personal[-1]
+
+
+def drop_business(matches: Iterable[Match], text: str, rules: PackRules) -> Iterator[Match]:
+    """Phone matches whose closest cue names a business number in the pack's language are not PII."""
+    for m in matches:
+        if m.type == "phone" and rules.business_cues is not None and pack_business(text, m.start, m.end, rules):
+            continue
+        yield m
+
+
+def find_pack_ids(text: str, rules: PackRules) -> Iterator[Match]:
+    for r in rules.ids:
+        for m in r.pattern.finditer(text):
+            raw = m.group()
+            compact = re.sub(r"[\s.\-]", "", raw)
+            if not r.is_valid(compact):
+                continue
+            cued = r.cues is not None and has_cue(text, m.start(), r.cues, window=48)
+            if r.cue_required and not cued:
+                continue
+            if not cued and pack_business(text, m.start(), m.end(), rules):
+                continue
+            yield Match(r.type, m.start(), m.end(), 0.95 if cued else 0.85, r.validator, compact.upper())
+
+
+def find_cued_phones(text: str, rules: PackRules) -> Iterator[Match]:
+    """After the pack's phone cue ("telefoonnummer", "Handynummer", "portable"), a run of 7+ digits is a
+    person's number even when libphonenumber calls its range unallocated: it is still readable as one."""
+    if rules.phone_cues is None or rules.phone_cues.search(text) is None:
+        return
+    for m in find_cued_digit_runs(text, cued=True):
+        if has_cue(text, m.start, rules.phone_cues, window=40) and not pack_business(text, m.start, m.end, rules):
+            yield m
+
+
+def find_pack_postcodes(text: str, rules: PackRules) -> Iterator[Match]:
+    for r in rules.postcodes:
+        if r.cue_required and (r.cues is None or r.cues.search(text) is None):
+            continue
+        for m in r.pattern.finditer(text):
+            if r.cue_required and not has_cue(text, m.start(1), r.cues, window=32):
+                continue
+            yield Match(r.type, m.start(1), m.end(1), 0.85, "postcode_pattern", digits_of(m.group(1)) or m.group(1))
+
+
+def find_pack_addresses(text: str, rules: PackRules) -> Iterator[Match]:
+    for r in rules.addresses:
+        for m in r.pattern.finditer(text):
+            cued = r.cues is not None and has_cue(text, m.start(), r.cues, window=32)
+            yield Match(
+                "address",
+                m.start(),
+                m.end(),
+                0.9 if cued else 0.8,
+                "address_pattern",
+                " ".join(m.group().lower().split()),
+            )
+
+
+def find_pack_names(text: str, rules: PackRules) -> Iterator[Match]:
+    """One to three capitalised words after a name cue ("mijn naam is", "ich heiße", "me llamo")."""
+    if rules.name_cues is None:
+        return
+    for cue in rules.name_cues.finditer(text):
+        pos, start, end, n = cue.end(), None, None, 0
+        while n < 4:
+            m = _TOK.match(text, pos)
+            if not m:
+                break
+            tok = m.group(1)
+            if start is not None and tok in _PARTICLES:  # "Sanne de Vries", "Ludwig van Beethoven"
+                nxt = _TOK.match(text, m.end())
+                if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in _NAME_STOP:
+                    pos = m.end()
+                    continue
+                break
+            if not tok[0].isupper() or tok.lower() in _NAME_STOP or len(tok) < 2:
+                break
+            start = m.start(1) if start is None else start
+            end, pos, n = m.end(1), m.end(), n + 1
+        if start is not None and end is not None:
+            yield Match("person_name", start, end, 0.85, "name_cue", " ".join(text[start:end].lower().split()))
+
+
+def find_pack_rules(text: str, pack: LocalePack, has_digit: bool, numbers_only: bool) -> Iterator[Match]:
+    """Everything the pack file declares, for the types the pack enables."""
+    rules: PackRules | None = pack.rules
+    if rules is None:
+        return
+    if has_digit:
+        if "phone" in pack.pii_types:
+            yield from find_cued_phones(text, rules)
+        yield from find_pack_ids(text, rules)
+        yield from find_pack_postcodes(text, rules)
+        if "address" in pack.pii_types:
+            yield from find_pack_addresses(text, rules)
+    if not numbers_only and "person_name" in pack.pii_types:
+        yield from find_pack_names(text, rules)
