@@ -16,7 +16,7 @@ from vak_pipeline.sources.descriptor import RecordingSettings
 from vak_pipeline.sources.text import write_redaction_log
 from vak_pipeline.storage import JsonlWriter
 
-FIXTURE = Path(__file__).parent / "fixtures" / "sources" / "example_nl.aidb.jsonl"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "sources" / "example_nl.aidb.jsonl"
 SETTINGS = RecordingSettings(locale="en-GB", consent="written", consent_ref="dpa-1", license="internal")
 
 

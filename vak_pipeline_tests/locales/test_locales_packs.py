@@ -16,7 +16,7 @@ from vak_pipeline.locales.packfile import BUILTIN_DIR, PackFileError, load_pack_
 from vak_pipeline.locales.registry import load_pack_dir
 from vak_pipeline.redaction.recognizers import find_pii
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 PACK_FILES = sorted(BUILTIN_DIR.glob("*.yaml"))
 ORIGINAL = ("en-US", "en-GB", "en-IN", "hi-Latn-IN", "hi-IN", "zh-CN")
 NEW = ("nl-NL", "de-DE", "de-AT", "sv-SE", "fr-FR", "es-ES")
