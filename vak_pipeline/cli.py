@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,9 @@ def run(
         typer.echo(f"error: {data}/raw does not exist; put each delivery in {data}/raw/<upload>/", err=True)
         raise typer.Exit(2)
     run_config = yaml.safe_load(config.read_text()) if config else None
+    if not is_url(data) and (Path(data) / "locales").is_dir():  # the data's own packs, before the registry loads
+        others = [d for d in os.environ.get("VAK_LOCALE_DIRS", "").split(os.pathsep) if d]
+        os.environ["VAK_LOCALE_DIRS"] = os.pathsep.join([str((Path(data) / "locales").resolve()), *others])
     try:
         with _progress_bars(enabled=executor == "in_process"):
             report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo,

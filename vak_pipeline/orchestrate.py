@@ -260,9 +260,11 @@ def _stable_config(rc: dict[str, Any]) -> dict[str, Any]:
 
 
 def _ingest_stamp(layout: DataLayout, upload: str, rc: dict[str, Any]) -> str:
+    from .locales.registry import packs_fingerprint
     from .sources.inventory import fingerprint
 
-    payload = [fingerprint(layout.upload_dir(upload)), _stable_config(rc), code_version()]
+    # the locale packs (built-in and the data's own files) decide what is PII: an edited pack re-ingests
+    payload = [fingerprint(layout.upload_dir(upload)), _stable_config(rc), code_version(), packs_fingerprint()]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 

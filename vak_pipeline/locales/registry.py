@@ -93,6 +93,20 @@ def register_pack_dir(directory: Path) -> list[str]:
     return sorted(loaded)
 
 
+def packs_fingerprint() -> str:
+    """Hash of every registered pack's file (built-in and user): what the recognizers were told is PII.
+    Part of the redaction cache key, so editing or adding a pack file re-redacts once."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for pid in sorted(PACKS):
+        src = PACKS[pid].source
+        path = BUILTIN_DIR / f"{pid}.yaml" if src == "built-in" else Path(src)
+        h.update(pid.encode() + b"\0")
+        h.update(path.read_bytes() if path.is_file() else src.encode())
+    return h.hexdigest()[:16]
+
+
 class UnknownLocale(KeyError):
     pass
 

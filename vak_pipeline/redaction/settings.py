@@ -34,18 +34,21 @@ class RedactionSettings(BaseModel):
         return AudioSettings(self.audio_method, self.padding_s, self.tone_hz, self.tone_dbfs)
 
     def fingerprint(self) -> str:
-        """Settings plus the recognizers' own code and name lists: a better recognizer re-redacts every record once."""
+        """Settings plus the recognizers' code, name lists and pack files: a better recognizer (or an edited pack)
+        re-redacts every record once."""
+        from ..locales.registry import packs_fingerprint
         from .recognizers.name_lexicon import fingerprint as names_fingerprint
 
         settings = RedactionSettings.model_dump(self)
-        return hashlib.sha256(
-            json.dumps([STAGE_VERSION, settings, code_version(), names_fingerprint()], sort_keys=True).encode()
-        ).hexdigest()[:16]
+        shaping = [STAGE_VERSION, settings, code_version(), names_fingerprint(), packs_fingerprint()]
+        return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def stage_version() -> str:
-    """The redacted_manifest asset's code_version: STAGE_VERSION plus the recognizers' and packs' code."""
-    return f"{STAGE_VERSION}-{code_version()}"
+    """The redacted_manifest asset's code_version: STAGE_VERSION plus the recognizers' code and the pack files."""
+    from ..locales.registry import packs_fingerprint
+
+    return f"{STAGE_VERSION}-{code_version()}-{packs_fingerprint()}"
 
 
 @functools.lru_cache(maxsize=1)

@@ -169,3 +169,29 @@ def test_a_user_pack_in_data_locales_is_used_by_an_import_and_its_redaction(tmp_
     texts, types = json.loads(done.stdout)
     assert types == ["it_codice_fiscale"]
     assert "RSSGLI80A41H501W" not in texts[0] and "<CODICE_FISCALE_1>" in texts[0]
+
+
+def test_vak_run_uses_the_packs_in_the_data_directory_and_republishes_when_one_changes(tmp_path):
+    """`vak run --data D` from anywhere reads D/locales/ (not only ./data/locales), and an edited pack file is
+    part of the redaction cache key: the records are redacted again with it."""
+    data = tmp_path / "dataset"
+    write(data / "locales", "it-IT.yaml", GOOD)
+    up = data / "raw" / "chats-it"
+    write(up, "upload.yaml", "locale: it-IT\nsource: real\nconsent: written\nconsent_ref: dpa-7\nlicense: internal\n")
+    line = {"id": "c1", "domain": "support", "messages": [
+        {"role": "user", "content": "Buongiorno, il mio codice fiscale è RSSGLI80A41H501W, dov'è il mio ordine?"},
+        {"role": "assistant", "content": "Grazie, controllo subito lo stato della spedizione."}]}
+    write(up, "chat.messages.jsonl", json.dumps(line) + "\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DAGSTER_", "VAK_"))}
+    env.update(PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1", DAGSTER_TELEMETRY_DISABLED="1")
+    vak = [sys.executable, "-c", "from vak_pipeline.cli import main; main()", "run", "--data", str(data)]
+    done = subprocess.run(vak, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert "ingest_job[chats-it]: ok" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]
+    redacted = (data / "work" / "chats-it" / "redacted.jsonl").read_text(encoding="utf-8")
+    assert "<CODICE_FISCALE_1>" in redacted and "RSSGLI80A41H501W" not in redacted
+    state = json.loads((data / "work" / "chats-it" / "redaction_state.json").read_text())
+    write(data / "locales", "it-IT.yaml", GOOD + "\n# a steward's edit\n")
+    again = subprocess.run(vak, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert "ingest_job[chats-it]: ok" in again.stdout, again.stdout[-3000:] + again.stderr[-3000:]
+    state_after = json.loads((data / "work" / "chats-it" / "redaction_state.json").read_text())
+    assert state_after["settings"] != state["settings"]
