@@ -41,10 +41,38 @@ the candidate folder; audio, alignments and redaction logs are shared (conversat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import overload
 
 RELEASE_ITEMS = ("vakforge.jsonl", "vakforge.schema.json", "splits.json", ".splits.json.sqlite", "reports", "exports")
+
+
+class _Under:
+    """A path property of the layout: another of its paths (`base`: root, release_root, reports ...) joined
+    with `parts`, so each file is named once, in a table that reads like the tree above."""
+
+    def __init__(self, base: str, *parts: str) -> None:
+        self.base, self.parts = base, parts
+
+    @overload
+    def __get__(self, layout: None, owner: type | None = None) -> _Under: ...
+
+    @overload
+    def __get__(self, layout: DataLayout, owner: type | None = None) -> Path: ...
+
+    def __get__(self, layout: DataLayout | None, owner: type | None = None) -> Path | _Under:
+        return self if layout is None else getattr(layout, self.base).joinpath(*self.parts)
+
+
+def _in_work(*parts: str) -> Callable[[DataLayout, str], Path]:
+    """A per-upload path method of the layout: work/<upload>/<parts>."""
+
+    def path(self: DataLayout, upload: str) -> Path:
+        return self.work(upload).joinpath(*parts)
+
+    return path
 
 
 @dataclass(frozen=True)
@@ -61,9 +89,7 @@ class DataLayout:
     def release_root(self) -> Path:
         return self.release_dir or self.root
 
-    @property
-    def candidate_dir(self) -> Path:
-        return self.root / "work" / ".release-candidate"
+    candidate_dir = _Under("root", "work", ".release-candidate")
 
     def candidate(self) -> DataLayout:
         """This layout with the release files in the candidate folder (what the publish assets write)."""
@@ -76,23 +102,14 @@ class DataLayout:
     def is_candidate(self) -> bool:
         return self.release_dir is not None
 
-    @property
-    def release_verdict(self) -> Path:
-        return self.release_root / "verdict.json"
+    release_verdict = _Under("release_root", "verdict.json")
 
-    @property
-    def release_journal(self) -> Path:
-        """Written before a release swap starts, removed after it ends: a crash in between is finished later."""
-        return self.root / "work" / ".release-swap.json"
-
-    @property
-    def previous_release_dir(self) -> Path:
-        return self.root / "work" / ".release-previous"
+    # written before a release swap starts, removed after it ends: a crash in between is finished later
+    release_journal = _Under("root", "work", ".release-swap.json")
+    previous_release_dir = _Under("root", "work", ".release-previous")
 
     # --- inputs
-    @property
-    def raw(self) -> Path:
-        return self.root / "raw"
+    raw = _Under("root", "raw")
 
     def upload_dir(self, upload: str) -> Path:
         return self.raw / upload
@@ -107,26 +124,13 @@ class DataLayout:
     def work(self, upload: str) -> Path:
         return self.root / "work" / upload
 
-    def inventory(self, upload: str) -> Path:
-        return self.work(upload) / "inventory.json"
-
-    def audio_index(self, upload: str) -> Path:
-        return self.work(upload) / "audio.jsonl"
-
-    def upload_report(self, upload: str) -> Path:
-        return self.work(upload) / "report.json"
-
-    def transcripts(self, upload: str) -> Path:
-        return self.work(upload) / "transcripts.jsonl"
-
-    def conversations(self, upload: str) -> Path:
-        return self.work(upload) / "conversations.jsonl"
-
-    def redacted(self, upload: str) -> Path:
-        return self.work(upload) / "redacted.jsonl"
-
-    def synthesized(self, upload: str) -> Path:
-        return self.work(upload) / "synthesized.jsonl"
+    inventory = _in_work("inventory.json")
+    audio_index = _in_work("audio.jsonl")
+    upload_report = _in_work("report.json")
+    transcripts = _in_work("transcripts.jsonl")
+    conversations = _in_work("conversations.jsonl")
+    redacted = _in_work("redacted.jsonl")
+    synthesized = _in_work("synthesized.jsonl")
 
     def synth_sidecar(self, upload: str, conv_id: str) -> Path:
         return self.work(upload) / "synth" / f"{conv_id}.json"
@@ -137,14 +141,9 @@ class DataLayout:
         return synth if synth.is_file() else self.redacted(upload)
 
     # --- per-upload stage state and reports (every file a stage reads or writes is named here)
-    def speech_report(self, upload: str) -> Path:
-        return self.work(upload) / "speech_report.json"
-
-    def redaction_report(self, upload: str) -> Path:
-        return self.work(upload) / "redaction_report.json"
-
-    def redaction_state(self, upload: str) -> Path:
-        return self.work(upload) / "redaction_state.json"
+    speech_report = _in_work("speech_report.json")
+    redaction_report = _in_work("redaction_report.json")
+    redaction_state = _in_work("redaction_state.json")
 
     def stage_ledger(self, upload: str, stage: str) -> Path:
         return self.work(upload) / "ledger" / f"{stage}.jsonl"
@@ -153,8 +152,7 @@ class DataLayout:
         """Every report file of the upload's stages (what `vak run` shows problems from)."""
         return [self.upload_report(upload), self.speech_report(upload), self.redaction_report(upload)]
 
-    def ingest_marker(self, upload: str) -> Path:
-        return self.work(upload) / "ingest_done.json"
+    ingest_marker = _in_work("ingest_done.json")
 
     # --- private per-conversation files: unredacted, under work/, never referenced by the manifest
     def normalized_audio_rel(self, upload: str, conv_id: str) -> str:
@@ -164,9 +162,7 @@ class DataLayout:
         return self.work(upload) / "alignments" / f"{conv_id}.json"
 
     # --- published per-conversation files (paths relative to root are what records store)
-    @property
-    def audio_dir(self) -> Path:
-        return self.root / "audio"
+    audio_dir = _Under("root", "audio")
 
     def audio_rel(self, conv_id: str) -> str:
         return f"audio/{conv_id}.wav"
@@ -181,41 +177,15 @@ class DataLayout:
         return f"redactions/{conv_id}.json"
 
     # --- dataset-level outputs
-    @property
-    def manifest(self) -> Path:
-        return self.release_root / "vakforge.jsonl"
-
-    @property
-    def schema(self) -> Path:
-        return self.release_root / "vakforge.schema.json"
-
-    @property
-    def splits(self) -> Path:
-        return self.release_root / "splits.json"
-
-    @property
-    def reports(self) -> Path:
-        return self.release_root / "reports"
-
-    @property
-    def rejected(self) -> Path:
-        return self.reports / "rejected.jsonl"
-
-    @property
-    def validation_report(self) -> Path:
-        return self.reports / "validation.jsonl"
-
-    @property
-    def steward_dir(self) -> Path:
-        return self.reports / "steward"
-
-    @property
-    def steward_html(self) -> Path:
-        return self.steward_dir / "index.html"
-
-    @property
-    def publish_marker(self) -> Path:
-        return self.root / ".publish_done.json"
+    manifest = _Under("release_root", "vakforge.jsonl")
+    schema = _Under("release_root", "vakforge.schema.json")
+    splits = _Under("release_root", "splits.json")
+    reports = _Under("release_root", "reports")
+    rejected = _Under("reports", "rejected.jsonl")
+    validation_report = _Under("reports", "validation.jsonl")
+    steward_dir = _Under("reports", "steward")
+    steward_html = _Under("steward_dir", "index.html")
+    publish_marker = _Under("root", ".publish_done.json")
 
     def export_dir(self, recipe: str) -> Path:
         return self.release_root / "exports" / recipe

@@ -52,34 +52,43 @@ def drops_result(data: DataResource, upload: str, stages: tuple[str, ...]) -> dg
     )
 
 
-@dg.asset_check(
-    asset=dg.AssetKey("normalized_audio"),
-    partitions_def=uploads_partitions,
-    blocking=False,
-    description="WARN when a file of the upload was not used (unknown kind, corrupt or undecodable "
+def drops_check(asset: str, name: str, stages: tuple[str, ...], description: str) -> dg.AssetChecksDefinition:
+    """The WARN check `name` on `asset`, per upload: fails listing the files dropped at `stages`."""
+
+    @dg.asset_check(
+        asset=dg.AssetKey(asset),
+        name=name,
+        partitions_def=uploads_partitions,
+        blocking=False,
+        description=description,
+    )
+    def _check(context: dg.AssetCheckExecutionContext, data: DataResource) -> dg.AssetCheckResult:
+        return drops_result(data, context.partition_key, stages)
+
+    return _check
+
+
+normalized_audio_no_files_dropped = drops_check(
+    "normalized_audio",
+    "normalized_audio_no_files_dropped",
+    ("in", "decoded"),
+    "WARN when a file of the upload was not used (unknown kind, corrupt or undecodable "
     "audio, a rejected recordings.csv row ...): lists each by name with its fix.",
 )
-def normalized_audio_no_files_dropped(
-    context: dg.AssetCheckExecutionContext, data: DataResource
-) -> dg.AssetCheckResult:
-    return drops_result(data, context.partition_key, ("in", "decoded"))
-
-
-@dg.asset_check(
-    asset=dg.AssetKey("transcripts"),
-    partitions_def=uploads_partitions,
-    blocking=False,
-    description="WARN when a decoded recording was not transcribed (e.g. a mono call with no "
+transcripts_no_files_dropped = drops_check(
+    "transcripts",
+    "transcripts_no_files_dropped",
+    ("transcribed",),
+    "WARN when a decoded recording was not transcribed (e.g. a mono call with no "
     "diarizer: needs_diarization): lists each by name with its fix.",
 )
-def transcripts_no_files_dropped(context: dg.AssetCheckExecutionContext, data: DataResource) -> dg.AssetCheckResult:
-    return drops_result(data, context.partition_key, ("transcribed",))
 
 
 def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds, inputs: dict) -> dg.MaterializeResult:
     """Build the steward report and describe it as metadata: verdict, funnel, drops, flagged recordings."""
     import hashlib
 
+    from vak_pipeline.report.quality import METRICS
     from vak_pipeline.report.steward import ReportSettings, build_steward_report, summary_markdown
 
     report = build_steward_report(layout, settings=ReportSettings(quality=thresholds))
@@ -124,19 +133,7 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
     ]
     drops = funnel.total.drops
     flagged = [q for q in s.quality if q.flags]
-    q_cols = (
-        "conv_id",
-        "file",
-        "speech_ratio",
-        "snr_db",
-        "clipping_ratio",
-        "cross_talk_db",
-        "hallucination_drops",
-        "words_per_s",
-        "lang_fallback_share",
-        "asr_confidence",
-        "flags",
-    )
+    q_cols = ("conv_id", "file", *METRICS, "flags")
     return dg.MaterializeResult(
         data_version=dg.DataVersion(version),
         metadata={
@@ -192,12 +189,10 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
     )
 
 
-@dg.asset_check(
-    asset=dg.AssetKey("tagged_turns"),
-    partitions_def=uploads_partitions,
-    blocking=False,
-    description="WARN when a line of a text source or a recording's transcript did not become a conversation "
+tagged_turns_no_rows_dropped = drops_check(
+    "tagged_turns",
+    "tagged_turns_no_rows_dropped",
+    ("turns",),
+    "WARN when a line of a text source or a recording's transcript did not become a conversation "
     "(broken JSON, a field the format refuses, a duplicate id ...): lists each by file and line with its fix.",
 )
-def tagged_turns_no_rows_dropped(context: dg.AssetCheckExecutionContext, data: DataResource) -> dg.AssetCheckResult:
-    return drops_result(data, context.partition_key, ("turns",))

@@ -28,6 +28,7 @@ from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
 from ..pii import PLACEHOLDER_RE  # noqa: F401  (re-exported: the recipes drop words/turns carrying one)
 from ..schema import VakRecord
+from ..speech.language_fit import unfit_asr_turns
 from ..splits import SplitStore, open_splits, without_fix
 from ..storage import JsonlWriter, Span, atomic_write_json, iter_jsonl
 
@@ -289,6 +290,23 @@ def iter_eligible(build: ExportBuild, splits_wanted: list[str] | None = None) ->
         if not synthesized_audio_allowed(build, record):
             continue
         build.counts[f"records_{split}"] += 1
+        yield record, split
+
+
+def iter_asr_fit(build: ExportBuild, splits_wanted: list[str] | None,
+                 asr_language_unfit: Literal["exclude", "keep"]) -> Iterator[tuple[VakRecord, str]]:
+    """iter_eligible, less (with "exclude") the records transcribed by an ASR model without their language.
+
+    Each such record is skipped once, naming its first unfit turn, and all its unfit turns are counted in
+    `asr_language_unfit_turns` (a whole conversation goes: its turns make one audio stream).
+    """
+    for record, split in iter_eligible(build, splits_wanted):
+        unfit = unfit_asr_turns(record) if asr_language_unfit == "exclude" else {}
+        if unfit:
+            turn, why = next(iter(unfit.items()))
+            build.skip(record.id, "asr_language_unfit", why, turn=turn)
+            build.counts["asr_language_unfit_turns"] += len(unfit)
+            continue
         yield record, split
 
 

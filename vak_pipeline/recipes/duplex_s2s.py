@@ -33,9 +33,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..schema import VakRecord
-from ..speech.language_fit import unfit_asr_turns
 from .audio_io import AudioProblem, read_audio, resample_int16, role_channels
-from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, explain_empty_splits, iter_eligible, safe_name
+from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, explain_empty_splits, iter_asr_fit, safe_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .moshi_lora import synthetic_stereo
 from .shards import run_recipe
@@ -167,13 +166,7 @@ def _reset_gzip_header(path: Path) -> None:
 def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
     writers = _Writers(build, config)
     try:
-        for record, split in iter_eligible(build, config.splits):
-            unfit = unfit_asr_turns(record) if config.asr_language_unfit == "exclude" else {}
-            if unfit:
-                turn, why = next(iter(unfit.items()))
-                build.skip(record.id, "asr_language_unfit", why, turn=turn)
-                build.counts["asr_language_unfit_turns"] += len(unfit)
-                continue
+        for record, split in iter_asr_fit(build, config.splits, config.asr_language_unfit):
             try:
                 data, rate = read_audio(build.layout.root, record)
                 data, masked = apply_masks(data, rate, load_masks(build.layout.root, record), config.redacted_audio)

@@ -30,7 +30,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..layout import DataRoot
 from ..schema import Alignment, AudioMask, VakRecord
-from ..speech.language_fit import unfit_asr_turns
 from .audio_io import AudioProblem, read_audio, role_channels, write_wav
 from .common import (
     PLACEHOLDER_RE,
@@ -39,7 +38,7 @@ from .common import (
     SplitWriters,
     SynthesizedAudio,
     explain_empty_splits,
-    iter_eligible,
+    iter_asr_fit,
     safe_name,
     write_json,
 )
@@ -176,13 +175,7 @@ def write_text(path: Path, text: str) -> None:
 
 
 def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWriters) -> None:
-    for record, split in iter_eligible(build, config.splits):
-        unfit = unfit_asr_turns(record)
-        if unfit and config.asr_language_unfit == "exclude":
-            turn, why = next(iter(unfit.items()))
-            build.skip(record.id, "asr_language_unfit", why, turn=turn)
-            build.counts["asr_language_unfit_turns"] += len(unfit)
-            continue
+    for record, split in iter_asr_fit(build, config.splits, config.asr_language_unfit):
         try:
             data, rate = read_audio(build.layout.root, record)
             masks = load_masks(build.layout.root, record)

@@ -39,7 +39,6 @@ from pydantic import BaseModel, ConfigDict
 
 from ..layout import DataRoot
 from ..schema import Turn, VakRecord
-from ..speech.language_fit import unfit_asr_turns
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
 from .common import (
@@ -48,7 +47,7 @@ from .common import (
     SplitWriters,
     SynthesizedAudio,
     explain_empty_splits,
-    iter_eligible,
+    iter_asr_fit,
     safe_name,
     write_json,
 )
@@ -197,13 +196,7 @@ def _finish(build: ExportBuild) -> None:
 
 def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: SplitWriters,
                           targets: SplitWriters, lf: SplitWriters) -> None:
-    for record, split in iter_eligible(build, config.splits):
-        unfit = unfit_asr_turns(record) if config.asr_language_unfit == "exclude" else {}
-        if unfit:
-            turn, why = next(iter(unfit.items()))
-            build.skip(record.id, "asr_language_unfit", why, turn=turn)
-            build.counts["asr_language_unfit_turns"] += len(unfit)
-            continue
+    for record, split in iter_asr_fit(build, config.splits, config.asr_language_unfit):
         try:
             audio = ConversationAudio.open(build.layout.root, record, config.redacted_audio)
         except AudioProblem as exc:

@@ -147,6 +147,17 @@ def _add_audio(f: UploadFunnel, stage: str, hours: float, synthesized: bool = Fa
     a.hours = (a.hours or 0.0) + hours
 
 
+def _add_record(f: UploadFunnel, stage: str, rec: dict[str, Any], hours: float, synthesized: bool) -> None:
+    """A record counted at `stage`: as audio when uploaded as audio, else as text (and apart as synthesized
+    audio when the synth stage rendered it)."""
+    if _is_audio(rec):
+        _add_audio(f, stage, hours)
+    else:
+        f.text[stage] += 1
+        if synthesized:
+            _add_audio(f, stage, hours, synthesized=True)
+
+
 def _tally_records(path: Path, f: UploadFunnel, stage: str, durations: dict[str, float]) -> None:
     if not path.is_file():
         return
@@ -264,12 +275,7 @@ def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel
                 f = funnels.setdefault(origin.upload or "(unknown)", _empty(origin.upload or "(unknown)"))
             hours = _hours(rec)
             synthesized = synthesized_audio(rec)
-            if _is_audio(rec):
-                _add_audio(f, "valid", hours)
-            else:
-                f.text["valid"] += 1
-                if synthesized:
-                    _add_audio(f, "valid", hours, synthesized=True)
+            _add_record(f, "valid", rec, hours, synthesized)
             if splits is None:
                 continue
             rid = str(rec.get("id"))
@@ -293,12 +299,7 @@ def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel
                     )
                 )
                 continue
-            if _is_audio(rec):
-                _add_audio(f, "published", hours)
-            else:
-                f.text["published"] += 1
-                if synthesized:
-                    _add_audio(f, "published", hours, synthesized=True)
+            _add_record(f, "published", rec, hours, synthesized)
             by = f.published_by_split.setdefault(split, _split_counts())
             if _is_audio(rec):
                 by["audio"] += 1

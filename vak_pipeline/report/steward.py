@@ -379,40 +379,17 @@ def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str, str]]:
         atomic_write_bytes(out / name, _png(fig))
         made.append((name, title, section))
 
-    bar(
-        "conversation_durations.png",
-        "Recording duration (audio conversations only)",
-        s.conv_hist.labels(),
-        s.conv_hist.counts,
-        "seconds",
-        "charts",
-    )
-    bar(
-        "turn_durations.png",
-        "Spoken turn duration (audio conversations only)",
-        s.turn_hist.labels(),
-        s.turn_hist.counts,
-        "seconds",
-        "charts",
-    )
-    langs = s.by["turn language"].most_common(20)
-    bar(
-        "language_mix.png",
-        "Language mix (spoken turns, pack language)",
-        [k for k, _ in langs] or ["(none)"],
-        [v for _, v in langs] or [0],
-        "language",
-        "charts",
-    )
-    locales = s.by["locale"].most_common(20)
-    bar(
-        "locales.png",
-        "Conversations by locale",
-        [k for k, _ in locales] or ["(none)"],
-        [v for _, v in locales] or [0],
-        "locale",
-        "charts",
-    )
+    for name, title, hist in (
+        ("conversation_durations.png", "Recording duration (audio conversations only)", s.conv_hist),
+        ("turn_durations.png", "Spoken turn duration (audio conversations only)", s.turn_hist),
+    ):
+        bar(name, title, hist.labels(), hist.counts, "seconds", "charts")
+    for name, title, key, xlabel in (
+        ("language_mix.png", "Language mix (spoken turns, pack language)", "turn language", "language"),
+        ("locales.png", "Conversations by locale", "locale", "locale"),
+    ):
+        top = s.by[key].most_common(20)
+        bar(name, title, [k for k, _ in top] or ["(none)"], [v for _, v in top] or [0], xlabel, "charts")
     for measure, title in (
         ("gap_s", "Gaps between turns (s)"),
         ("overlap_s", "Overlaps (s)"),

@@ -6,6 +6,13 @@ from ..schema.record import VakRecord
 from .context import RecordIssues, ValidationContext
 
 
+def _check_carrier(out: RecordIssues, speaker: str, turn: int, part: str, expected: str, fix: str) -> None:
+    """A turn carrying a tool part (tool_call, tool_result) is spoken by the one speaker that issues it."""
+    if speaker != expected:
+        out.add(f"{part}_speaker", f"{part} turn has speaker {speaker!r}", fix, family="tools", turn=turn,
+                field="speaker")
+
+
 def check_tools(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None:
     validators = {}
     seen_names: set[str] = set()
@@ -27,10 +34,8 @@ def check_tools(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> No
     for i, t in enumerate(rec.turns):
         if t.tool_call is not None:
             c = t.tool_call
-            if t.speaker != "agent":
-                out.add("tool_call_speaker", f"tool_call turn has speaker {t.speaker!r}",
-                        'tool calls are issued by the agent: set speaker "agent"', family="tools", turn=i,
-                        field="speaker")
+            _check_carrier(out, t.speaker, i, "tool_call", "agent",
+                           'tool calls are issued by the agent: set speaker "agent"')
             if t.end != t.start:
                 out.add("tool_call_not_instant", "a tool call turn has a duration",
                         "set end equal to start: a tool call turn has zero duration", family="tools", turn=i,
@@ -57,10 +62,8 @@ def check_tools(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> No
                             field=f"tool_call.arguments.{where}" if e.path else "tool_call.arguments")
         if t.tool_result is not None:
             r = t.tool_result
-            if t.speaker != "tool":
-                out.add("tool_result_speaker", f"tool_result turn has speaker {t.speaker!r}",
-                        'a tool result is carried by a speaker: "tool" turn', family="tools", turn=i,
-                        field="speaker")
+            _check_carrier(out, t.speaker, i, "tool_result", "tool",
+                           'a tool result is carried by a speaker: "tool" turn')
             if r.id not in calls:
                 out.add("tool_result_unknown_call", f"result references call {r.id!r}, which no earlier turn issued",
                         "reference the id of an earlier tool_call", family="tools", turn=i, field="tool_result.id")

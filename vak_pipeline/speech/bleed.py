@@ -22,9 +22,9 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..audio.crosstalk import Crosstalk
+from ..audio.levels import SpanPower
 from .models import Segment, WordTiming, join_words
 
-_EPS = 1e-12
 _TOKEN = re.compile(r"[a-z0-9']+")
 
 
@@ -57,22 +57,6 @@ class BleedReport(BaseModel):
     words_kept: int = 0
     text_matched: int = Field(0, description="Removed words whose text the other channel has at the same time.")
     by_channel: dict[str, int] = Field(default_factory=dict, description="Words removed per channel.")
-
-
-class _Power:
-    """Power (dB) of a channel over any time span, in O(1) from a cumulative sum of squares."""
-
-    def __init__(self, x: np.ndarray, sample_rate: int) -> None:
-        self.sr = sample_rate
-        self.cum = np.concatenate([[0.0], np.cumsum(np.asarray(x, dtype=np.float64) ** 2)])
-
-    def db(self, start: float, end: float) -> float:
-        n = len(self.cum) - 1
-        a = min(max(int(start * self.sr), 0), n)
-        b = min(max(int(end * self.sr), a + 1), n)
-        if b <= a:
-            return -120.0
-        return 10.0 * float(np.log10(max((self.cum[b] - self.cum[a]) / (b - a), _EPS)))
 
 
 def _norm(word: str) -> str:
@@ -108,7 +92,7 @@ def remove_bleed(
     if not settings.enabled or crosstalk is None or audio.ndim != 2 or audio.shape[1] != 2:
         report.words_kept = sum(len(s.words) for s in segments)
         return segments, report
-    power = [_Power(audio[:, c], sample_rate) for c in (0, 1)]
+    power = [SpanPower(audio[:, c], sample_rate) for c in (0, 1)]
     words_of = {c: [w for s in segments if s.channel == c for w in s.words] for c in (0, 1)}
     out: list[Segment] = []
     for seg in segments:

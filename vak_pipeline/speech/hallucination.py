@@ -26,6 +26,7 @@ from collections import Counter
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..audio.levels import SpanPower
 from .models import Segment
 
 _WORD = re.compile(r"[a-z0-9']+")
@@ -104,25 +105,16 @@ def max_back_to_back(words: list[str], max_n: int = 4) -> int:
     return best
 
 
-class ChannelLevels:
+class ChannelLevels(SpanPower):
     """Power (dBFS) of one channel over any span, and the channel's noise floor (10th percentile of 30 ms frames)."""
 
     def __init__(self, x: np.ndarray, sample_rate: int) -> None:
         x = np.asarray(x, dtype=np.float64)
-        self.sr = sample_rate
-        self.cum = np.concatenate([[0.0], np.cumsum(x * x)])
+        super().__init__(x, sample_rate)
         frame = max(1, int(0.03 * sample_rate))
         n = len(x) // frame
         levels = 10 * np.log10(np.mean(x[: n * frame].reshape(n, frame) ** 2, axis=1) + _EPS) if n else np.zeros(1)
         self.floor_db = float(np.percentile(levels, 10))
-
-    def db(self, start: float, end: float) -> float:
-        n = len(self.cum) - 1
-        a = min(max(int(start * self.sr), 0), n)
-        b = min(max(int(end * self.sr), a + 1), n)
-        if b <= a:
-            return -120.0
-        return 10.0 * float(np.log10(max((self.cum[b] - self.cum[a]) / (b - a), _EPS)))
 
 
 def why_hallucinated(seg: Segment, levels: ChannelLevels | None, s: HallucinationSettings) -> str | None:
