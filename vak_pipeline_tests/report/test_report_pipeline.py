@@ -130,7 +130,7 @@ def test_every_rejected_row_names_its_uploaded_file_line_rule_and_fix(release):
         assert not evaluation.passed and evaluation.severity == dg.AssetCheckSeverity.ERROR, family
         failing = _table_rows(evaluation, "failing_rows")
         assert {(r["file"], r["line"]) for r in failing if r["severity"] == "ERROR"} == {
-            (f"{BAD_UPLOAD}/{VAKFORGE_FILE}", str(line))
+            (f"{BAD_UPLOAD}/{VAKFORGE_FILE}", line)  # an int column in the one issues table of every check
         }
         assert all(r["fix"] for r in failing)
     shown = _report(root)["rejected_rows"]["shown"]
