@@ -35,6 +35,7 @@ class _Field:
     schema: dict[str, Any] | None = None  # the JSON schema of a tool argument, when known
     numeric: bool = False  # the JSON leaf was a number, not a string
     matches: list[Match] = field(default_factory=list)
+    keys: tuple[str | int, ...] = ()  # the JSON leaf's location below arguments/content (the path is for people)
 
 
 @dataclass
@@ -47,41 +48,29 @@ class RedactedField:
     spans: list[tuple[int, int, int, int, str, str, str]]
 
 
-def _walk_json(value: Any, path: str, schema: dict[str, Any] | None) -> Iterator[tuple[str, Any, dict | None]]:
+def _walk_json(value: Any, path: str, schema: dict[str, Any] | None, keys: tuple[str | int, ...] = ()
+               ) -> Iterator[tuple[str, Any, dict | None, tuple[str | int, ...]]]:
+    """(display path, leaf, its schema, its location) of every string or number leaf. The display path is
+    for logs and people; the location is a tuple of keys and indices, so keys like "" or "a.b" stay exact."""
     if isinstance(value, dict):
         props = (schema or {}).get("properties", {}) if isinstance(schema, dict) else {}
         for k, v in value.items():
-            yield from _walk_json(v, f"{path}.{k}", props.get(k) if isinstance(props, dict) else None)
+            yield from _walk_json(v, f"{path}.{k}", props.get(k) if isinstance(props, dict) else None, (*keys, k))
     elif isinstance(value, list):
         items = (schema or {}).get("items") if isinstance(schema, dict) else None
         for i, v in enumerate(value):
-            yield from _walk_json(v, f"{path}[{i}]", items if isinstance(items, dict) else None)
+            yield from _walk_json(v, f"{path}[{i}]", items if isinstance(items, dict) else None, (*keys, i))
     elif isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
-        yield path, value, schema
+        yield path, value, schema, keys
 
 
-def _set_json(value: Any, path: str, prefix: str, new: Any) -> Any:
-    """Return `value` with the leaf at `path` (relative to `prefix`) replaced; containers are copied."""
-    rest = path[len(prefix):]
-    if not rest:
+def _set_json(value: Any, keys: tuple[str | int, ...], new: Any) -> Any:
+    """Return `value` with the leaf at `keys` replaced; the containers on the way are copied."""
+    if not keys:
         return new
-    if rest.startswith("["):
-        i = int(rest[1:rest.index("]")])
-        head = f"{prefix}[{i}]"
-        out = list(value)
-        out[i] = _set_json(value[i], path, head, new)
-        return out
-    key = rest[1:]
-    for sep in (".", "["):
-        j = rest.find(sep, 1)
-        if j > 0:
-            key = rest[1:j] if j < len(rest) else key
-            break
-    # keys may contain '.'; pick the longest key of the dict that prefixes the rest
-    cands = [k for k in value if rest[1:].startswith(k) and (len(rest) == len(k) + 1 or rest[len(k) + 1] in ".[")]
-    key = max(cands, key=len) if cands else key
-    out = dict(value)
-    out[key] = _set_json(value[key], path, f"{prefix}.{key}", new)
+    head, rest = keys[0], keys[1:]
+    out = list(value) if isinstance(value, list) else dict(value)
+    out[head] = _set_json(value[head], rest, new)
     return out
 
 
@@ -136,11 +125,11 @@ def _collect_fields(rec: VakRecord) -> list[_Field]:
             fields.append(_Field(i, "text", turn.text))
         if turn.tool_call is not None:
             params = tools.get(turn.tool_call.name)
-            for path, v, sch in _walk_json(turn.tool_call.arguments, "tool_call.arguments", params):
-                fields.append(_Field(i, path, str(v), sch, numeric=not isinstance(v, str)))
+            for path, v, sch, keys in _walk_json(turn.tool_call.arguments, "tool_call.arguments", params):
+                fields.append(_Field(i, path, str(v), sch, numeric=not isinstance(v, str), keys=keys))
         if turn.tool_result is not None:
-            for path, v, sch in _walk_json(turn.tool_result.content, "tool_result.content", None):
-                fields.append(_Field(i, path, str(v), sch, numeric=not isinstance(v, str)))
+            for path, v, sch, keys in _walk_json(turn.tool_result.content, "tool_result.content", None):
+                fields.append(_Field(i, path, str(v), sch, numeric=not isinstance(v, str), keys=keys))
     return fields
 
 
@@ -361,8 +350,7 @@ def redact_record_full(record: VakRecord, pack: LocalePack, names: tuple[str, ..
                 pass  # still redacted; the log says the placeholder breaks the argument's schema
             top = "tool_call" if f.path.startswith("tool_call") else "tool_result"
             key = "arguments" if top == "tool_call" else "content"
-            prefix = f"{top}.{key}"
-            data["turns"][f.turn][top][key] = _set_json(data["turns"][f.turn][top][key], f.path, prefix, new_val)
+            data["turns"][f.turn][top][key] = _set_json(data["turns"][f.turn][top][key], f.keys, new_val)
         turn: Turn | None = record.turns[f.turn] if f.turn is not None else None
         for os_, oe, ns, ne, ptype, ph, rec_name in rf.spans:
             mask = None

@@ -60,6 +60,18 @@ def test_tool_json_leaves_are_redacted_and_schema_misfits_logged():
     json.loads(json.dumps(red.dump()))  # still valid JSON
 
 
+def test_tool_json_keys_that_look_like_paths_are_redacted_where_they_are():
+    """Keys such as "", "." or "a.b" (found by the fuzzer) make a dotted path ambiguous: the leaf is located by
+    its keys, so the right value is replaced and no other."""
+    rec = record([
+        {"speaker": "tool", "start": 0, "end": 0, "tool_result": {"id": "c1", "content": {
+            "": {".": "rahul@example.com", "a.b": "order 123456789012"}, "a": {"b": "ok"}}}},
+    ])
+    red, log, _ = redact_record(rec, get_pack("en-IN"))
+    assert red.turns[0].tool_result.content == {"": {".": "<EMAIL_1>", "a.b": "order 123456789012"}, "a": {"b": "ok"}}
+    assert [s.field for s in log.spans] == ["tool_result.content..."]
+
+
 def test_entity_offsets_follow_the_text():
     text = "My name is Rahul Verma, customer ID SC-4471, phone 98765 43210."
     rec = record([spoken(text, entities=[
