@@ -59,7 +59,8 @@ def test_the_contracts_are_the_documented_ones():
     assert contracts["no-dagster-below-defs"]["type"] == "forbidden"
     assert "dagster" in contracts["no-dagster-below-defs"]["forbidden_modules"]
     assert contracts["acyclic"]["type"] == "acyclic_siblings"
-    order = [m for layer in contracts["layers"]["layers"] for m in layer.split(" | ")]
+    order = [part.strip().strip("()") for layer in contracts["layers"]["layers"]
+             for part in layer.replace(":", "|").split("|")]
     # bottom-up: core below schema below pii below stages below splits below rules below recipes below defs
     ranks = {name: len(order) - i for i, name in enumerate(order)}
     chain = [
