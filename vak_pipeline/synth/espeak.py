@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import hashlib
 import threading
 from dataclasses import dataclass
 
@@ -103,6 +104,10 @@ class EspeakLibrary:
             ctypes.c_void_p,
         ]
         lib.espeak_Synth.restype = ctypes.c_int
+        # espeak-ng seeds its noise generator from the clock at start-up; a seed per utterance makes a
+        # rendering a function of its text and voice (same bytes in every process, every run)
+        lib.espeak_ng_SetRandSeed.argtypes = [ctypes.c_long]
+        lib.espeak_ng_SetRandSeed.restype = None
         lib.espeak_Info.argtypes = [ctypes.POINTER(ctypes.c_char_p)]
         lib.espeak_Info.restype = ctypes.c_char_p
         rate = lib.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, data.encode(), 0)
@@ -142,6 +147,8 @@ class EspeakLibrary:
                 self.lib.espeak_SetParameter(param, int(value), 0)
             self._chunks, self._events = [], []
             data = text.encode("utf-8") + b"\0"
+            key = f"{voice}|{rate_wpm}|{pitch}|{pitch_range}|".encode() + data
+            self.lib.espeak_ng_SetRandSeed(int.from_bytes(hashlib.sha256(key).digest()[:4], "little"))
             err = self.lib.espeak_Synth(data, len(data), 0, POS_CHARACTER, 0, ESPEAK_CHARS_UTF8, None, None)
             if err != EE_OK:
                 raise RuntimeError(f"espeak_Synth failed with code {err}")

@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..schema.record import ChannelRole
 
-SYNTH_VERSION = "1"  # bump when the same text and settings would render different bytes
+# bump when the same text and settings would render different bytes (2: espeak-ng seeded per utterance)
+SYNTH_VERSION = "2"
 
 EXECUTION_ONLY = ("workers",)  # how the stage runs, never what it renders
 

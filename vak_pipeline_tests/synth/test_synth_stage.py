@@ -151,3 +151,17 @@ def test_tool_calls_are_agent_silence_of_the_configured_latency(tmp_path):
     agent = int(next(c for c, r in rec.audio.channel_map.items() if r == "agent"))
     quiet = stereo[int(call.start * sr) : int(answer.start * sr), agent]
     assert len(quiet) >= 2 * sr and np.abs(quiet.astype(int)).max() == 0
+
+
+def test_a_rendering_is_the_same_bytes_in_every_process_and_run():
+    """espeak-ng seeds its noise from the clock at start-up; synth seeds it per utterance, so two processes
+    started at different times render the same text to the same samples."""
+    import subprocess
+    import sys
+
+    code = ("import hashlib; from vak_pipeline.synth.espeak import library; "
+            "u = library().synth('I have refunded the amount today.', 'en-GB-x-rp+f2', 155, 60, 50); "
+            "print(hashlib.sha256(u.samples.tobytes()).hexdigest())")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)}
+    assert len(runs) == 1
