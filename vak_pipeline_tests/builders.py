@@ -6,6 +6,7 @@ what it is about: speakers, turns, audio.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,18 @@ def write_wav(path: Path, channels: Sequence[np.ndarray], sample_rate: int = 240
     path.parent.mkdir(parents=True, exist_ok=True)
     data = np.stack(channels, axis=1) if len(channels) > 1 else np.asarray(channels[0])
     sf.write(str(path), data, sample_rate, subtype="PCM_16")
+    return path
+
+
+def write_phone_redaction_log(root: Path, conv_id: str, start: int, end: int, mask: tuple[float, float],
+                              channel: int) -> Path:
+    """redactions/<conv_id>.json: turn 1's text had a phone number at [start, end), masked with a tone on
+    `channel` over `mask` seconds (what the redaction stage writes for a spoken number)."""
+    span = {"turn": 1, "field": "text", "type": "phone", "start": start, "end": end, "placeholder": "<PHONE_1>",
+            "audio": {"start_s": mask[0], "end_s": mask[1], "method": "tone", "channel": channel}}
+    (root / "redactions").mkdir(exist_ok=True)
+    path = root / "redactions" / f"{conv_id}.json"
+    path.write_text(json.dumps({"conversation_id": conv_id, "spans": [span]}))
     return path
 
 

@@ -21,7 +21,15 @@ import yaml
 
 from vak_pipeline.recipes.moshi_lora import MoshiConfig, export_moshi_lora
 from vak_pipeline.splits import split_manifest
-from vak_pipeline_tests.builders import make_audio, make_record, tone, turn, write_manifest, write_wav
+from vak_pipeline_tests.builders import (
+    make_audio,
+    make_record,
+    tone,
+    turn,
+    write_manifest,
+    write_phone_redaction_log,
+    write_wav,
+)
 
 sphn = pytest.importorskip("sphn")  # the dev extra; moshi-finetune's own audio reader
 MIMI_RATE = 24000
@@ -64,25 +72,7 @@ def call(root: Path, n: int) -> object:
     a, b = int(MASK[0] * 24000), int(MASK[1] * 24000)
     agent[a:b] = tone(1000, MASK[1] - MASK[0])[: b - a]  # what the published (redacted) recording holds
     write_wav(root / "audio" / f"c{n}.wav", [agent, tone(500, 4.0)])
-    (root / "redactions").mkdir(exist_ok=True)
-    (root / "redactions" / f"c{n}.json").write_text(
-        json.dumps(
-            {
-                "conversation_id": f"c{n}",
-                "spans": [
-                    {
-                        "turn": 1,
-                        "field": "text",
-                        "type": "phone",
-                        "start": 11,
-                        "end": 20,
-                        "placeholder": "<PHONE_1>",
-                        "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 0},
-                    }
-                ],
-            }
-        )
-    )
+    write_phone_redaction_log(root, f"c{n}", 11, 20, MASK, channel=0)
     turns = [
         turn("user", 0.0, 1.0, "hello there"),
         turn("agent", 1.1, 2.5, "my number is <PHONE_1>"),

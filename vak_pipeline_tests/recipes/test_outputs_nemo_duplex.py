@@ -22,7 +22,15 @@ import yaml
 
 from vak_pipeline.recipes.duplex_s2s import DuplexS2SConfig, export_duplex_s2s
 from vak_pipeline.splits import split_manifest
-from vak_pipeline_tests.builders import make_audio, make_record, tone, turn, write_manifest, write_wav
+from vak_pipeline_tests.builders import (
+    make_audio,
+    make_record,
+    tone,
+    turn,
+    write_manifest,
+    write_phone_redaction_log,
+    write_wav,
+)
 
 lhotse = pytest.importorskip("lhotse")
 MASK = (1.5, 2.3)
@@ -33,25 +41,7 @@ def call(root: Path, n: int, lang: str = "en", locale: str = "en-US", engine: st
     a, b = int(MASK[0] * 24000), int(MASK[1] * 24000)
     agent[a:b] = tone(1000, MASK[1] - MASK[0])[: b - a]
     write_wav(root / "audio" / f"c{n}.wav", [tone(500, 4.0), agent], sample_rate=24000)  # ch0 user, ch1 agent
-    (root / "redactions").mkdir(exist_ok=True)
-    (root / "redactions" / f"c{n}.json").write_text(
-        json.dumps(
-            {
-                "conversation_id": f"c{n}",
-                "spans": [
-                    {
-                        "turn": 1,
-                        "field": "text",
-                        "type": "phone",
-                        "start": 13,
-                        "end": 22,
-                        "placeholder": "<PHONE_1>",
-                        "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 1},
-                    }
-                ],
-            }
-        )
-    )
+    write_phone_redaction_log(root, f"c{n}", 13, 22, MASK, channel=1)
     turns = [
         turn("user", 0.0, 1.0, "hello there", lang=lang),
         turn("agent", 1.1, 2.5, "my number is <PHONE_1>"),
