@@ -32,6 +32,7 @@ class LocalePack:
     default_for: tuple[str, ...] = ()
     lid_detector: str = "script"  # "lingua": lingua restricted to lid_languages, behind detect_lang
     lid_languages: tuple[str, ...] = ()
+    lid_function_words: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, hash=False)
     name_countries: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     number_words: tuple[tuple[str, str], ...] = ()  # () = the built-in English/Hindi/Chinese table
     source: str = "built-in"

@@ -127,11 +127,29 @@ def _lingua(codes: tuple[str, ...]):  # noqa: ANN202 - lingua's detector type, i
     return LanguageDetectorBuilder.from_iso_codes_639_1(*isos).build()
 
 
+_WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def matrix_language(pack: LocalePack, text: str) -> str | None:
+    """The language whose closed-class words hold the turn ("Vous pouvez checker si mon refund est bien
+    processed?" is French with English insertions): at least two of them, twice any other language's.
+    None when the grammar words do not decide (lingua then reads the whole turn)."""
+    if not pack.lid_function_words:
+        return None
+    words = [w.lower() for w in _WORDS.findall(text)]
+    counts = sorted(((sum(w in fw for w in words), lang) for lang, fw in pack.lid_function_words.items()),
+                    reverse=True)
+    (top, lang), second = counts[0], (counts[1][0] if len(counts) > 1 else 0)
+    return lang if top >= 2 and top >= 2 * second else None
+
+
 def lingua_lang(pack: LocalePack, text: str) -> str | None:
     """The pack tag lingua picks among the pack's `lid_languages`, or None when it cannot tell."""
     codes = pack.lid_languages
     if len(codes) < 2:
         return _pack_tag(pack, codes[0]) if codes else None
+    if (matrix := matrix_language(pack, text)) is not None:
+        return _pack_tag(pack, matrix)
     found = _lingua(tuple(sorted(codes))).detect_language_of(text)
     return _pack_tag(pack, found.iso_code_639_1.name.lower()) if found is not None else None
 

@@ -44,11 +44,19 @@ def pack_from_doc(doc: dict, rules: PackRules, source: str) -> LocalePack:
         default_for=tuple(doc.get("default_for") or ()),
         lid_detector=lid.get("detector", "script"),
         lid_languages=tuple(lid.get("languages") or ()),
+        lid_function_words=_function_words(lid.get("function_words") or {}),
         name_countries=(tuple(nc.get("primary") or ()), tuple(nc.get("secondary") or ())),
         number_words=words,
         source=source,
         rules=rules,
     )
+
+
+def _function_words(by_lang: dict[str, list[str]]) -> dict[str, frozenset[str]]:
+    """Each language's closed-class words, less those two languages share ("on", "a"): they tell nothing."""
+    sets = {lang: frozenset(w.lower() for w in words) for lang, words in by_lang.items()}
+    return {lang: words - frozenset().union(*(o for other, o in sets.items() if other != lang))
+            for lang, words in sets.items()}
 
 
 def load_pack_dir(directory: Path, source: str | None = None) -> dict[str, LocalePack]:

@@ -49,3 +49,36 @@ def test_the_original_packs_keep_their_script_and_lexicon_logic():
     assert detect_lang(get_pack("zh-CN"), "我的订单还没有到") == "zh"
     assert detect_lang(get_pack("hi-IN"), "मेरा ऑर्डर अभी तक नहीं आया") == "hi"
     assert "hai" in lexicon_names.lid._HINDI
+
+
+# written by hand for this test, apart from bench/data/make_pii_eu.py: everyday support turns that insert
+# English product words into the pack's language (the matrix language decides), and plain English turns
+HANDWRITTEN_CASES = [
+    ("nl-NL", "Ik heb mijn password gereset maar de login werkt nog steeds niet", "nl"),
+    ("nl-NL", "Can you please send me the invoice again?", "en"),
+    ("nl-NL", "Is mijn refund al verwerkt of moet ik nog een ticket aanmaken?", "nl"),
+    ("de-DE", "Ich habe das Update installiert, aber die App crasht immer noch", "de"),
+    ("de-DE", "The tracking link in your email is broken", "en"),
+    ("de-AT", "Können Sie mir bitte den Invoice nochmal schicken, der Download geht nicht", "de"),
+    ("fr-FR", "J'ai fait un upgrade de mon plan mais la facture est wrong", "fr"),
+    ("fr-FR", "I already sent the screenshot to your team yesterday", "en"),
+    ("fr-FR", "Est-ce que vous pouvez faire un refund sur ma carte ?", "fr"),
+    ("es-ES", "Ya hice el reset del router pero sigue sin funcionar", "es"),
+    ("es-ES", "Could you check whether my refund went through?", "en"),
+    ("es-ES", "Necesito cambiar el email de mi cuenta, el login no funciona", "es"),
+    ("sv-SE", "Jag har gjort en reset av appen men den kraschar fortfarande", "sv"),
+    ("sv-SE", "Thanks, that solved the issue for me", "en"),
+    ("sv-SE", "Kan ni skicka en ny invoice till min mejl?", "sv"),
+]
+
+
+@pytest.mark.parametrize(("locale", "text", "lang"), HANDWRITTEN_CASES)
+def test_a_code_switched_turn_is_tagged_by_its_grammar_words_not_its_borrowed_nouns(locale, text, lang):
+    assert get_pack(locale).detect_lang(text) == lang
+
+
+def test_function_words_two_languages_share_decide_nothing():
+    from vak_pipeline.locales.registry import _function_words
+
+    words = _function_words({"fr": ["on", "a", "le"], "en": ["on", "a", "the"]})
+    assert words == {"fr": frozenset({"le"}), "en": frozenset({"the"})}
