@@ -98,6 +98,14 @@ class DataLayout:
     def published(self) -> DataLayout:
         return DataLayout(self.root)
 
+    def final(self, path: Path) -> Path:
+        """Where a file of this layout's release will be read once released: a candidate's files move to the
+        data root with `release` (what asset metadata links to, so the links stay true after the swap)."""
+        path = Path(path)
+        if self.is_candidate and path.is_relative_to(self.release_root):
+            return (self.root / path.relative_to(self.release_root)).resolve()
+        return path.resolve()
+
     @property
     def is_candidate(self) -> bool:
         return self.release_dir is not None

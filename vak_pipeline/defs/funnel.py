@@ -96,7 +96,7 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
     version = hashlib.sha256(
         f"{s.manifest_hash}:{sorted(inputs.items())}:{thresholds.model_dump_json()}".encode()
     ).hexdigest()
-    html_path = report.html.resolve()
+    html_path = layout.final(report.html)  # where it is read once `release` swaps the candidate in
     context.log.info(f"release verdict: {verdict.status}; " + "; ".join(verdict.reasons))
     upload_cols = (
         "upload",
@@ -143,8 +143,8 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
             "verdict_reasons": dg.MetadataValue.json(verdict.reasons),
             "report_url": dg.MetadataValue.url(html_path.as_uri()),
             "report_path": dg.MetadataValue.path(str(html_path)),
-            "report_json": dg.MetadataValue.path(str(report.json.resolve())),
-            "markdown": dg.MetadataValue.path(str(report.markdown.resolve())),
+            "report_json": dg.MetadataValue.path(str(layout.final(report.json))),
+            "markdown": dg.MetadataValue.path(str(layout.final(report.markdown))),
             "summary": dg.MetadataValue.md(summary_markdown(s)),
             "conversations": s.conversations,
             "audio_recordings": s.with_audio,
@@ -183,7 +183,7 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
                 ],
                 schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in q_cols]),
             ),
-            "quality_csv": dg.MetadataValue.path(str((report.out_dir / "quality.csv").resolve())),
+            "quality_csv": dg.MetadataValue.path(str(layout.final(report.out_dir / "quality.csv"))),
             "redactions_by_type": dg.MetadataValue.json(dict(s.redactions_by_type)),
         },
     )

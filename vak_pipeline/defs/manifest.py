@@ -39,9 +39,9 @@ def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfi
             "rejected": result.rejected,
             "warnings": result.warnings,
             "issues_by_code": dg.MetadataValue.json(top),
-            "manifest": dg.MetadataValue.path(str(layout.manifest.resolve())),
+            "manifest": dg.MetadataValue.path(str(layout.final(layout.manifest))),
             "rejected_report": dg.MetadataValue.path(str(layout.rejected.resolve())),
-            "schema": dg.MetadataValue.path(str(layout.schema.resolve())),
+            "schema": dg.MetadataValue.path(str(layout.final(layout.schema))),
             "inputs": dg.MetadataValue.json([str(p) for p in inputs]),
         },
     )

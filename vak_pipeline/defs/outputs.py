@@ -12,6 +12,7 @@ import dagster as dg
 from pydantic import Field
 
 from vak_pipeline.core.issue import Severity
+from vak_pipeline.layout import DataLayout
 from vak_pipeline.manifest_hash import manifest_hash
 from vak_pipeline.recipes.cascaded import CascadedConfig
 from vak_pipeline.recipes.common import BuildResult, data_version
@@ -59,7 +60,8 @@ class DuplexS2SExportConfig(DuplexS2SConfig, dg.Config):
     """recipes.duplex_s2s.DuplexS2SConfig as run config."""
 
 
-def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg.MaterializeResult:
+def _export_result(context: dg.AssetExecutionContext, result: BuildResult,
+                   layout: DataLayout) -> dg.MaterializeResult:
     context.log.info(f"{result.recipe}: {result.counts} skipped={sum(result.skipped.values())}")
     return dg.MaterializeResult(
         data_version=dg.DataVersion(result.data_version),
@@ -69,9 +71,9 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult) -> dg
             "skipped": dg.MetadataValue.json(result.skipped),
             "skipped_total": sum(result.skipped.values()),
             "flags": dg.MetadataValue.json(result.flags),
-            "path": dg.MetadataValue.path(str(result.out_dir.resolve())),
-            "build_json": dg.MetadataValue.path(str(result.build_json.resolve())),
-            "skipped_report": dg.MetadataValue.path(str(result.skipped_path.resolve())),
+            "path": dg.MetadataValue.path(str(layout.final(result.out_dir))),
+            "build_json": dg.MetadataValue.path(str(layout.final(result.build_json))),
+            "skipped_report": dg.MetadataValue.path(str(layout.final(result.skipped_path))),
         },
     )
 
@@ -94,7 +96,7 @@ def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataRe
             "conflicts": len(result.conflicts),
             "warnings": dg.MetadataValue.json(result.warnings[:MAX_ROWS]),
             "issues": len(issues),
-            "path": dg.MetadataValue.path(str(layout.splits.resolve())),
+            "path": dg.MetadataValue.path(str(layout.final(layout.splits))),
         },
     )
 
@@ -122,7 +124,7 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
         metadata={"errors": len(errors), "warnings": len(issues) - len(errors),
                   "issues_by_code": dg.MetadataValue.json(by_code), "issues": table,
                   "splits_built_from_other_manifest": stale,
-                  "path": dg.MetadataValue.path(str(layout.splits.resolve()))},
+                  "path": dg.MetadataValue.path(str(layout.final(layout.splits)))},
     )
 
 
@@ -131,7 +133,8 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
 def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.moshi_lora import export_moshi_lora
 
-    return _export_result(context, export_moshi_lora(data.layout.candidate(), MoshiConfig(**config.model_dump())))
+    layout = data.layout.candidate()
+    return _export_result(context, export_moshi_lora(layout, MoshiConfig(**config.model_dump())), layout)
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
@@ -140,7 +143,8 @@ def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
                data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.turn_based import export_turn_based
 
-    return _export_result(context, export_turn_based(data.layout.candidate(), TurnBasedConfig(**config.model_dump())))
+    layout = data.layout.candidate()
+    return _export_result(context, export_turn_based(layout, TurnBasedConfig(**config.model_dump())), layout)
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl", "csv"},
@@ -149,7 +153,8 @@ def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
              data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.cascaded import export_cascaded
 
-    return _export_result(context, export_cascaded(data.layout.candidate(), CascadedConfig(**config.model_dump())))
+    layout = data.layout.candidate()
+    return _export_result(context, export_cascaded(layout, CascadedConfig(**config.model_dump())), layout)
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"parquet"},
@@ -158,7 +163,8 @@ def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfi
                    data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.parquet import export_parquet
 
-    return _export_result(context, export_parquet(data.layout.candidate(), ParquetConfig(**config.model_dump())))
+    layout = data.layout.candidate()
+    return _export_result(context, export_parquet(layout, ParquetConfig(**config.model_dump())), layout)
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
@@ -174,7 +180,8 @@ def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
                                                                       "'vak_pipeline[nemo]'"})
     from vak_pipeline.recipes.duplex_s2s import export_duplex_s2s
 
-    return _export_result(context, export_duplex_s2s(data.layout.candidate(), DuplexS2SConfig(**config.model_dump())))
+    layout = data.layout.candidate()
+    return _export_result(context, export_duplex_s2s(layout, DuplexS2SConfig(**config.model_dump())), layout)
 
 
 def _file_hash(path: Path) -> str:

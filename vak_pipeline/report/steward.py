@@ -658,7 +658,7 @@ def _tables(
                 f"{s.rejected_rows} rejected row(s)",
                 list(REJECTED_COLUMNS),
                 [[r[c] for c in REJECTED_COLUMNS] for r in _rejected_rows(layout, cap)],
-                f"showing at most {cap}; the full list: {layout.rejected.resolve()}",
+                f"showing at most {cap}; the full list: {_final_path(layout, layout.rejected)}",
             ),
             ("By rule", ["rule", "count"], [list(x) for x in s.rejected_by_rule.most_common()], ""),
             ("By family", ["family", "count"], [list(x) for x in s.rejected_by_family.most_common()], ""),
@@ -831,9 +831,7 @@ def _write_quality_csv(path: Path, quality: list[RecordingQuality]) -> None:
 def _final_path(layout: DataLayout, path: Path) -> Path:
     """Where a release file will be read: a candidate's files move to data/ when it is released."""
     verdict = read_verdict(layout)
-    if layout.is_candidate and not (verdict is not None and verdict.status == "blocked"):
-        return (layout.root / path.relative_to(layout.release_root)).resolve()
-    return path.resolve()
+    return path.resolve() if verdict is not None and verdict.status == "blocked" else layout.final(path)
 
 
 def build_steward_report(

@@ -37,6 +37,10 @@ def test_publish_chain_materializes_with_lineage_and_data_versions(tmp_path):
     assert json.loads((cand.export_dir("cascaded") / "build.json").read_text())["manifest_hash"] == sha
     steward = mats["steward_report"].materialization.metadata
     assert steward["report_url"].value.startswith("file://") and "12 conversations" in steward["summary"].value
+    # links point where the files are read once `release` swaps the candidate in, never into the candidate
+    for key, meta in (("steward_report", "report_path"), ("cascaded", "path"), ("splits", "path")):
+        linked = mats[key].materialization.metadata[meta].value
+        assert ".release-candidate" not in linked and linked.startswith(str(tmp_path.resolve())), (key, linked)
     tags = mats["cascaded"].materialization.tags
     first_version = tags["dagster/data_version"]
 
