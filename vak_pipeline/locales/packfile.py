@@ -78,6 +78,10 @@ class PackRules:
     business_cues: re.Pattern[str] | None = None
     placeholders: dict[str, str] = field(default_factory=dict)
     shared_business: tuple[str, ...] = ()  # words for the built-in recognizers' table (shared_business_cues)
+    # the built-in spoken-digit table (shared_number_words): number words, repeat words, digit characters
+    shared_number_words: tuple[tuple[str, str], ...] = ()
+    shared_repeat_words: tuple[tuple[str, int], ...] = ()
+    shared_digit_chars: tuple[tuple[str, str], ...] = ()
 
 
 @functools.cache
@@ -163,6 +167,11 @@ def cue_alternation(words: list[str] | tuple[str, ...]) -> str:
 
 def _cues_of(doc: dict[str, Any], kind: str) -> list[str]:
     return [w for per_lang in (doc.get("cues") or {}).values() for w in per_lang.get(kind, [])]
+
+
+def _per_lang_items(doc: dict[str, Any], key: str) -> tuple[tuple[str, Any], ...]:
+    """(word, value) of every language under `key`, in file order."""
+    return tuple((w, v) for per_lang in (doc.get(key) or {}).values() for w, v in per_lang.items())
 
 
 def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
@@ -294,5 +303,9 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         None if shared else _cue_re(_cues_of(doc, "business")),
         placeholders,
         tuple(_cues_of(doc, "business")) if shared else (),
+        *(
+            _per_lang_items(doc, key) if doc.get("shared_number_words") else ()
+            for key in ("number_words", "repeat_words", "digit_characters")
+        ),
     )
     return doc, rules

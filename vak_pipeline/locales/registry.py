@@ -30,9 +30,9 @@ __all__ = [
 def pack_from_doc(doc: dict, rules: PackRules, source: str) -> LocalePack:
     nc = doc.get("name_countries") or {}
     lid = doc.get("lid") or {}
-    words = tuple(
+    words = () if doc.get("shared_number_words") else tuple(
         sorted((w.lower(), d) for per_lang in (doc.get("number_words") or {}).values() for w, d in per_lang.items())
-    )
+    )  # a shared pack's words are the built-in table itself (recognizers/spoken_digits.py)
     return LocalePack(
         doc["id"],
         tuple(doc["languages"]),

@@ -11,27 +11,22 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ...locales.registry import PACKS
 from .base import latin_words
 
-_WORDS: dict[str, str] = {
-    # English (ASR spells "0" as zero/oh/o)
-    "zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
-    "six": "6", "seven": "7", "eight": "8", "nine": "9",
-    # Romanized Hindi
-    "shunya": "0", "sunya": "0", "ek": "1", "do": "2", "teen": "3", "char": "4", "chaar": "4", "paanch": "5",
-    "panch": "5", "chhe": "6", "chhah": "6", "chheh": "6", "che": "6", "saat": "7", "aath": "8", "nau": "9",
-    # Devanagari Hindi
-    "शून्य": "0", "एक": "1", "दो": "2", "तीन": "3", "चार": "4", "पांच": "5", "पाँच": "5", "छह": "6", "छः": "6",
-    "छे": "6", "सात": "7", "आठ": "8", "नौ": "9",
-}
-_REPEAT = {"double": 2, "triple": 3, "डबल": 2, "ट्रिपल": 3}
-_ZH = {"零": "0", "〇": "0", "幺": "1", "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
-       "八": "8", "九": "9"}
+# The built-in table: the number words, repeat words ("double five") and digit characters (零 一 二 ...)
+# of the original packs, read from their pack files (`shared_number_words: true`: en-US, hi-Latn-IN, hi-IN,
+# zh-CN); they apply in every pack. "plus" before a number (a country code) is syntax and stays here.
+_SHARED = [p.rules for p in PACKS.values() if p.source == "built-in" and p.rules is not None]
+_WORDS: dict[str, str] = {w: d for r in _SHARED for w, d in r.shared_number_words}
+_REPEAT: dict[str, int] = {w: n for r in _SHARED for w, n in r.shared_repeat_words}
+_ZH: dict[str, str] = {c: d for r in _SHARED for c, d in r.shared_digit_chars}
+_ZH_CHARS = "".join(re.escape(c) for c in _ZH)
 
 _L = r"(?<![\w\u0900-\u097F])"  # word boundaries that also respect Devanagari vowel signs
 _R = r"(?![\w\u0900-\u097F])"
 _REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
-_ZH_RUN_RE = re.compile(r"[零〇幺一二三四五六七八九0-9]{6,}")
+_ZH_RUN_RE = re.compile(rf"[{_ZH_CHARS}0-9]{{6,}}")
 
 
 @dataclass(frozen=True)
@@ -50,10 +45,13 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
     words = {**_WORDS, **dict(extra)}
     alt = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
     token = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{alt}|\d+){_R}"
-    return _Table(words, re.compile(rf"(?:{_L}plus\s+)?{token}(?:[\s,\-]+{token})*", re.IGNORECASE),
-                  re.compile(rf"(?:({_REP_ALT})\s+)?({alt}|\d+)", re.IGNORECASE),
-                  re.compile(rf"{_L}(?:{alt}){_R}|[零〇幺一二三四五六七八九]", re.IGNORECASE),
-                  frozenset(w for w in words if w.isascii()))
+    return _Table(
+        words,
+        re.compile(rf"(?:{_L}plus\s+)?{token}(?:[\s,\-]+{token})*", re.IGNORECASE),
+        re.compile(rf"(?:({_REP_ALT})\s+)?({alt}|\d+)", re.IGNORECASE),
+        re.compile(rf"{_L}(?:{alt}){_R}|[{_ZH_CHARS}]", re.IGNORECASE),
+        frozenset(w for w in words if w.isascii()),
+    )
 
 
 MIN_DIGITS = 5  # a spoken US ZIP has five
@@ -121,8 +119,9 @@ def digit_view(text: str, extra_words: tuple[tuple[str, str], ...] = ()) -> Digi
     for m in _ZH_RUN_RE.finditer(text):
         s = m.group()
         if any(c in _ZH for c in s) and not any(a < m.end() and m.start() < b for a, b, _ in runs):
-            runs.append((m.start(), m.end(), [(_ZH.get(c, c), m.start() + i, m.start() + i + 1)
-                                              for i, c in enumerate(s)]))
+            runs.append(
+                (m.start(), m.end(), [(_ZH.get(c, c), m.start() + i, m.start() + i + 1) for i, c in enumerate(s)])
+            )
     if not runs:
         return None
     runs.sort()
