@@ -82,6 +82,9 @@ class PackRules:
     shared_number_words: tuple[tuple[str, str], ...] = ()
     shared_repeat_words: tuple[tuple[str, int], ...] = ()
     shared_digit_chars: tuple[tuple[str, str], ...] = ()
+    # every cue list of the file by kind (person_name, phone, address, postcode, business), all languages in
+    # file order: the built-in (Python) recognizers of the original packs read theirs from here
+    cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @functools.cache
@@ -150,17 +153,17 @@ def _cue_re(words: list[str]) -> re.Pattern[str] | None:
     return re.compile(r"(?<![\w])(?:" + "|".join(alts) + r")(?![\w])", re.IGNORECASE)
 
 
-def cue_alternation(words: list[str] | tuple[str, ...]) -> str:
+def cue_alternation(words: list[str] | tuple[str, ...], other_gap: str = r"\s?") -> str:
     """One regex alternative for cue words in any script: Latin words between word boundaries (so "ref"
     is not found in "refund"), Devanagari and Han cues without (they attach to what follows: "订单号");
     a space inside a Latin cue matches any whitespace ("account id"), inside another script optional
-    whitespace ("पी एन आर" = "पीएनआर")."""
+    whitespace ("पी एन आर" = "पीएनआर") unless `other_gap` says otherwise."""
 
     def one(w: str, gap: str) -> str:
         return gap.join(re.escape(part) for part in w.split())
 
     latin = sorted({one(w, r"\s+") for w in words if w.isascii()}, key=len, reverse=True)
-    other = sorted({one(w, r"\s?") for w in words if not w.isascii()}, key=len, reverse=True)
+    other = sorted({one(w, other_gap) for w in words if not w.isascii()}, key=len, reverse=True)
     alts = ([r"\b(?:" + "|".join(latin) + r")\b"] if latin else []) + other
     return "(?:" + "|".join(alts) + ")" if alts else "(?!)"
 
@@ -294,12 +297,13 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             )
         )
     shared = bool(doc.get("shared_business_cues", False))
+    own = not doc.get("shared_cues", False)  # shared: the built-in recognizers read them (cue_words)
     rules = PackRules(
         tuple(ids),
         tuple(posts),
         tuple(addrs),
-        _cue_re(_cues_of(doc, "person_name")),
-        _cue_re(_cues_of(doc, "phone")),
+        _cue_re(_cues_of(doc, "person_name")) if own else None,
+        _cue_re(_cues_of(doc, "phone")) if own else None,
         None if shared else _cue_re(_cues_of(doc, "business")),
         placeholders,
         tuple(_cues_of(doc, "business")) if shared else (),
@@ -307,5 +311,6 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             _per_lang_items(doc, key) if doc.get("shared_number_words") else ()
             for key in ("number_words", "repeat_words", "digit_characters")
         ),
+        {kind: tuple(_cues_of(doc, kind)) for kind in ("person_name", "phone", "address", "postcode", "business")},
     )
     return doc, rules

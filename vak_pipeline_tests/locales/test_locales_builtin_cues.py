@@ -33,3 +33,24 @@ def test_a_repeat_word_that_repeats_four_times_is_refused_with_its_line(tmp_path
     (tmp_path / "en-US.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(PackFileError, match=r"en-US\.yaml:\d+: repeat_words\.en\.triple"):
         load_pack_file(tmp_path / "en-US.yaml", "test")
+
+
+def test_postcode_cues_are_read_from_the_packs_that_list_the_type():
+    from vak_pipeline.redaction.recognizers import postcodes
+
+    assert "pincode" in PACKS["en-IN"].rules.cue_words["postcode"]
+    assert "पिन कोड" in PACKS["hi-IN"].rules.cue_words["postcode"]
+    assert "邮编" in PACKS["zh-CN"].rules.cue_words["postcode"]
+    # each word the files give is a cue of its type's recognizer, and a space matches any whitespace
+    for pid, pattern in (("en-US", postcodes._US_CUE), ("en-IN", postcodes._IN_CUE), ("zh-CN", postcodes._CN_CUE)):
+        for w in PACKS[pid].rules.cue_words["postcode"]:
+            assert pattern.fullmatch(w.replace(" ", "  ")), (pid, w)
+    assert [m.norm for m in postcodes.find_in_pin("mera पिन  कोड hai 110001")] == ["110001"]
+    assert [m.norm for m in postcodes.find_us_zip("my zip - code is 78701")] == ["78701"]
+    assert list(postcodes.find_cn_postcode("订单号 123456")) == []  # no postcode cue, no postcode
+
+
+def test_shared_cues_feed_the_python_recognizers_not_the_pack_file_rules():
+    for pid in ("en-US", "en-IN", "hi-IN", "hi-Latn-IN", "zh-CN"):
+        rules = PACKS[pid].rules
+        assert PACKS[pid].source == "built-in" and rules.name_cues is None and rules.phone_cues is None

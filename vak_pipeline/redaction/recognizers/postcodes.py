@@ -3,6 +3,7 @@
 A bare five- or six-digit number is an amount, an order or an OTP far more often than a postcode, so
 these need their cue, in each language of the pack: "pin code", "pincode", "पिन कोड" / "邮编",
 "邮政编码" / "zip", "zip code", "postal code" (a US state before a ZIP also counts: "Austin, TX 78701").
+The cue words are data: `cues.<lang>.postcode` in the pack files that list the type.
 Addresses that end in a postcode are found whole by `addresses`; the longer match wins there.
 """
 
@@ -11,50 +12,59 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...locales.packfile import cue_alternation
+from ...locales.registry import PACKS
 from .base import Match, digits_of
+
+
+def _cues(ptype: str) -> str:
+    """The postcode cues of the built-in packs that list `ptype` (`shared_cues: true`: en-US for us_zip,
+    en-IN and hi-IN for in_pin, zh-CN for cn_postcode). A space matches any whitespace in every script
+    ("पिन कोड"); the files also list the forms without it ("पिनकोड", "zipcode")."""
+    words = [
+        w
+        for p in PACKS.values()
+        if p.source == "built-in" and p.rules is not None and ptype in p.pii_types
+        for w in p.rules.cue_words.get("postcode", ())
+    ]
+    return cue_alternation(words, other_gap=r"\s+")
+
 
 _GAP = r"[^\d\n]{0,24}?"  # "pin code is", "pincode hai", "邮编是", "zip code, uh,"
 _SEP = r"(?:[ \-.]|, ?)?"  # ASR writes spoken digits as "5-1-1-3-1-2" or "5 1 1, 3 1 2"
-_IN_PIN_RE = re.compile(
-    rf"(?:\bpin\s*-?\s*code\b|\bpincode\b|\bpin\b|\bpostal\s+code\b|\bpost\s+code\b|\bzip\s*code\b|"
-    rf"पिन\s*कोड|पिनकोड|पिन|डाक\s*कोड){_GAP}(?<!\d)([1-9](?:{_SEP}\d){{5}})(?!{_SEP}?\d)",
-    re.IGNORECASE,
-)
-_CN_RE = re.compile(
-    rf"(?:邮编|邮政编码|邮码|\bpostcode\b|\bpostal\s+code\b|\bzip\s*code\b){_GAP}(?<!\d)(\d(?:{_SEP}\d){{5}})(?!{_SEP}?\d)",
-    re.IGNORECASE,
-)
+_IN_CUE = re.compile(_cues("in_pin"), re.IGNORECASE)
+_CN_CUE = re.compile(_cues("cn_postcode"), re.IGNORECASE)
+_US_CUE = re.compile(_cues("us_zip"), re.IGNORECASE)
+_IN_PIN_RE = re.compile(rf"{_IN_CUE.pattern}{_GAP}(?<!\d)([1-9](?:{_SEP}\d){{5}})(?!{_SEP}?\d)", re.IGNORECASE)
+_CN_RE = re.compile(rf"{_CN_CUE.pattern}{_GAP}(?<!\d)(\d(?:{_SEP}\d){{5}})(?!{_SEP}?\d)", re.IGNORECASE)
 _US_RE = re.compile(
-    rf"(?:\bzip\s*-?\s*code\b|\bzipcode\b|\bzip\b|\bpostal\s+code\b){_GAP}(?<!\d)(\d(?:{_SEP}\d){{4}}"
-    rf"(?:\s?-\s?\d{{4}})?)(?!{_SEP}?\d)",
-    re.IGNORECASE,
+    rf"{_US_CUE.pattern}{_GAP}(?<!\d)(\d(?:{_SEP}\d){{4}}(?:\s?-\s?\d{{4}})?)(?!{_SEP}?\d)", re.IGNORECASE
 )
 _STATES = (
     "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK "
     "OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC"
 )
 _US_STATE_RE = re.compile(rf",\s*(?:{'|'.join(_STATES.split())})\s+(\d{{5}}(?:-\d{{4}})?)(?!\d)")
-_IN_GATE = re.compile(r"pin|zip|post|पिन|डाक", re.IGNORECASE)
-_CN_GATE = re.compile(r"邮|post|zip", re.IGNORECASE)
-_US_GATE = re.compile(r"zip|postal|,\s*[A-Z]{2}\s+\d", re.IGNORECASE)
+# Cheap gates before the full patterns: a cue must be there (or, for a ZIP, a state and a digit).
+_US_STATE_GATE = re.compile(r",\s*[A-Z]{2}\s+\d", re.IGNORECASE)
 
 
 def find_in_pin(text: str) -> Iterator[Match]:
-    if not _IN_GATE.search(text):
+    if not _IN_CUE.search(text):
         return
     for m in _IN_PIN_RE.finditer(text):
         yield Match("in_pin", m.start(1), m.end(1), 0.85, "pin_cue", digits_of(m.group(1)))
 
 
 def find_cn_postcode(text: str) -> Iterator[Match]:
-    if not _CN_GATE.search(text):
+    if not _CN_CUE.search(text):
         return
     for m in _CN_RE.finditer(text):
         yield Match("cn_postcode", m.start(1), m.end(1), 0.85, "postcode_cue", digits_of(m.group(1)))
 
 
 def find_us_zip(text: str) -> Iterator[Match]:
-    if not _US_GATE.search(text):
+    if not (_US_CUE.search(text) or _US_STATE_GATE.search(text)):
         return
     for rx in (_US_RE, _US_STATE_RE):
         for m in rx.finditer(text):
