@@ -82,9 +82,9 @@ class PackRules:
     shared_number_words: tuple[tuple[str, str], ...] = ()
     shared_repeat_words: tuple[tuple[str, int], ...] = ()
     shared_digit_chars: tuple[tuple[str, str], ...] = ()
-    # every cue list of the file by kind (person_name, phone, address, postcode, business), all languages in
-    # file order: the built-in (Python) recognizers of the original packs read theirs from here
-    cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # with shared_cues: the file's cue lists by kind (person_name, phone, address, postcode), all languages in
+    # file order, for the built-in (Python) recognizers of the original packs; empty for other packs
+    shared_cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @functools.cache
@@ -311,6 +311,6 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             _per_lang_items(doc, key) if doc.get("shared_number_words") else ()
             for key in ("number_words", "repeat_words", "digit_characters")
         ),
-        {kind: tuple(_cues_of(doc, kind)) for kind in ("person_name", "phone", "address", "postcode", "business")},
+        {} if own else {kind: tuple(_cues_of(doc, kind)) for kind in ("person_name", "phone", "address", "postcode")},
     )
     return doc, rules

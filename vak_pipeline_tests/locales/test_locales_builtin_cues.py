@@ -38,12 +38,12 @@ def test_a_repeat_word_that_repeats_four_times_is_refused_with_its_line(tmp_path
 def test_postcode_cues_are_read_from_the_packs_that_list_the_type():
     from vak_pipeline.redaction.recognizers import postcodes
 
-    assert "pincode" in PACKS["en-IN"].rules.cue_words["postcode"]
-    assert "पिन कोड" in PACKS["hi-IN"].rules.cue_words["postcode"]
-    assert "邮编" in PACKS["zh-CN"].rules.cue_words["postcode"]
+    assert "pincode" in PACKS["en-IN"].rules.shared_cue_words["postcode"]
+    assert "पिन कोड" in PACKS["hi-IN"].rules.shared_cue_words["postcode"]
+    assert "邮编" in PACKS["zh-CN"].rules.shared_cue_words["postcode"]
     # each word the files give is a cue of its type's recognizer, and a space matches any whitespace
     for pid, pattern in (("en-US", postcodes._US_CUE), ("en-IN", postcodes._IN_CUE), ("zh-CN", postcodes._CN_CUE)):
-        for w in PACKS[pid].rules.cue_words["postcode"]:
+        for w in PACKS[pid].rules.shared_cue_words["postcode"]:
             assert pattern.fullmatch(w.replace(" ", "  ")), (pid, w)
     assert [m.norm for m in postcodes.find_in_pin("mera पिन  कोड hai 110001")] == ["110001"]
     assert [m.norm for m in postcodes.find_us_zip("my zip - code is 78701")] == ["78701"]
@@ -54,3 +54,14 @@ def test_shared_cues_feed_the_python_recognizers_not_the_pack_file_rules():
     for pid in ("en-US", "en-IN", "hi-IN", "hi-Latn-IN", "zh-CN"):
         rules = PACKS[pid].rules
         assert PACKS[pid].source == "built-in" and rules.name_cues is None and rules.phone_cues is None
+
+
+def test_phone_cues_are_read_from_the_original_packs_and_apply_in_every_pack():
+    from vak_pipeline.redaction.recognizers import phone
+
+    words = [w for pid in ("en-US", "hi-IN", "zh-CN") for w in PACKS[pid].rules.shared_cue_words["phone"]]
+    assert {"whatsapp", "reach me", "मोबाइल", "手机"} <= set(words)
+    assert all(phone._PHONE_CUE.fullmatch(w) for w in words)
+    assert phone._PHONE_CUE.search("telefoonnummer") is None  # a European pack's cue stays in its own rules
+    assert phone.asks_for_number("what is the best number to reach  me on?")
+    assert [m.norm for m in phone.find_cued_digit_runs("मेरा मोबाइल 98765 43 210 hai")] == ["9876543210"]

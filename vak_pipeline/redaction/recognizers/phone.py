@@ -15,6 +15,8 @@ from collections.abc import Iterator
 import phonenumbers
 from phonenumbers import Leniency, PhoneNumber, PhoneNumberFormat, PhoneNumberMatcher
 
+from ...locales.packfile import cue_alternation
+from ...locales.registry import PACKS
 from .base import Match, business_context, has_cue
 
 _DIGIT_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d){5,}")
@@ -91,8 +93,13 @@ def _possible_international(text: str) -> Iterator[Match]:
 # ASR text garbles spoken numbers ("nine eight seven six five four three two one zero" -> "876-543 to 1.0"):
 # after a phone cue, a run of 7+ digits (homophones of two/four/zero between digits allowed) is still a
 # person's number even when no region calls it valid, so it is redacted rather than left mostly readable.
-_PHONE_CUE = re.compile(r"\b(?:phone|mobile|contact|cell|whatsapp|landline|reach\s+me|call\s+me)\b|"
-                        r"फ़ोन|फोन|मोबाइल|电话|手机", re.IGNORECASE)
+# The cue words are data: `cues.<lang>.phone` of the built-in packs with `shared_cues: true` (en-US, hi-IN,
+# zh-CN); as before, they apply in every pack.
+_PHONE_CUE = re.compile(
+    cue_alternation([w for p in PACKS.values() if p.source == "built-in" and p.rules is not None
+                     for w in p.rules.shared_cue_words.get("phone", ())]),
+    re.IGNORECASE,
+)
 _HOMOPHONES = {"to": "2", "too": "2", "for": "4", "oh": "0", "o": "0"}
 _LOOSE_RUN = re.compile(r"\d(?:(?:[\s().\-/,]{0,2}|\s(?:to|too|for|oh|o)\s)\d){6,}", re.IGNORECASE)
 

@@ -25,7 +25,7 @@ def _cues(ptype: str) -> str:
         w
         for p in PACKS.values()
         if p.source == "built-in" and p.rules is not None and ptype in p.pii_types
-        for w in p.rules.cue_words.get("postcode", ())
+        for w in p.rules.shared_cue_words.get("postcode", ())
     ]
     return cue_alternation(words, other_gap=r"\s+")
 
