@@ -85,6 +85,8 @@ class PackRules:
     # with shared_cues: the file's cue lists by kind (person_name, phone, address, postcode), all languages in
     # file order, for the built-in (Python) recognizers of the original packs; empty for other packs
     shared_cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # with shared_cues: name_context words by role (titles, before, strong_before, after, strong_after)
+    shared_name_context: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @functools.cache
@@ -312,5 +314,11 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             for key in ("number_words", "repeat_words", "digit_characters")
         ),
         {} if own else {kind: tuple(_cues_of(doc, kind)) for kind in ("person_name", "phone", "address", "postcode")},
+        {}
+        if own
+        else {
+            role: tuple(w for per_lang in (doc.get("name_context") or {}).values() for w in per_lang.get(role, []))
+            for role in ("titles", "before", "strong_before", "after", "strong_after")
+        },
     )
     return doc, rules

@@ -65,3 +65,20 @@ def test_phone_cues_are_read_from_the_original_packs_and_apply_in_every_pack():
     assert phone._PHONE_CUE.search("telefoonnummer") is None  # a European pack's cue stays in its own rules
     assert phone.asks_for_number("what is the best number to reach  me on?")
     assert [m.norm for m in phone.find_cued_digit_runs("मेरा मोबाइल 98765 43 210 hai")] == ["9876543210"]
+
+
+def test_the_words_around_a_name_are_read_from_the_pack_files_by_script():
+    from vak_pipeline.redaction.recognizers import lexicon_names as ln
+
+    assert "speak with" in ln._CUE_PREV2 and "naam hai" in ln._STRONG_PREV2  # en-US, hi-Latn-IN
+    assert {"ji", "sahab"} <= ln._STRONG_NEXT and "shri" in ln._TITLES  # hi-Latn-IN
+    assert "श्री" in ln._DEVA_TITLES and "श्री" not in ln._TITLES  # hi-IN, kept to its script
+    assert "先生" in ln._ZH_TITLES  # zh-CN
+    assert PACKS["nl-NL"].rules.shared_name_context == {}  # a pack without shared_cues feeds none of them
+
+
+def test_name_context_roles_are_checked_by_the_schema(tmp_path: Path):
+    text = (BUILTIN_DIR / "zh-CN.yaml").read_text(encoding="utf-8").replace("    titles:", "    honorifics:")
+    (tmp_path / "zh-CN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"zh-CN\.yaml:\d+: name_context\.zh: Additional properties"):
+        load_pack_file(tmp_path / "zh-CN.yaml", "test")

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...locales import lid
+from ...locales.registry import PACKS
 
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
@@ -53,127 +54,34 @@ das pal lal dev raja rani prem sona heera moti jaan khushi asha kiran suraj chan
 _FILLERS = frozenset(
     "yeah yes yep ya yah haan han ji jee hi hello hey ok okay um uh umm so well sure oh right hmm and".split()
 )
-_TITLES = frozenset("mr mrs ms miss mister dr doctor shri sri shrimati smt kumari prof professor mister".split())
-_CUE_PREV = frozenset(
-    (
-        "it's",
-        "its",
-        "i'm",
-        "im",
-        "name's",
-        "names",
-        "hi",
-        "hello",
-        "hey",
-        "thanks",
-        "bye",
-        "dear",
-        "sorry",
-        "friend",
-        "brother",
-        "sister",
-        "wife",
-        "husband",
-        "son",
-        "daughter",
-        "father",
-        "mother",
-        "colleague",
-        "manager",
-        "uncle",
-        "aunty",
-        "auntie",
-        "beta",
-        "naam",
-        "main",
-        "mai",
-        "customer",
-        "caller",
-        "for",
-        "namaste",
-        "goodbye",
-        "told",
-        "tell",
-        "ask",
-        "asked",
-        "under",
-        "with",
-        "ok",
-        "okay",
-    )
-)
-_CUE_PREV2 = frozenset(
-    (
-        "it is",
-        "this is",
-        "i am",
-        "name is",
-        "call me",
-        "ask for",
-        "speak to",
-        "speak with",
-        "speaking to",
-        "speaking with",
-        "spoke to",
-        "spoke with",
-        "talk to",
-        "talked to",
-        "talking to",
-        "thank you",
-        "transfer to",
-        "connect to",
-        "connect me",
-        "is mr",
-        "naam hai",
-        "myself is",
-        "theek hai",
-        "thik hai",
-        "achha hai",
-        "accha hai",
-    )
-)
-_CUE_NEXT = frozenset(
-    "ji jee sahab saab sahib sir madam maam ma'am bhai bhaiya didi here speaking ne ko ka ki ke bol from said says "
-    "told called asked mentioned wrote was has had did will would can could".split()
-)
+
+
+def _context(role: str, script: str = "latin") -> tuple[str, ...]:
+    """`name_context.<lang>.<role>` words of the built-in packs with `shared_cues: true` (en-US, hi-Latn-IN,
+    hi-IN, zh-CN), in one script: "latin", "deva" (Devanagari) or "han"."""
+    words = [
+        w
+        for p in PACKS.values()
+        if p.source == "built-in" and p.rules is not None
+        for w in p.rules.shared_name_context.get(role, ())
+    ]
+    if script == "latin":
+        return tuple(w for w in words if w.isascii())
+    lo, hi = ("\u0900", "\u097f") if script == "deva" else ("\u4e00", "\u9fff")
+    return tuple(w for w in words if any(lo <= c <= hi for c in w))
+
+
+# The words around a name are data (name_context in the pack files): titles, words just before one
+# ("hi", "with", "this is", "naam hai") or after ("ji", "said"); the strong ones also take an unknown word.
+_TITLES = frozenset(_context("titles"))
+_CUE_PREV = frozenset(w for w in _context("before") if " " not in w)
+_CUE_PREV2 = frozenset(w for w in _context("before") if " " in w)
+_CUE_NEXT = frozenset(_context("after"))
 # Cues strong enough that an unknown word (in no name list, no English or Hindi word) is taken as a name:
 # "it's jocelyn okafor", "mr kowalczyk", "menon ji".
-_STRONG_PREV = frozenset(
-    (
-        "it's",
-        "its",
-        "i'm",
-        "im",
-        "under",
-        "naam",
-        "shri",
-        "sri",
-        "shrimati",
-        "smt",
-        "mr",
-        "mrs",
-        "ms",
-        "dr",
-        "miss",
-        "mister",
-        "kumari",
-    )
-)
-_STRONG_PREV2 = frozenset(
-    (
-        "this is",
-        "name is",
-        "i am",
-        "speak to",
-        "speak with",
-        "spoke to",
-        "spoke with",
-        "ask for",
-        "transfer to",
-        "naam hai",
-    )
-)
-_STRONG_NEXT = frozenset("ji jee sahab saab sahib".split())
+_STRONG_PREV = frozenset(w for w in _context("strong_before") if " " not in w)
+_STRONG_PREV2 = frozenset(w for w in _context("strong_before") if " " in w)
+_STRONG_NEXT = frozenset(_context("strong_after"))
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
 _QUICK_PHRASES_RE = re.compile("|".join(re.escape(p) for p in sorted(_STRONG_PREV2 | {"it's", "i'm"})))
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
@@ -191,24 +99,7 @@ _ZH_SURNAMES = frozenset(
     "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
     "張劉陳楊黃趙吳孫馬鄭謝許韓馮鄧蕭葉蘇魏呂盧鍾譚陸範賈韋鄒閆龔錢嚴湯"
 )
-_ZH_TITLES = (
-    "先生",
-    "女士",
-    "小姐",
-    "老师",
-    "經理",
-    "经理",
-    "师傅",
-    "同学",
-    "阿姨",
-    "太太",
-    "医生",
-    "律师",
-    "总",
-    "老師",
-    "師傅",
-    "醫生",
-)
+_ZH_TITLES = _context("titles", "han")
 _ZH_CUES = re.compile(
     r"(?:我姓|姓|收件人(?:是|叫)?|收货人(?:是|叫)?|联系人(?:是|叫)?|找一下|请找|转给|这边是|这里是|我这边是|我是|我叫)$"
 )
@@ -217,15 +108,15 @@ _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
 
 _DEVA_WORD = re.compile(r"[\u0900-\u097F]+")
-_DEVA_TITLES = frozenset("श्री श्रीमती सुश्री कुमारी डॉ डॉक्टर मिस्टर".split())
-_DEVA_AFTER = frozenset("जी साहब सर मैडम भाई भैया दीदी".split())
+_DEVA_TITLES = frozenset(_context("titles", "deva"))
+_DEVA_AFTER = frozenset(_context("after", "deva"))
 _DEVA_STOP = frozenset(
     "है हैं हूँ हूं था थी मैं मेरा मेरी मेरे आप आपका आपकी का की के को से ने में पर और नाम हाँ हां "
     "जी नमस्ते ठीक बोल रहा रही क्या कब कहाँ यह वह एक दो तीन अच्छा बिल्कुल बताइए बताइये सुनिए देखिए "
     "धन्यवाद शुक्रिया नहीं हां जी भाई सर मैडम अभी कल आज फिर भी तो ही बस और या लेकिन कृपया ज़रा जरा "
     "चलिए रुकिए हेलो हैलो ओके सही गलत पैसे पैसा बिल खाता ऑर्डर टिकट नंबर".split()
 )
-_DEVA_CUES = frozenset("नमस्ते नमस्कार प्रणाम".split())
+_DEVA_CUES = frozenset(_context("before", "deva"))
 _LATIN2 = re.compile(r"[A-Za-z]{2}")
 
 
