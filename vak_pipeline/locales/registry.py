@@ -16,6 +16,7 @@ from .base import LocalePack
 from .packfile import BUILTIN_DIR, PackFileError, PackRules, load_pack_file
 
 __all__ = [
+    "BUILTIN_PACKS",
     "PACKS",
     "PackFileError",
     "UnknownLocale",
@@ -75,8 +76,14 @@ def user_pack_dirs() -> list[Path]:
     return [d for d in dirs if d.is_dir()]
 
 
+# The packs shipped in locales/data, whatever a user pack replaces: the built-in (Python) recognizers
+# read the original packs' shared tables (business, phone, postcode and name words, number words) from
+# these, so a user's en-US.yaml changes what en-US records scan for, not the tables every pack uses.
+BUILTIN_PACKS: dict[str, LocalePack] = load_pack_dir(BUILTIN_DIR, "built-in")
+
+
 def _load_all() -> dict[str, LocalePack]:
-    packs = {pid: p for pid, p in load_pack_dir(BUILTIN_DIR, "built-in").items()}
+    packs = dict(BUILTIN_PACKS)
     for d in user_pack_dirs():
         for path in sorted(d.glob("*.yaml")):
             doc, rules = load_pack_file(path, str(path))

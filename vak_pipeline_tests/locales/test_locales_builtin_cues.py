@@ -82,3 +82,15 @@ def test_name_context_roles_are_checked_by_the_schema(tmp_path: Path):
     (tmp_path / "zh-CN.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(PackFileError, match=r"zh-CN\.yaml:\d+: name_context\.zh: Additional properties"):
         load_pack_file(tmp_path / "zh-CN.yaml", "test")
+
+
+def test_a_user_pack_that_replaces_a_builtin_one_leaves_the_shared_tables_as_shipped(tmp_path: Path, monkeypatch):
+    from vak_pipeline.locales import registry
+
+    text = (BUILTIN_DIR / "en-US.yaml").read_text(encoding="utf-8").replace("shared_number_words: true\n", "")
+    (tmp_path / "en-US.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(registry, "PACKS", dict(registry.PACKS))
+    registry.PACKS.update(registry.load_pack_dir(tmp_path))
+    assert registry.PACKS["en-US"].source != "built-in"
+    assert registry.BUILTIN_PACKS["en-US"].source == "built-in"
+    assert dict(registry.BUILTIN_PACKS["en-US"].rules.shared_number_words)["nine"] == "9"

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ...locales.packfile import cue_alternation
-from ...locales.registry import PACKS
+from ...locales.registry import BUILTIN_PACKS
 from ...pii import PLACEHOLDER_RE  # noqa: F401  (placeholders are never PII themselves, never re-detected)
 
 
@@ -28,7 +28,7 @@ class Match:
 # packs. The words live in their pack files (`cues.<lang>.business` with `shared_business_cues: true`:
 # en-US, hi-Latn-IN, hi-IN, zh-CN) and, as before, apply in every pack.
 _BUSINESS_CUES = re.compile(
-    cue_alternation([w for p in PACKS.values() if p.source == "built-in" and p.rules is not None
+    cue_alternation([w for p in BUILTIN_PACKS.values() if p.rules is not None
                      for w in p.rules.shared_business]),
     re.IGNORECASE,
 )

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...locales import lid
-from ...locales.registry import PACKS
+from ...locales.registry import BUILTIN_PACKS
 
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
@@ -61,8 +61,8 @@ def _context(role: str, script: str = "latin") -> tuple[str, ...]:
     hi-IN, zh-CN), in one script: "latin", "deva" (Devanagari) or "han"."""
     words = [
         w
-        for p in PACKS.values()
-        if p.source == "built-in" and p.rules is not None
+        for p in BUILTIN_PACKS.values()
+        if p.rules is not None
         for w in p.rules.shared_name_context.get(role, ())
     ]
     if script == "latin":

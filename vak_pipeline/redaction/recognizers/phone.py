@@ -16,7 +16,7 @@ import phonenumbers
 from phonenumbers import Leniency, PhoneNumber, PhoneNumberFormat, PhoneNumberMatcher
 
 from ...locales.packfile import cue_alternation
-from ...locales.registry import PACKS
+from ...locales.registry import BUILTIN_PACKS
 from .base import Match, business_context, has_cue
 
 _DIGIT_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d){5,}")
@@ -96,7 +96,7 @@ def _possible_international(text: str) -> Iterator[Match]:
 # The cue words are data: `cues.<lang>.phone` of the built-in packs with `shared_cues: true` (en-US, hi-IN,
 # zh-CN); as before, they apply in every pack.
 _PHONE_CUE = re.compile(
-    cue_alternation([w for p in PACKS.values() if p.source == "built-in" and p.rules is not None
+    cue_alternation([w for p in BUILTIN_PACKS.values() if p.rules is not None
                      for w in p.rules.shared_cue_words.get("phone", ())]),
     re.IGNORECASE,
 )

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from ...locales.packfile import cue_alternation
-from ...locales.registry import PACKS
+from ...locales.registry import BUILTIN_PACKS
 from .base import Match, digits_of
 
 
@@ -23,8 +23,8 @@ def _cues(ptype: str) -> str:
     ("पिन कोड"); the files also list the forms without it ("पिनकोड", "zipcode")."""
     words = [
         w
-        for p in PACKS.values()
-        if p.source == "built-in" and p.rules is not None and ptype in p.pii_types
+        for p in BUILTIN_PACKS.values()
+        if p.rules is not None and ptype in p.pii_types
         for w in p.rules.shared_cue_words.get("postcode", ())
     ]
     return cue_alternation(words, other_gap=r"\s+")

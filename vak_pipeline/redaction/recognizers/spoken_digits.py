@@ -11,13 +11,13 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ...locales.registry import PACKS
+from ...locales.registry import BUILTIN_PACKS
 from .base import latin_words
 
 # The built-in table: the number words, repeat words ("double five") and digit characters (零 一 二 ...)
 # of the original packs, read from their pack files (`shared_number_words: true`: en-US, hi-Latn-IN, hi-IN,
 # zh-CN); they apply in every pack. "plus" before a number (a country code) is syntax and stays here.
-_SHARED = [p.rules for p in PACKS.values() if p.source == "built-in" and p.rules is not None]
+_SHARED = [p.rules for p in BUILTIN_PACKS.values() if p.rules is not None]
 _WORDS: dict[str, str] = {w: d for r in _SHARED for w, d in r.shared_number_words}
 _REPEAT: dict[str, int] = {w: n for r in _SHARED for w, n in r.shared_repeat_words}
 _ZH: dict[str, str] = {c: d for r in _SHARED for c, d in r.shared_digit_chars}
