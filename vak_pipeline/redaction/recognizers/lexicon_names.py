@@ -60,10 +60,7 @@ def _context(role: str, script: str = "latin") -> tuple[str, ...]:
     """`name_context.<lang>.<role>` words of the built-in packs with `shared_cues: true` (en-US, hi-Latn-IN,
     hi-IN, zh-CN), in one script: "latin", "deva" (Devanagari) or "han"."""
     words = [
-        w
-        for p in BUILTIN_PACKS.values()
-        if p.rules is not None
-        for w in p.rules.shared_name_context.get(role, ())
+        w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_name_context.get(role, ())
     ]
     if script == "latin":
         return tuple(w for w in words if w.isascii())
