@@ -4,7 +4,6 @@ folder, and `cast_column("audio", Audio())` finds the audio there (embedded byte
 from __future__ import annotations
 
 import io
-import json
 import re
 
 import numpy as np
@@ -22,6 +21,7 @@ from vak_pipeline_tests.builders import (
     tool_result,
     turn,
     write_manifest,
+    write_phone_redaction_log,
     write_wav,
 )
 
@@ -34,25 +34,7 @@ MASK = (1.2, 1.8)  # seconds on channel 0 (the agent), where the redaction stage
 def root(tmp_path):
     agent = tone(1000, 4.0)
     write_wav(tmp_path / "audio" / "c1.wav", [agent, tone(440, 4.0)])
-    (tmp_path / "redactions").mkdir()
-    (tmp_path / "redactions" / "c1.json").write_text(
-        json.dumps(
-            {
-                "conversation_id": "c1",
-                "spans": [
-                    {
-                        "turn": 1,
-                        "field": "text",
-                        "type": "phone",
-                        "start": 8,
-                        "end": 17,
-                        "placeholder": "<PHONE_1>",
-                        "audio": {"start_s": MASK[0], "end_s": MASK[1], "method": "tone", "channel": 0},
-                    }
-                ],
-            }
-        )
-    )
+    write_phone_redaction_log(tmp_path, "c1", 8, 17, MASK, channel=0)
     turns = [
         turn("user", 0.0, 1.0, "hello"),  # the first turn has no tool call: the old snippet's TypeError
         turn("agent", 1.1, 2.0, "call me <PHONE_1>"),
