@@ -44,7 +44,7 @@ STRUCTURED = {
 
 
 def _rate(rows: list[dict], packs: dict, reps: int) -> float:
-    from vak_pipeline.redaction.recognizers import find_pii
+    from vak_pipeline.pii.recognizers import find_pii
 
     t0 = time.perf_counter()
     for _ in range(reps):
@@ -55,7 +55,8 @@ def _rate(rows: list[dict], packs: dict, reps: int) -> float:
 
 def run(quick: bool) -> list[dict]:
     from vak_pipeline.locales import PACKS, get_pack
-    from vak_pipeline.redaction.recognizers import find_pii
+    from vak_pipeline.locales.lid import detect_lang
+    from vak_pipeline.pii.recognizers import find_pii
 
     rows = load(EU)
     out: list[dict] = []
@@ -85,9 +86,9 @@ def run(quick: bool) -> list[dict]:
                 }
             )
         misses = sorted(t for t, v in c.items() if v["fn"] or v["fp"])
-        right = sum(pack.detect_lang(r["text"], pack.default_lang) == r["lang"] for r in sub)
+        right = sum(detect_lang(pack, r["text"], pack.default_lang) == r["lang"] for r in sub)
         switched = [r for r in sub if r["lang"] != pack.default_lang or r["kind"] == "mixed"]
-        right_sw = sum(pack.detect_lang(r["text"], pack.default_lang) == r["lang"] for r in switched)
+        right_sw = sum(detect_lang(pack, r["text"], pack.default_lang) == r["lang"] for r in switched)
         out.append(
             {
                 "bench": "locales",

@@ -73,7 +73,7 @@ def total(c: dict[str, dict[str, int]], types: set[str] | None) -> dict[str, int
 
 def ours(rows: list[dict]) -> list[list[tuple[str, int, int]]]:
     from vak_pipeline.locales import get_pack
-    from vak_pipeline.redaction.recognizers import find_pii
+    from vak_pipeline.pii.recognizers import find_pii
 
     return [[(m.type, m.start, m.end) for m in find_pii(get_pack(r["locale"]), r["text"])] for r in rows]
 

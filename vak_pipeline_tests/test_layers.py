@@ -61,14 +61,14 @@ def test_the_contracts_are_the_documented_ones():
     assert contracts["acyclic"]["type"] == "acyclic_siblings"
     order = [part.strip().strip("()") for layer in contracts["layers"]["layers"]
              for part in layer.replace(":", "|").split("|")]
-    # bottom-up: core below schema below pii below stages below splits below rules below recipes below defs
+    # bottom-up: core below schema below locale packs below pii below stages below splits below rules below recipes below defs
     ranks = {name: len(order) - i for i, name in enumerate(order)}
     chain = [
         "vak_pipeline.storage",
         "vak_pipeline.core",
         "vak_pipeline.schema",
-        "vak_pipeline.pii",
         "vak_pipeline.locales",
+        "vak_pipeline.pii",
         "vak_pipeline.sources",
         "vak_pipeline.audio",
         "vak_pipeline.speech",
@@ -90,12 +90,7 @@ def test_every_package_of_the_library_has_a_layer():
         for p in PACKAGE.iterdir()
         if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())
     }
-    redaction = {
-        f"redaction.{p.stem}"
-        for p in (PACKAGE / "redaction").iterdir()
-        if p.stem != "__init__" and (p.suffix == ".py" or (p / "__init__.py").exists())
-    }
-    missing = sorted(m for m in (top - {"redaction"}) | redaction if f"vak_pipeline.{m}" not in layered)
+    missing = sorted(m for m in top if f"vak_pipeline.{m}" not in layered)
     assert missing == [], f"add these to the 'layers' contract in pyproject.toml: {missing}"
     no_dagster = _contracts()["no-dagster-below-defs"]
     assert no_dagster["source_modules"] == ["vak_pipeline.*"]  # every package, new ones included

@@ -5,19 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
-
-class PiiFinding(BaseModel):
-    """A PII match. Carries the type and character range only; callers never log the value."""
-
-    model_config = ConfigDict(frozen=True)
-    type: str
-    start: int
-    end: int
-    score: float = 1.0
-    recognizer: str = ""
-
 
 @dataclass(frozen=True)
 class LocalePack:
@@ -38,16 +25,4 @@ class LocalePack:
     source: str = "built-in"
     rules: Any = field(default=None, compare=False, hash=False, repr=False)  # packfile.PackRules
 
-    def detect_lang(self, text: str, fallback: str | None = None) -> str:
-        """Language tag of one turn, code-switch aware (see locales.lid)."""
-        from .lid import detect_lang
 
-        return detect_lang(self, text, fallback)
-
-    def scan_pii(self, text: str, names: tuple[str, ...] = (),
-                 persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
-        """PII still present in `text` (see locales.pii). `names`: known person names to catch;
-        `persona`: the agent persona's name tokens, which are not PII."""
-        from .pii import scan_pii
-
-        return scan_pii(self, text, names, persona)

@@ -13,11 +13,11 @@ from typing import Any
 
 from ..locales.base import LocalePack
 from ..pii import UPSTREAM_PLACEHOLDER_RE, format_placeholder
+from ..pii.recognizers import PLACEHOLDER_PREFIX, Match, find_pii, persona_names, resolve_overlaps
+from ..pii.recognizers.asked import asked_types, find_asked_runs
+from ..pii.recognizers.phone import asks_for_number, find_cued_digit_runs
 from ..schema import Alignment, AudioMask, Entity, RedactionLog, RedactionSpan, Turn, VakRecord
 from .audio import AudioSettings, locate_span, make_mask, redact_alignment
-from .recognizers import PLACEHOLDER_PREFIX, Match, find_pii, persona_names, resolve_overlaps
-from .recognizers.asked import asked_types, find_asked_runs
-from .recognizers.phone import asks_for_number, find_cued_digit_runs
 
 # Entity types the format names that are a person's data: an annotated one is redacted even if no
 # recognizer fired (the annotation is evidence), and its text becomes the placeholder.

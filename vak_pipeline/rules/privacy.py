@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterator
 
 from ..locales import get_pack
+from ..pii import scan_pii
+from ..pii.recognizers import persona_names
 from ..schema.record import VakRecord
 from .context import RecordIssues, ValidationContext
 
@@ -26,13 +28,11 @@ def texts_of(rec: VakRecord) -> Iterator[tuple[int | None, str, str]]:
 def check_pii(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None:
     if not rec.meta.pii_redacted:
         return
-    from ..redaction.recognizers import persona_names
-
     pack = get_pack(rec.locale)
     names = tuple(ctx.names)
     persona = persona_names(rec.system_prompt)
     for turn, field, text in texts_of(rec):
-        for f in pack.scan_pii(text, names, persona):
+        for f in scan_pii(pack, text, names, persona):
             out.add("pii_present",
                     f"pii_redacted is true but {field} still holds a {f.type} at characters {f.start}-{f.end}",
                     "re-run redaction (the value is not shown here on purpose)", family="privacy", turn=turn,

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..locales import PACKS, get_pack
+from ..locales.lid import detect_lang
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Turn, VakRecord
 from ..schema.redaction_log import RedactionLog, RedactionSpan
 from ..storage import iter_jsonl
@@ -461,7 +462,7 @@ def aidb_to_vak(conv: AidbConversation, ctx: AidbImportContext, line: int | None
             fallback = declared
         offset = round((parse_timestamp(t.at) - base).total_seconds(), 3)  # type: ignore[operator]
         turns.append(Turn(speaker=speaker, start=offset, end=offset, text=t.text,
-                          lang=pack.detect_lang(t.text, fallback)))
+                          lang=detect_lang(pack, t.text, fallback)))
         turn_meta.append({k: v for k, v in raw.items() if k != "text"})
     if any(x.severity == Severity.ERROR for x in issues):
         return None, issues

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.issue import Issue, Severity
 from ..locales import get_pack
-from ..locales.lid import tag_languages
+from ..locales.lid import detect_lang, tag_languages
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Tool, ToolCall, ToolResult, Turn, VakRecord
 from ..storage import iter_jsonl
 from .aidb import conversation_id_for
@@ -171,7 +171,7 @@ def messages_to_vak(rec: SftRecord, ctx: MessagesImportContext, line: int) -> tu
                     k, "content")
                 continue
             turns.append(Turn(speaker="user", start=0.0, end=0.0, text=text,
-                              lang=pack.detect_lang(text, pack.default_lang)))
+                              lang=detect_lang(pack, text, pack.default_lang)))
         elif m.role == "assistant":
             action = _json_action(text) if not m.tool_calls else None
             calls: list[tuple[str | None, str, Any]] = []
@@ -179,13 +179,13 @@ def messages_to_vak(rec: SftRecord, ctx: MessagesImportContext, line: int) -> tu
                 calls = [(c.id, c.function.name, c.function.arguments) for c in m.tool_calls]
                 if text.strip():
                     turns.append(Turn(speaker="agent", start=0.0, end=0.0, text=text,
-                                      lang=pack.detect_lang(text, pack.default_lang)))
+                                      lang=detect_lang(pack, text, pack.default_lang)))
             elif action is not None:
                 calls = [(action.get("id") if isinstance(action.get("id"), str) else None, action["action"],
                           action.get("action_input"))]
             elif text.strip():
                 turns.append(Turn(speaker="agent", start=0.0, end=0.0, text=text,
-                                  lang=pack.detect_lang(text, pack.default_lang)))
+                                  lang=detect_lang(pack, text, pack.default_lang)))
             else:
                 bad("messages_content_empty", "assistant message has no content and no tool calls",
                     "drop the message or add its content", k, "content")

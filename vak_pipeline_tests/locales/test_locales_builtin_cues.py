@@ -8,7 +8,7 @@ import pytest
 
 from vak_pipeline.locales.packfile import BUILTIN_DIR, PackFileError, load_pack_file
 from vak_pipeline.locales.registry import PACKS
-from vak_pipeline.redaction.recognizers import spoken_digits
+from vak_pipeline.pii.recognizers import spoken_digits
 
 
 def test_the_builtin_spoken_digit_table_is_read_from_the_original_packs_files():
@@ -36,7 +36,7 @@ def test_a_repeat_word_that_repeats_four_times_is_refused_with_its_line(tmp_path
 
 
 def test_postcode_cues_are_read_from_the_packs_that_list_the_type():
-    from vak_pipeline.redaction.recognizers import postcodes
+    from vak_pipeline.pii.recognizers import postcodes
 
     assert "pincode" in PACKS["en-IN"].rules.shared_cue_words["postcode"]
     assert "पिन कोड" in PACKS["hi-IN"].rules.shared_cue_words["postcode"]
@@ -57,7 +57,7 @@ def test_shared_cues_feed_the_python_recognizers_not_the_pack_file_rules():
 
 
 def test_phone_cues_are_read_from_the_original_packs_and_apply_in_every_pack():
-    from vak_pipeline.redaction.recognizers import phone
+    from vak_pipeline.pii.recognizers import phone
 
     words = [w for pid in ("en-US", "hi-IN", "zh-CN") for w in PACKS[pid].rules.shared_cue_words["phone"]]
     assert {"whatsapp", "reach me", "मोबाइल", "手机"} <= set(words)
@@ -68,7 +68,7 @@ def test_phone_cues_are_read_from_the_original_packs_and_apply_in_every_pack():
 
 
 def test_the_words_around_a_name_are_read_from_the_pack_files_by_script():
-    from vak_pipeline.redaction.recognizers import lexicon_names as ln
+    from vak_pipeline.pii.recognizers import lexicon_names as ln
 
     assert "speak with" in ln._CUE_PREV2 and "naam hai" in ln._STRONG_PREV2  # en-US, hi-Latn-IN
     assert {"ji", "sahab"} <= ln._STRONG_NEXT and "shri" in ln._TITLES  # hi-Latn-IN

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from vak_pipeline.locales import PACKS, get_pack
+from vak_pipeline.locales.lid import detect_lang
 from vak_pipeline.locales.packfile import BUILTIN_DIR, PackFileError, load_pack_file
 from vak_pipeline.locales.registry import load_pack_dir
-from vak_pipeline.redaction.recognizers import find_pii
+from vak_pipeline.pii.recognizers import find_pii
 
 ROOT = Path(__file__).parents[2]
 PACK_FILES = sorted(BUILTIN_DIR.glob("*.yaml"))
@@ -31,7 +32,7 @@ def test_every_shipped_pack_file_loads_and_validates(path):
 
 def test_the_builtin_type_list_of_the_schema_is_the_recognizers_table():
     from vak_pipeline.locales.packfile import BUILTIN_TYPES
-    from vak_pipeline.redaction.recognizers import _FINDERS
+    from vak_pipeline.pii.recognizers import _FINDERS
 
     assert set(_FINDERS) == BUILTIN_TYPES
 
@@ -123,7 +124,7 @@ def test_a_user_pack_file_is_a_working_pack(tmp_path):
     assert [(m.type, text[m.start : m.end] == "RSSGLI80A41H501W") for m in find_pii(pack, text)] == [
         ("it_codice_fiscale", True)
     ]
-    assert pack.detect_lang("Buongiorno, vorrei sapere dove si trova il mio ordine") == "it"
+    assert detect_lang(pack, "Buongiorno, vorrei sapere dove si trova il mio ordine") == "it"
 
 
 def test_a_user_pack_in_data_locales_is_used_by_an_import_and_its_redaction(tmp_path):

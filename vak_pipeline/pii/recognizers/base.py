@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from ...pii import PLACEHOLDER_RE  # noqa: F401  (placeholders are never PII themselves, never re-detected)
+from ..placeholders import PLACEHOLDER_RE  # noqa: F401  (placeholders are never PII themselves, never re-detected)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@ fails, and the stricter library rules are used where they are safe for redaction
 from __future__ import annotations
 
 from vak_pipeline.locales import get_pack
-from vak_pipeline.redaction.recognizers import find_pii
-from vak_pipeline.redaction.recognizers.checksums import (
+from vak_pipeline.pii.recognizers import find_pii
+from vak_pipeline.pii.recognizers.checksums import (
     aadhaar_ok,
     cn_resident_id_ok,
     iban_ok,

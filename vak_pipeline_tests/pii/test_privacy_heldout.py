@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from vak_pipeline.locales import get_pack
-from vak_pipeline.redaction.recognizers import find_pii
+from vak_pipeline.pii.recognizers import find_pii
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 STRUCTURED = {

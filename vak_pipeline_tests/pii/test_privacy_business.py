@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from vak_pipeline.locales import get_pack
-from vak_pipeline.redaction.recognizers import find_pii
+from vak_pipeline.pii.recognizers import find_pii
 
 
 def types(locale: str, text: str) -> list[str]:

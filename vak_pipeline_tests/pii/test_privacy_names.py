@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from vak_pipeline.locales import get_pack
-from vak_pipeline.redaction.recognizers import find_pii
-from vak_pipeline.redaction.recognizers.name_lexicon import fingerprint, lexicon
+from vak_pipeline.pii.recognizers import find_pii
+from vak_pipeline.pii.recognizers.name_lexicon import fingerprint, lexicon
 
 
 def spans(locale: str, text: str, ptype: str = "person_name") -> list[tuple[int, int]]:
@@ -70,7 +70,7 @@ def test_ordinary_words_that_are_also_names_stay(locale, text):
 
 
 def test_the_persona_of_the_system_prompt_is_not_redacted():
-    from vak_pipeline.redaction.recognizers.names import persona_names
+    from vak_pipeline.pii.recognizers.names import persona_names
 
     persona = persona_names("You are Priya from SunCare Solar support.")
     text = "thanks priya, and my name is rahul sharma"

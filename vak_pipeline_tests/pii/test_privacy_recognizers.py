@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from vak_pipeline.locales import PiiFinding, get_pack
-from vak_pipeline.redaction.recognizers import find_pii
-from vak_pipeline.redaction.recognizers.checksums import cn_resident_id_ok, iban_ok, luhn_ok, nhs_ok, verhoeff_ok
-from vak_pipeline.redaction.recognizers.spoken_digits import digit_view
+from vak_pipeline.locales import get_pack
+from vak_pipeline.pii import PiiFinding, scan_pii
+from vak_pipeline.pii.recognizers import find_pii
+from vak_pipeline.pii.recognizers.checksums import cn_resident_id_ok, iban_ok, luhn_ok, nhs_ok, verhoeff_ok
+from vak_pipeline.pii.recognizers.spoken_digits import digit_view
 
 
 def found(locale: str, text: str, names: tuple[str, ...] = ()) -> list[tuple[str, str]]:
@@ -131,6 +132,6 @@ def test_spoken_digit_view_maps_back_to_the_words():
 
 
 def test_scan_pii_reports_type_and_range_only():
-    out = get_pack("en-US").scan_pii("mail me at a.b@example.com")
+    out = scan_pii(get_pack("en-US"), "mail me at a.b@example.com")
     assert out == [PiiFinding(type="email", start=11, end=26, score=out[0].score, recognizer="email")]
     assert not hasattr(out[0], "value")
