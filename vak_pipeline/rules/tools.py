@@ -13,6 +13,16 @@ def _check_carrier(out: RecordIssues, speaker: str, turn: int, part: str, expect
                 field="speaker")
 
 
+def _first_use(out: RecordIssues, seen: dict[str, int], key: str, turn: int, code: str, message: str, fix: str,
+               field: str) -> bool:
+    """Record `key` as used in `turn`; a second use is `code` (the message names the earlier turn)."""
+    if key in seen:
+        out.add(code, f"{message} in turn {seen[key]}", fix, family="tools", turn=turn, field=field)
+        return False
+    seen[key] = turn
+    return True
+
+
 def check_tools(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None:
     validators = {}
     seen_names: set[str] = set()
@@ -40,12 +50,8 @@ def check_tools(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> No
                 out.add("tool_call_not_instant", "a tool call turn has a duration",
                         "set end equal to start: a tool call turn has zero duration", family="tools", turn=i,
                         field="end")
-            if c.id in calls:
-                out.add("tool_call_id_duplicate", f"call id {c.id!r} was already used in turn {calls[c.id]}",
-                        "give every tool call a unique id within the conversation", family="tools", turn=i,
-                        field="tool_call.id")
-            else:
-                calls[c.id] = i
+            _first_use(out, calls, c.id, i, "tool_call_id_duplicate", f"call id {c.id!r} was already used",
+                       "give every tool call a unique id within the conversation", "tool_call.id")
             if rec.tools and c.name not in validators:
                 out.add("tool_call_unknown_tool", f"call names tool {c.name!r}, which tools[] does not declare",
                         "declare the tool in tools[] or fix the name", family="tools", turn=i,
@@ -67,12 +73,9 @@ def check_tools(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> No
             if r.id not in calls:
                 out.add("tool_result_unknown_call", f"result references call {r.id!r}, which no earlier turn issued",
                         "reference the id of an earlier tool_call", family="tools", turn=i, field="tool_result.id")
-            elif r.id in answered:
-                out.add("tool_result_duplicate", f"call {r.id!r} was already answered in turn {answered[r.id]}",
-                        "a call is answered at most once: drop the extra result", family="tools", turn=i,
-                        field="tool_result.id")
             else:
-                answered[r.id] = i
+                _first_use(out, answered, r.id, i, "tool_result_duplicate", f"call {r.id!r} was already answered",
+                           "a call is answered at most once: drop the extra result", "tool_result.id")
     for cid, i in calls.items():
         if cid not in answered and i != last:
             out.add("tool_call_unanswered",
