@@ -61,7 +61,7 @@ def test_the_contracts_are_the_documented_ones():
     assert contracts["acyclic"]["type"] == "acyclic_siblings"
     order = [part.strip().strip("()") for layer in contracts["layers"]["layers"]
              for part in layer.replace(":", "|").split("|")]
-    # bottom-up: core below schema below locale packs below pii below stages below splits below rules below recipes below defs
+    # bottom-up: core < schema < locale packs < pii < stages < splits < rules < recipes < defs
     ranks = {name: len(order) - i for i, name in enumerate(order)}
     chain = [
         "vak_pipeline.storage",
