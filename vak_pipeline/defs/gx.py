@@ -7,6 +7,7 @@ from typing import Any
 
 import dagster as dg
 
+from .config import library_settings
 from .metadata import ISSUES_CAP, rows_table
 from .partitions import uploads_partitions
 from .resources import DataResource
@@ -33,7 +34,7 @@ def gx_checks(name: str, asset: dg.AssetsDefinition, rules: Iterable[str], confi
                                description=f"Great Expectations{what}: {rule} (WARN)") for rule in rules]
 
     def check(context: dg.AssetCheckExecutionContext, config, data: DataResource):
-        verdicts, source = evaluate(context.partition_key, settings_cls(**config.model_dump()), data.layout)
+        verdicts, source = evaluate(context.partition_key, library_settings(config, settings_cls), data.layout)
         for chk in verdicts:
             yield dg.AssetCheckResult(
                 check_name=chk.name, asset_key=asset.key, passed=chk.passed, severity=dg.AssetCheckSeverity.WARN,

@@ -12,6 +12,7 @@ from vak_pipeline.audio.expectations import AUDIO_CHECKS, AudioBounds
 from vak_pipeline.audio.settings import NORMALIZE_VERSION, NormalizeSettings
 from vak_pipeline.storage import atomic_write_json
 
+from .config import config_class
 from .gx import gx_checks
 from .jobs import ingest_job
 from .metadata import issues_table
@@ -45,7 +46,7 @@ def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.Mat
         data_version=dg.DataVersion(inv.fingerprint))
 
 
-class NormalizeConfig(NormalizeSettings, dg.Config):
+class NormalizeConfig(config_class(NormalizeSettings)):
     """audio.settings.NormalizeSettings, as run config (fields, constraints and descriptions are the library's)."""
 
 
@@ -72,7 +73,7 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
         "report": dg.MetadataValue.path(res.report), "audio_index": dg.MetadataValue.path(res.audio_index)})
 
 
-class AudioBoundsConfig(AudioBounds, dg.Config):
+class AudioBoundsConfig(config_class(AudioBounds)):
     """audio.expectations.AudioBounds, as run config."""
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
-from pydantic import Field
 
 from vak_pipeline.core.issue import Severity
 from vak_pipeline.layout import DataLayout
@@ -23,6 +22,7 @@ from vak_pipeline.recipes.turn_based import TurnBasedConfig
 from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_splits, split_manifest
 from vak_pipeline.storage import sha256_file
 
+from .config import config_class, library_settings
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
@@ -31,32 +31,28 @@ GROUP = "dataset"
 MAX_ROWS = 50
 
 
-class SplitsConfig(SplitConfig, dg.Config):
+class SplitsConfig(config_class(SplitConfig)):
     """splits.SplitConfig as run config: speaker-disjoint split settings; assignments already in splits.json
     never move."""
 
 
-class MoshiLoraConfig(MoshiConfig, dg.Config):
+class MoshiLoraConfig(config_class(MoshiConfig)):
     """recipes.moshi_lora.MoshiConfig as run config."""
 
 
-class TurnBasedExportConfig(TurnBasedConfig, dg.Config):
+class TurnBasedExportConfig(config_class(TurnBasedConfig)):
     """recipes.turn_based.TurnBasedConfig as run config."""
 
 
-class CascadedExportConfig(CascadedConfig, dg.Config):
+class CascadedExportConfig(config_class(CascadedConfig)):
     """recipes.cascaded.CascadedConfig as run config."""
 
-    # Dagster's config types have no list of enum values: the launchpad takes strings, and building the
-    # library's CascadedConfig in the step rejects any that is not stt, llm or tts
-    parts: list[str] = Field(default=["stt", "llm", "tts"], description="Which of stt, llm, tts to export.")
 
-
-class ParquetExportConfig(ParquetConfig, dg.Config):
+class ParquetExportConfig(config_class(ParquetConfig)):
     """recipes.parquet.ParquetConfig as run config."""
 
 
-class DuplexS2SExportConfig(DuplexS2SConfig, dg.Config):
+class DuplexS2SExportConfig(config_class(DuplexS2SConfig)):
     """recipes.duplex_s2s.DuplexS2SConfig as run config."""
 
 
@@ -82,7 +78,7 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult,
           description="splits.json: speaker-disjoint, seeded, stable train/validation/test by conversation id.")
 def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataResource) -> dg.MaterializeResult:
     layout = data.layout.candidate()
-    lib_config = SplitConfig(**config.model_dump())
+    lib_config = library_settings(config, SplitConfig)
     result, issues = split_manifest(layout.manifest, layout.splits, lib_config)
     for w in result.warnings:
         context.log.warning(w)
@@ -134,7 +130,7 @@ def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data:
     from vak_pipeline.recipes.moshi_lora import export_moshi_lora
 
     layout = data.layout.candidate()
-    return _export_result(context, export_moshi_lora(layout, MoshiConfig(**config.model_dump())), layout)
+    return _export_result(context, export_moshi_lora(layout, library_settings(config, MoshiConfig)), layout)
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
@@ -144,7 +140,7 @@ def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
     from vak_pipeline.recipes.turn_based import export_turn_based
 
     layout = data.layout.candidate()
-    return _export_result(context, export_turn_based(layout, TurnBasedConfig(**config.model_dump())), layout)
+    return _export_result(context, export_turn_based(layout, library_settings(config, TurnBasedConfig)), layout)
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl", "csv"},
@@ -154,7 +150,7 @@ def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
     from vak_pipeline.recipes.cascaded import export_cascaded
 
     layout = data.layout.candidate()
-    return _export_result(context, export_cascaded(layout, CascadedConfig(**config.model_dump())), layout)
+    return _export_result(context, export_cascaded(layout, library_settings(config, CascadedConfig)), layout)
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"parquet"},
@@ -164,7 +160,7 @@ def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfi
     from vak_pipeline.recipes.parquet import export_parquet
 
     layout = data.layout.candidate()
-    return _export_result(context, export_parquet(layout, ParquetConfig(**config.model_dump())), layout)
+    return _export_result(context, export_parquet(layout, library_settings(config, ParquetConfig)), layout)
 
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
@@ -181,7 +177,7 @@ def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
     from vak_pipeline.recipes.duplex_s2s import export_duplex_s2s
 
     layout = data.layout.candidate()
-    return _export_result(context, export_duplex_s2s(layout, DuplexS2SConfig(**config.model_dump())), layout)
+    return _export_result(context, export_duplex_s2s(layout, library_settings(config, DuplexS2SConfig)), layout)
 
 
 def _file_hash(path: Path) -> str:

@@ -5,12 +5,13 @@ from pydantic import Field
 
 from vak_pipeline.redaction.settings import RedactionSettings, stage_version
 
+from .config import config_class, library_settings
 from .metadata import issues_table
 from .partitions import uploads_partitions
 from .resources import DataResource
 
 
-class RedactionConfig(RedactionSettings, dg.Config):
+class RedactionConfig(config_class(RedactionSettings)):
     """redaction.settings.RedactionSettings as run config, plus how many processes redact."""
 
     workers: int = Field(default=1, ge=1, description="Processes redacting changed records (output identical to "
@@ -25,7 +26,7 @@ def redacted_manifest(context: dg.AssetExecutionContext, config: RedactionConfig
                       data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.redaction.stage import redact_upload
 
-    settings = RedactionSettings(**config.model_dump(exclude={"workers"}))
+    settings = library_settings(config, RedactionSettings)
     res = redact_upload(data.layout, context.partition_key, settings, workers=config.workers)
     if res.skipped_redaction:
         context.log.warning(f"REDACTION SKIPPED: {res.skipped_redaction} record(s) left unredacted and marked "

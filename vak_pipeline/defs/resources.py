@@ -10,6 +10,9 @@ from pydantic import Field, PrivateAttr
 
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.speech.asr import AsrSettings
+from vak_pipeline.speech.diarize import DiarizerSettings
+
+from .config import config_class, library_settings
 
 
 class DataResource(dg.ConfigurableResource):
@@ -65,24 +68,21 @@ class DataResource(dg.ConfigurableResource):
                 context.log.info(f"pushed {self._mirror.cache} to {self.root}: {stats}")
 
 
-class WhisperResource(AsrSettings, dg.ConfigurableResource):
+class WhisperResource(config_class(AsrSettings, dg.ConfigurableResource)):
     """faster-whisper settings: speech.asr.AsrSettings as a resource (fields, constraints and descriptions are
     the library's, so the launchpad shows them and rejects bad values). model '' = the bundled tiny.en."""
 
     def settings(self) -> AsrSettings:
-        return AsrSettings(**{name: getattr(self, name) for name in AsrSettings.model_fields})
+        return library_settings(self, AsrSettings)
 
 
-class DiarizerResource(dg.ConfigurableResource):
-    """Diarizer of mono recordings (vak_pipeline.speech.diarize_offline.select_diarizer). engine auto: pyannote
-    (pipeline: hub id with HF_TOKEN, or local directory) when its weights are on this machine, else the offline
-    engine whose weights ship in the resemblyzer wheel; pyannote | offline | none force one."""
+class DiarizerResource(config_class(DiarizerSettings, dg.ConfigurableResource)):
+    """Diarizer of mono recordings: speech.diarize.DiarizerSettings as a resource (fields, constraints and
+    descriptions are the library's). engine auto: pyannote when its weights are on this machine, else the
+    offline engine whose weights ship in the resemblyzer wheel."""
 
-    engine: str = "auto"
-    pipeline: str = ""
-    hf_token: str | None = None
-    device: str = "auto"
-    num_speakers: int | None = 2
+    def settings(self) -> DiarizerSettings:
+        return library_settings(self, DiarizerSettings)
 
     def diarizer(self):
         """A library diarizer, or None (engine none, or nothing installed: mono calls are then reported)."""
@@ -92,7 +92,7 @@ class DiarizerResource(dg.ConfigurableResource):
         """(library diarizer or None, why it was chosen) - the reason is logged by the transcripts asset."""
         from vak_pipeline.speech.diarize_offline import select_diarizer
 
-        return select_diarizer(self.engine, self.pipeline, self.hf_token, self.device, self.num_speakers)
+        return select_diarizer(self.settings())
 
 
 def default_resources(data_root: str | None = None) -> dict[str, object]:

@@ -9,6 +9,7 @@ import dagster as dg
 from vak_pipeline.speech.expectations import TURN_CHECKS, TurnBounds
 from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION, TagSettings
 
+from .config import config_class
 from .gx import gx_checks
 from .metadata import ISSUES_CAP, issues_table
 from .partitions import uploads_partitions
@@ -63,7 +64,7 @@ def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, dat
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
 
-class TagConfig(TagSettings, dg.Config):
+class TagConfig(config_class(TagSettings)):
     """speech.stage.TagSettings, as run config."""
 
 
@@ -87,7 +88,7 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
         "report": dg.MetadataValue.path(str(speech_report_path(data.layout, upload)))})
 
 
-class TurnBoundsConfig(TurnBounds, dg.Config):
+class TurnBoundsConfig(config_class(TurnBounds)):
     """speech.expectations.TurnBounds, as run config."""
 
 

@@ -1,43 +1,21 @@
 """synth: text-only conversations of an upload rendered as two-channel 24 kHz calls (vak_pipeline.synth)."""
 
-from typing import Literal, Optional
-
 import dagster as dg
 
+from vak_pipeline.synth.settings import GapModel, SynthSettings
+
+from .config import config_class, library_settings
 from .partitions import uploads_partitions
 from .resources import DataResource
 
 ISSUES_CAP = 50
 
-
-class GapModelConfig(dg.Config):
-    """Pinned turn-taking timing (vak_pipeline.synth.GapModel)."""
-
-    median_s: float = 0.35
-    sigma: float = 0.5
-    min_s: float = 0.08
-    max_s: float = 2.0
-    overlap_probability: float = 0.0
-    overlap_max_s: float = 0.4
+GapModelConfig = config_class(GapModel)
 
 
-class SynthConfig(dg.Config):
-    """Mirrors vak_pipeline.synth.SynthSettings (the library model is the source of truth and checks values)."""
-
-    enabled: bool = True
-    engine: Literal["espeak-ng", "piper"] = "espeak-ng"
-    piper_voices: dict[str, str] = {}  # engine piper: locale -> local .onnx file (never downloaded)
-    channel_map: dict[str, str] = {"0": "user", "1": "agent"}  # the upload's channel_map wins when it has one
-    gaps: Literal["learned", "default"] = "learned"
-    gap_model: Optional[GapModelConfig] = None  # noqa: UP045 (Dagster config needs Optional)
-    learn_min_switches: int = 40
-    tool_latency_s: list[float] = [0.6, 1.8]
-    backchannel_probability: float = 0.0
-    voice_groups: int = 16
-    users_per_group: int = 3
-    rate_wpm: int = 165
-    seed: int = 0
-    workers: int = 1  # render processes (0 = one per core); output identical
+class SynthConfig(config_class(SynthSettings)):
+    """synth.settings.SynthSettings as run config (fields, constraints and descriptions are the library's; its
+    pairs of seconds are lists of two, the pinned gap model is GapModelConfig)."""
 
 
 @dg.asset(
@@ -50,9 +28,9 @@ class SynthConfig(dg.Config):
     "audio marked synthesized; every other record passes through.",
 )
 def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.synth import SynthSettings, synth_upload
+    from vak_pipeline.synth import synth_upload
 
-    settings = SynthSettings.model_validate(config.model_dump())
+    settings = library_settings(config, SynthSettings)
     res = synth_upload(data.layout, context.partition_key, settings)
     context.log.info(
         f"{context.partition_key}: {res.rendered} rendered ({res.audio_s:.1f} s of audio), "

@@ -19,9 +19,10 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from .models import Segment, SpeakerSegment, WordTiming, join_words
 
@@ -32,6 +33,35 @@ _LOCK = threading.Lock()
 
 class AgentHintError(ValueError):
     """The agent_speaker_hint names a label the diarizer did not produce."""
+
+
+DiarizerEngine = Literal["auto", "pyannote", "offline", "none"]
+
+
+class DiarizerSettings(BaseModel):
+    """Which engine diarizes mono calls and how (`diarize_offline.select_diarizer`). pyannote is one value
+    away (`pipeline`: a local directory or a hub id, with HF_TOKEN); the default needs nothing downloaded."""
+
+    model_config = ConfigDict(extra="forbid")
+    engine: DiarizerEngine = Field(
+        default="auto",
+        description="auto: pyannote when `pipeline` names weights on this machine (a local directory, or a hub id "
+        "already in the local HF cache), else the offline engine whose weights ship in the resemblyzer wheel; "
+        "pyannote | offline force one; none: mono calls are reported as needing diarization.",
+    )
+    pipeline: str = Field(
+        default="", description="pyannote pipeline: a local directory holding config.yaml, or a hub id "
+        "(e.g. pyannote/speaker-diarization-community-1, fetched with HF_TOKEN)."
+    )
+    hf_token: str | None = Field(
+        default=None, description="Hugging Face token for a gated hub pipeline (None: $HF_TOKEN when pyannote loads)."
+    )
+    device: Literal["auto", "cpu", "cuda"] = Field(
+        default="auto", description="Where pyannote runs (auto: cuda when available); the offline engine runs on cpu."
+    )
+    num_speakers: int | None = Field(
+        default=2, ge=1, description="Speakers in a call (two parties); None lets pyannote decide."
+    )
 
 
 @dataclass

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .diarize import DiarizationResult
+from .diarize import DiarizationResult, Diarizer, DiarizerSettings
 from .models import SpeakerSegment
 
 ENGINE = "offline:resemblyzer"
@@ -169,9 +169,6 @@ def _margin(emb: np.ndarray, labels: np.ndarray, k: int) -> float:
     return round(float(np.clip(np.mean(own - sims.max(axis=1)), 0.0, 1.0)), 3)
 
 
-DIARIZER_ENGINES = ("auto", "pyannote", "offline", "none")
-
-
 def pyannote_weights_present(pipeline: str) -> bool:
     """A local pipeline directory with config.yaml, or a hub id whose config.yaml is already in the local HF cache."""
     from pathlib import Path
@@ -188,38 +185,29 @@ def pyannote_weights_present(pipeline: str) -> bool:
         return False
 
 
-def select_diarizer(
-    engine: str = "auto",
-    pipeline: str = "",
-    token: str | None = None,
-    device: str = "auto",
-    num_speakers: int | None = 2,
-) -> tuple[Any, str]:
+def select_diarizer(settings: DiarizerSettings | None = None) -> tuple[Any, str]:
     """(diarizer or None, why) for mono recordings.
 
-    auto: pyannote when `pipeline` is set and its weights are on this machine, else the offline engine
-    (when installed), else None (mono calls are reported as needing diarization); pyannote / offline:
+    auto: pyannote when `settings.pipeline` is set and its weights are on this machine, else the offline
+    engine (when installed), else None (mono calls are reported as needing diarization); pyannote / offline:
     that engine as configured; none: no diarizer.
     """
-    if engine not in DIARIZER_ENGINES:
-        raise ValueError(f"diarizer engine {engine!r} is not one of {', '.join(DIARIZER_ENGINES)}")
-    from .diarize import Diarizer
-
-    if engine == "none":
+    s = settings or DiarizerSettings()
+    if s.engine == "none":
         return None, "diarization switched off (engine: none)"
-    if engine == "pyannote" or (engine == "auto" and pyannote_weights_present(pipeline)):
-        if not pipeline:
+    if s.engine == "pyannote" or (s.engine == "auto" and pyannote_weights_present(s.pipeline)):
+        if not s.pipeline:
             return None, "engine pyannote without a pipeline id or directory"
-        return Diarizer(pipeline=pipeline, token=token, device=device, num_speakers=num_speakers), "pyannote"
+        return Diarizer(pipeline=s.pipeline, token=s.hf_token, device=s.device, num_speakers=s.num_speakers), "pyannote"
     if offline_available():
         why = (
             "offline engine"
-            if engine == "offline"
+            if s.engine == "offline"
             else (
-                f"pyannote weights for {pipeline!r} are not on this machine: offline engine"
-                if pipeline
+                f"pyannote weights for {s.pipeline!r} are not on this machine: offline engine"
+                if s.pipeline
                 else "no pyannote pipeline configured: offline engine"
             )
         )
-        return OfflineDiarizer(num_speakers=num_speakers, device="cpu"), why
+        return OfflineDiarizer(num_speakers=s.num_speakers, device="cpu"), why
     return None, "offline engine not installed (pip install 'vak_pipeline[diarization]')"

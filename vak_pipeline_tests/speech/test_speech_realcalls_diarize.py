@@ -12,7 +12,7 @@ import soundfile as sf
 from vak_pipeline.audio.stage import normalize_upload
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.speech.asr import AsrSettings
-from vak_pipeline.speech.diarize import Diarizer
+from vak_pipeline.speech.diarize import Diarizer, DiarizerSettings
 from vak_pipeline.speech.diarize_offline import OfflineDiarizer, select_diarizer
 from vak_pipeline.speech.stage import tag_upload, transcribe_upload
 
@@ -65,17 +65,17 @@ def test_the_offline_engine_finds_the_two_speakers_of_a_mono_call():
 
 
 def test_auto_falls_back_to_offline_when_pyannote_weights_are_absent(tmp_path):
-    d, why = select_diarizer("auto", "pyannote/speaker-diarization-community-1")
+    d, why = select_diarizer(DiarizerSettings(pipeline="pyannote/speaker-diarization-community-1"))
     assert isinstance(d, OfflineDiarizer) and "not on this machine" in why
-    assert isinstance(select_diarizer("auto")[0], OfflineDiarizer)
+    assert isinstance(select_diarizer()[0], OfflineDiarizer)
     local = tmp_path / "pipe"
     local.mkdir()
     (local / "config.yaml").write_text("pipeline: {}\n", encoding="utf-8")
-    assert isinstance(select_diarizer("auto", str(local))[0], Diarizer)  # weights here: pyannote, as today
-    assert isinstance(select_diarizer("pyannote", "some/hub-id")[0], Diarizer)
-    assert select_diarizer("none")[0] is None
-    with pytest.raises(ValueError, match="not one of"):
-        select_diarizer("magic")
+    assert isinstance(select_diarizer(DiarizerSettings(pipeline=str(local)))[0], Diarizer)  # weights here: pyannote
+    assert isinstance(select_diarizer(DiarizerSettings(engine="pyannote", pipeline="some/hub-id"))[0], Diarizer)
+    assert select_diarizer(DiarizerSettings(engine="none"))[0] is None
+    with pytest.raises(ValueError, match="engine"):
+        DiarizerSettings(engine="magic")
 
 
 def test_a_mono_call_becomes_agent_and_user_turns_offline(tmp_path):
