@@ -5,8 +5,9 @@ conversation whose audio sha, normalization settings, channel map, agent hint, A
 diarizer are unchanged keeps its previous transcript line (ASR is the slow part of the pipeline).
 
 tag_upload: transcripts + audio rows + tool events -> canonical records in work/<upload>/conversations.jsonl
-and alignments/<conv_id>.json; text sources (`sources.text.iter_text_records`) and `*.vakforge.jsonl`
-imports join here. Issues of both stages go to work/<upload>/speech_report.json.
+and alignments/<conv_id>.json; text sources (`sources.text.import_text`, incremental, its own report
+section) and `*.vakforge.jsonl` imports join here. Each stage writes its section of
+work/<upload>/speech_report.json.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
-from ..sources.text import iter_text_records
+from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, import_text
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, iter_models
 from .asr import AsrSettings, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
@@ -38,7 +39,9 @@ from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
 TRANSCRIBE_VERSION = "2"  # bump when the transcript for the same inputs would change (the asset's code_version)
-TAG_VERSION = "1"  # bump when the canonical records for the same transcripts and text sources would change
+# bump the first part when the canonical records for the same transcripts would change; the text import runs
+# inside tagged_turns, so its version is the second part
+TAG_VERSION = f"1-{TEXT_IMPORT_VERSION}"
 VAKFORGE_SUFFIX = ".vakforge.jsonl"
 REPORT_NAME = "speech_report.json"
 
@@ -345,7 +348,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                     atomic_write_json(layout.work_alignment(upload, rec.id),
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
-        for origin, items in (("text", iter_text_records(layout, upload)),
+        text = TextImportResult()
+        for origin, items in (("text", import_text(layout, upload, text)),
                               ("vakforge", iter_vakforge_imports(layout, upload))):
             for item in items:
                 if isinstance(item, Issue):
@@ -354,8 +358,10 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                     setattr(result, f"from_{origin}", getattr(result, f"from_{origin}") + 1)
         result.records = w.count
     result.langs = dict(sorted(langs.items()))
-    result.issues = issues
-    write_report(layout.speech_report(upload), result, section="tagged_turns", counts={
+    result.issues = issues  # the text import's too; they are in its own section of the report
+    imported = {id(i) for i in text.issues}
+    own = result.model_copy(update={"issues": [i for i in issues if id(i) not in imported]})
+    write_report(layout.speech_report(upload), own, section="tagged_turns", counts={
         "records": result.records, "from_audio": result.from_audio, "from_text": result.from_text,
         "from_vakforge": result.from_vakforge, "turns": result.turns, "tool_turns": result.tool_turns,
         "overlaps": result.overlaps, "langs": result.langs})
