@@ -12,7 +12,6 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/speech_report.json     transcripts, text_import, tagged_turns issues and counts (a section each)
       work/<upload>/redaction_report.json  redacted_manifest issues and counts
       work/<upload>/ledger/<stage>.jsonl   a stage's ledger: per item its key, outputs or failure (core.stage)
-      work/<upload>/redaction_state.json   redaction's previous per-record state (read once, then a ledger)
       work/<upload>/ingest_done.json the key of the last successful ingest run of the upload (vak run)
       work/<upload>/transcripts.jsonl  transcripts: per conversation ASR words per speaker
       work/<upload>/text_records.jsonl  text import (in tagged_turns): records of the upload's text sources
@@ -153,7 +152,6 @@ class DataLayout:
     # --- per-upload stage state and reports (every file a stage reads or writes is named here)
     speech_report = _in_work("speech_report.json")
     redaction_report = _in_work("redaction_report.json")
-    redaction_state = _in_work("redaction_state.json")
 
     def stage_ledger(self, upload: str, stage: str) -> Path:
         return self.work(upload) / "ledger" / f"{stage}.jsonl"

@@ -30,7 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..storage import JsonlWriter, atomic_write_json, iter_jsonl
+from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
 from .issue import Issue
 
 T = TypeVar("T")
@@ -108,18 +108,22 @@ class Ledger:
 
 # ------------------------------------------------------------------------------ lines of a JSONL output
 class PlacedWriter(JsonlWriter):
-    """A JSONL output that says where each line landed (`place`), so a ledger can point at it next run."""
+    """A JSONL output that knows where each line landed (`place`), so a ledger can point at it next run."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
-        self.offset = 0
+        self.offset = 0  # bytes written so far: where the next line starts
+
+    def write(self, obj: Any) -> None:
+        line = obj if isinstance(obj, str) else dumps_line(obj)
+        super().write(line)
+        self.offset += len(line.encode("utf-8"))
 
     def place(self, line: str) -> dict[str, Any]:
         """Write one line (ending in a newline); return its place: byte offset, length and a hash of it."""
         data = line.encode("utf-8")
-        self.write(line)
         place = {"at": self.offset, "len": len(data), "sha": hashlib.sha256(data).hexdigest()[:16]}
-        self.offset += len(data)
+        self.write(line)
         return place
 
 
