@@ -88,6 +88,8 @@ class TagResult(StageResult):
     from_audio: int = 0
     from_text: int = 0
     from_vakforge: int = 0
+    text_imported: int = 0  # text source lines checked and mapped in this run (the text import)
+    text_reused: int = 0  # unchanged text source lines taken from the text import's ledger
     turns: int = 0
     tool_turns: int = 0
     overlaps: int = 0
@@ -392,6 +394,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                     setattr(result, f"from_{origin}", getattr(result, f"from_{origin}") + 1)
         result.records = w.count
     result.langs = dict(sorted(langs.items()))
+    result.text_imported, result.text_reused = text.imported, text.reused
     result.issues = issues  # the text import's too; they are in its own section of the report
     imported = {id(i) for i in text.issues}
     own = result.model_copy(update={"issues": [i for i in issues if id(i) not in imported]})

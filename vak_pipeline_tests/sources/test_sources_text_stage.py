@@ -101,11 +101,13 @@ def test_text_problems_reach_vak_run_and_the_funnel_once(tmp_path):
     layout = data_root(tmp_path, json.dumps(NO_TURNS) + "\n")
     res = tag_upload(layout, UPLOAD)
     assert res.from_text == 6 and [i.code for i in res.issues] == ["messages_no_turns"]
+    assert (res.text_imported, res.text_reused) == (7, 0)
     assert [p["code"] for p in upload_problems(layout, UPLOAD)] == ["messages_no_turns"]
     assert [(s.stage, s.issue.code) for s in stage_issues(layout, UPLOAD)] == [("turns", "messages_no_turns")]
     conversations = layout.conversations(UPLOAD).read_bytes()
     again = tag_upload(layout, UPLOAD)
-    assert again.from_text == 6 and layout.conversations(UPLOAD).read_bytes() == conversations
+    assert again.from_text == 6 and (again.text_imported, again.text_reused) == (0, 7)
+    assert layout.conversations(UPLOAD).read_bytes() == conversations
     assert [p["code"] for p in upload_problems(layout, UPLOAD)] == ["messages_no_turns"]
 
 
