@@ -9,12 +9,12 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/audio/<conv>.wav normalized 24 kHz 16-bit PCM, unredacted: private, never published
       work/<upload>/alignments/<conv>.json  word timings from transcription, unredacted: private
       work/<upload>/report.json      per-upload report: files the pipeline could not use, with reasons
-      work/<upload>/speech_report.json     transcripts + tagged_turns issues and counts (one section each)
+      work/<upload>/speech_report.json     transcripts, text_import, tagged_turns issues and counts (a section each)
       work/<upload>/redaction_report.json  redacted_manifest issues and counts
       work/<upload>/ledger/<stage>.jsonl   a stage's ledger: per item its key, outputs or failure (core.stage)
-      work/<upload>/redaction_state.json   redaction's previous per-record state (read once, then a ledger)
       work/<upload>/ingest_done.json the key of the last successful ingest run of the upload (vak run)
       work/<upload>/transcripts.jsonl  transcripts: per conversation ASR words per speaker
+      work/<upload>/text_records.jsonl  text import (in tagged_turns): records of the upload's text sources
       work/<upload>/conversations.jsonl tagged_turns: canonical records before redaction
       work/<upload>/redacted.jsonl   redacted_manifest: canonical records after redaction
       work/<upload>/synthesized.jsonl  synth: the redacted records, text-only ones with rendered audio
@@ -136,6 +136,7 @@ class DataLayout:
     audio_index = _in_work("audio.jsonl")
     upload_report = _in_work("report.json")
     transcripts = _in_work("transcripts.jsonl")
+    text_records = _in_work("text_records.jsonl")
     conversations = _in_work("conversations.jsonl")
     redacted = _in_work("redacted.jsonl")
     synthesized = _in_work("synthesized.jsonl")
@@ -151,7 +152,6 @@ class DataLayout:
     # --- per-upload stage state and reports (every file a stage reads or writes is named here)
     speech_report = _in_work("speech_report.json")
     redaction_report = _in_work("redaction_report.json")
-    redaction_state = _in_work("redaction_state.json")
 
     def stage_ledger(self, upload: str, stage: str) -> Path:
         return self.work(upload) / "ledger" / f"{stage}.jsonl"

@@ -30,7 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..storage import JsonlWriter, atomic_write_json, iter_jsonl
+from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
 from .issue import Issue
 
 T = TypeVar("T")
@@ -45,12 +45,21 @@ def item_key(version: str, *parts: Any) -> str:
 
 # ------------------------------------------------------------------------------------------------ ledger
 class LedgerEntry(BaseModel):
-    """What one item produced under one key, or why it failed (then `outputs` is empty)."""
+    """What one item produced under one key (`outputs`), or why it produced nothing (`failure`).
+
+    `issues` holds, in order, every issue the item reported when there is more than its failure (warnings it
+    was still produced with, several errors); a reused entry reports them again (`reported`).
+    """
 
     item: str
     key: str
     outputs: dict[str, Any] = Field(default_factory=dict)
     failure: Issue | None = None
+    issues: list[Issue] = Field(default_factory=list)
+
+    def reported(self) -> list[Issue]:
+        """What the item reports each run it is reused: its issues, else its failure."""
+        return list(self.issues) if self.issues else ([self.failure] if self.failure is not None else [])
 
 
 class Ledger:
@@ -91,7 +100,69 @@ class Ledger:
         """Write this run's entries (in the order recorded), atomically."""
         with JsonlWriter(self.path) as w:
             for entry in self.entries.values():
-                w.write(entry.model_dump(mode="json", exclude_none=True))
+                data = entry.model_dump(mode="json", exclude_none=True)
+                if not data["issues"]:
+                    del data["issues"]
+                w.write(data)
+
+
+# ------------------------------------------------------------------------------ lines of a JSONL output
+class PlacedWriter(JsonlWriter):
+    """A JSONL output that knows where each line landed (`place`), so a ledger can point at it next run."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.offset = 0  # bytes written so far: where the next line starts
+
+    def write(self, obj: Any) -> None:
+        line = obj if isinstance(obj, str) else dumps_line(obj)
+        super().write(line)
+        self.offset += len(line.encode("utf-8"))
+
+    def place(self, line: str) -> dict[str, Any]:
+        """Write one line (ending in a newline); return its place: byte offset, length and a hash of it."""
+        data = line.encode("utf-8")
+        place = {"at": self.offset, "len": len(data), "sha": hashlib.sha256(data).hexdigest()[:16]}
+        self.write(line)
+        return place
+
+
+class PreviousLines:
+    """The previous version of a stage's JSONL output, read at the places its ledger recorded.
+
+    Opened before the stage rewrites the file (`PlacedWriter` replaces it only when closed), so it reads the
+    old lines while the new ones are written. A place that does not hold the line it recorded (the file was
+    changed or is gone) answers None: the item is processed again.
+    """
+
+    def __init__(self, path: Path) -> None:
+        try:
+            self._fh: Any = open(path, "rb")  # noqa: SIM115 - closed by close() / the with block
+        except OSError:
+            self._fh = None
+
+    def read(self, place: Any) -> str | None:
+        if self._fh is None or not isinstance(place, dict):
+            return None
+        try:
+            self._fh.seek(int(place["at"]))
+            data = self._fh.read(int(place["len"]))
+            if hashlib.sha256(data).hexdigest()[:16] != place["sha"]:
+                return None
+            return data.decode("utf-8")
+        except (KeyError, TypeError, ValueError, OSError):
+            return None
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self) -> PreviousLines:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 # ------------------------------------------------------------------------------------ result and report

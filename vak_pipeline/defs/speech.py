@@ -81,7 +81,8 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
                      f"{res.from_vakforge} vakforge), {len(res.issues)} issues")
     return dg.MaterializeResult(metadata={
         "dagster/row_count": res.records, "from_audio": res.from_audio, "from_text": res.from_text,
-        "from_vakforge": res.from_vakforge, "turns": res.turns, "tool_turns": res.tool_turns,
+        "from_vakforge": res.from_vakforge, "text_imported": res.text_imported, "text_reused": res.text_reused,
+        "turns": res.turns, "tool_turns": res.tool_turns,
         "overlaps": res.overlaps, "turn_langs": dg.MetadataValue.json(res.langs),
         "issues": issues_table(res.issues),
         "conversations": dg.MetadataValue.path(res.conversations),

@@ -53,9 +53,9 @@ def stage_version() -> str:
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """Hash of the redaction package and the locale packs (what decides what is PII)."""
+    """Hash of the redaction package, the PII recognizers and the locale packs' code (what decides what is PII)."""
     pkg = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for path in sorted([*pkg.rglob("*.py"), *(pkg.parent / "locales").rglob("*.py")]):
+    for path in sorted(p for d in (pkg, pkg.parent / "pii", pkg.parent / "locales") for p in d.rglob("*.py")):
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

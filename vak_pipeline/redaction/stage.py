@@ -4,9 +4,14 @@ Per record: text and tool JSON redacted, redactions/<conv_id>.json written, and 
 normalized recording (work/<upload>/audio/<conv>.wav) and word timings (work/<upload>/alignments/)
 published to audio/<conv>.wav and alignments/<conv>.json with PII masked; audio.path, meta.pii_redacted
 and meta.redaction_log set. Nothing unredacted is ever written outside work/ (raw/ is never touched).
-Synthetic rows are published as they are. Skipped (skip_redaction) rows publish no audio. Records whose
-input, source files, outputs and settings are unchanged since the last run are copied from the previous
-output instead of redone.
+Synthetic rows are published as they are. Skipped (skip_redaction) rows publish no audio.
+
+On the stage core: a record is an item keyed by its line's bytes, the descriptor's names, the settings
+fingerprint (STAGE_VERSION, the redaction and recognizer code, the name lists and the locale pack files)
+and its private source files; its ledger entry holds where its redacted line is, its counts, and stamps
+of its published files. An unchanged record whose published files are as this stage left them is copied
+from the previous redacted.jsonl without running the recognizers; a failed one is reported again, not
+retried, until its key changes.
 """
 
 from __future__ import annotations
@@ -22,27 +27,28 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from ..core.issue import Issue
-from ..core.stage import Done, StageResult, ordered_map, write_report
+from ..core.stage import (
+    Done,
+    Ledger,
+    LedgerEntry,
+    PlacedWriter,
+    PreviousLines,
+    StageResult,
+    item_key,
+    ordered_map,
+    write_report,
+)
 from ..layout import DataLayout
 from ..locales import UnknownLocale, get_pack
 from ..schema import Alignment, VakRecord
 from ..sources.descriptor import load_descriptor
-from ..storage import (
-    JsonlWriter,
-    atomic_write_json,
-    atomic_write_text,
-    dumps_line,
-    iter_jsonl,
-    resolve_inside,
-    sha256_file,
-)
+from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside, sha256_file
 from .audio import publish_copy, write_masked
 from .redact import redact_record_full
 from .settings import STAGE_VERSION, RedactionSettings  # noqa: F401  (re-exported)
 from .settings import code_version as _code_version  # noqa: F401  (re-exported)
 
 log = logging.getLogger(__name__)
-STATE_NAME = "redaction_state.json"
 STAGE = "redacted_manifest"
 
 
@@ -88,21 +94,21 @@ def _file_stamp(path: Path | None) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-def _load_state(path: Path) -> dict[str, Any]:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+def _content_hash(path: Path) -> str | None:
+    return sha256_file(path)[:16] if path.is_file() else None
 
 
-def _read_at(path: Path, offset: int, length: int) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(offset)
-            raw = fh.read(length)
-        return raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+def _sources(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
+    """The private files a record's redaction reads besides its line: part of its key."""
+    return {"audio": _file_stamp(layout.root / layout.normalized_audio_rel(upload, conv_id)),
+            "align": _content_hash(layout.work_alignment(upload, conv_id))}  # rewritten by each tagging run
+
+
+def _published(layout: DataLayout, conv_id: str) -> dict[str, Any]:
+    """What a reused record relies on being as this stage left it: its published files."""
+    return {"audio": _file_stamp(layout.published_audio(conv_id)),
+            "align": _file_stamp(layout.alignment(conv_id)),
+            "log": _content_hash(layout.root / layout.redaction_rel(conv_id))}
 
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
@@ -111,12 +117,10 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     counts also go to work/<upload>/redaction_report.json (core.stage.write_report).
 
     workers > 1 redacts changed records in a spawn process pool, `batch` records per task
-    (core.stage.ordered_map); lines, logs, state and issues come out in input order, identical to workers=1.
+    (core.stage.ordered_map); lines, logs, ledger and issues come out in input order, identical to workers=1.
     """
     settings = settings or RedactionSettings()
-    src = layout.conversations(upload)
-    out_path = layout.redacted(upload)
-    state_path = layout.redaction_state(upload)
+    src, out_path = layout.conversations(upload), layout.redacted(upload)
     result = RedactionResult(upload=upload)
     if not src.exists():
         result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
@@ -124,30 +128,22 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
         write_report(layout.redaction_report(upload), result)
         return result
     names = descriptor_names(layout, upload)
-    fp = settings.fingerprint()
-    old_state = _load_state(state_path)
-    old_records: dict[str, Any] = old_state.get("records", {}) if old_state.get("settings") == fp else {}
-    new_records: dict[str, Any] = {}
-    prev_out = out_path.with_name(out_path.name + ".prev")
-    if old_records and out_path.exists():
-        out_path.replace(prev_out)  # the last output, read back for unchanged records
-    items = _items(layout, upload, src, settings, names, old_records, prev_out, result)
+    ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
     redact = functools.partial(_redact_batch, layout, upload, names, settings)
-    written = 0  # bytes written so far: the offset of the next line, kept in the state file
-    with JsonlWriter(out_path) as out:
-        for line, rec_id, entry, part in ordered_map(redact, items, workers, batch if workers > 1 else 1):
+    with PreviousLines(out_path) as previous, PlacedWriter(out_path) as out:
+        items = _items(layout, upload, src, settings, names, ledger, previous, result)
+        for line, entry, part in ordered_map(redact, items, workers, batch if workers > 1 else 1):
             _merge(result, part)
-            if line is None:
+            if entry is None:
+                if line is not None:
+                    out.write(line)
                 continue
-            out.write(line)
-            if entry is not None:
-                if "paths" in entry:  # stamps taken after publishing, so the next run sees them
-                    entry = {"in": entry["in"], "stamps": _stamps(layout, upload, rec_id), "length": entry["length"],
-                             "counts": entry["counts"]}
-                new_records[rec_id] = dict(entry, offset=written)
-            written += len(line.encode("utf-8"))
-    prev_out.unlink(missing_ok=True)
-    atomic_write_json(state_path, {"settings": fp, "records": new_records})
+            if line is not None:
+                if "published" not in entry.outputs:  # taken after publishing, so the next run sees them
+                    entry.outputs["published"] = _published(layout, entry.item)
+                entry.outputs["line"] = out.place(line)
+            ledger.record(entry)
+    ledger.save()
     write_report(layout.redaction_report(upload), result, counts_by_type=dict(sorted(result.counts_by_type.items())))
     if result.skipped_redaction:
         log.warning("REDACTION SKIPPED for upload %s: %d real/public record(s) left unredacted and marked "
@@ -157,15 +153,15 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
 
 
 def _items(layout: DataLayout, upload: str, src: Path, settings: RedactionSettings, names: tuple[str, ...],
-           old_records: dict[str, Any], prev_out: Path, result: RedactionResult) -> Iterator[Any]:
-    """The upload's lines in order: a job (raw line, line number, input hash) for a record to redact, or
-    Done((line, id, state entry, result part)) for one whose outcome is known here (bad, synthetic,
-    skipped, or unchanged since the last run)."""
-    names_key = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
+           ledger: Ledger, previous: PreviousLines, result: RedactionResult) -> Iterator[Any]:
+    """The upload's lines in order: a job (raw line, line number, key) for a record to redact, or
+    Done((line, ledger entry, result part)) for one whose outcome is known here (bad, synthetic, skipped,
+    or unchanged since the last run)."""
+    shaping = [names, settings.fingerprint()]  # the fingerprint holds the version, recognizers and pack files
     for jl in iter_jsonl(src, parse=False):
         if jl.error:
             if jl.code != "empty_file":
-                yield Done((None, None, None, RedactionResult(issues=[_issue(
+                yield Done((None, None, RedactionResult(issues=[_issue(
                     upload, f"redaction_{jl.code}", jl.error, "fix or remove this line in the tagged_turns output",
                     jl.line)])))
             continue
@@ -173,43 +169,42 @@ def _items(layout: DataLayout, upload: str, src: Path, settings: RedactionSettin
         try:
             rec = VakRecord.model_validate_json(jl.raw)
         except ValidationError as exc:
-            yield Done((None, None, None, RedactionResult(failed=1, issues=[_issue(
+            yield Done((None, None, RedactionResult(failed=1, issues=[_issue(
                 upload, "redaction_record_invalid", f"record does not match the canonical schema "
                 f"({exc.error_count()} errors); not redacted, left out of redacted.jsonl",
                 "fix the record in the text/speech stage output", jl.line)])))
             continue
         if rec.meta.source == "synthetic":  # no real person's data: published as it is
             line, part = _publish_synthetic(layout, upload, rec, jl.line)
-            yield Done((line, None, None, part))
+            yield Done((line, None, part))
             continue
         if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
             meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False, "redaction_log": None})
-            yield Done((dumps_line(rec.model_copy(update={"meta": meta}).dump()), None, None,
+            yield Done((dumps_line(rec.model_copy(update={"meta": meta}).dump()), None,
                         RedactionResult(skipped_redaction=1)))
             continue
-        in_hash = hashlib.sha256(jl.raw + names_key.encode()).hexdigest()
-        prev = old_records.get(rec.id)
-        # unchanged input, source files and published outputs (the aidb importer rewrites its log)
-        if prev and prev.get("in") == in_hash and prev.get("stamps") == _stamps(layout, upload, rec.id):
-            line = _read_at(prev_out, prev["offset"], prev["length"]) if prev_out.exists() else None
-            if line is not None and line.endswith("\n"):
-                part = RedactionResult(unchanged=1, counts_by_type=dict(prev.get("counts", {})))
-                yield Done((line, rec.id, prev, part))
-                continue
-        yield (jl.raw, jl.line, in_hash)
+        key = item_key(STAGE_VERSION, hashlib.sha256(jl.raw or b"").hexdigest(), shaping,
+                       _sources(layout, upload, rec.id))
+        reused = _reused(layout, ledger.reuse(rec.id, key), previous, jl.line)
+        yield Done(reused) if reused is not None else (jl.raw, jl.line, key)
 
 
-def _content_hash(path: Path) -> str | None:
-    return sha256_file(path)[:16] if path.is_file() else None
-
-
-def _stamps(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
-    """What a reused record depends on: its private sources and its published outputs, as they are now."""
-    return {"src_audio": _file_stamp(layout.root / layout.normalized_audio_rel(upload, conv_id)),
-            "src_align": _content_hash(layout.work_alignment(upload, conv_id)),  # rewritten each tagging run
-            "audio": _file_stamp(layout.published_audio(conv_id)),
-            "align": _file_stamp(layout.alignment(conv_id)),
-            "log": _content_hash(layout.root / layout.redaction_rel(conv_id))}
+def _reused(layout: DataLayout, entry: LedgerEntry | None, previous: PreviousLines,
+            line_no: int) -> tuple[str | None, LedgerEntry, RedactionResult] | None:
+    """(line, entry, result part) of an unchanged record: its failure, or its redacted line when its published
+    files are as this stage left them. Its issues are reported again, with the record's line of this run."""
+    if entry is None:
+        return None
+    entry = entry.model_copy(update={
+        "failure": entry.failure.model_copy(update={"line": line_no}) if entry.failure is not None else None,
+        "issues": [i.model_copy(update={"line": line_no}) for i in entry.issues]})
+    if entry.failure is not None:
+        return None, entry, RedactionResult(failed=1, issues=entry.reported())
+    line = previous.read(entry.outputs.get("line"))
+    if line is None or entry.outputs.get("published") != _published(layout, entry.item):
+        return None
+    return line, entry, RedactionResult(unchanged=1, counts_by_type=dict(entry.outputs.get("counts", {})),
+                                        issues=entry.reported())
 
 
 def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
@@ -241,21 +236,22 @@ def _merge(result: RedactionResult, part: RedactionResult) -> None:
 
 
 def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
-                  jobs: list[tuple[bytes, int, str]]) -> list[tuple[str | None, str | None, dict | None, Any]]:
-    """Redact a batch of changed records (in a worker process or here): (line, id, state entry, result part)."""
-    out: list[tuple[str | None, str | None, dict | None, Any]] = []
-    for raw, line_no, in_hash in jobs:
+                  jobs: list[tuple[bytes, int, str]]) -> list[tuple[str | None, LedgerEntry, RedactionResult]]:
+    """Redact a batch of changed records (in a worker process or here): (line, ledger entry, result part)."""
+    out: list[tuple[str | None, LedgerEntry, RedactionResult]] = []
+    for raw, line_no, key in jobs:
         rec = VakRecord.model_validate_json(raw)
         part = RedactionResult()
         audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
-        align_path = layout.work_alignment(upload, rec.id)
-        done = _redact_one(layout, upload, rec, names, settings, audio_path, align_path, line_no, part)
+        done = _redact_one(layout, upload, rec, names, settings, audio_path, layout.work_alignment(upload, rec.id),
+                           line_no, part)
         if done is None:
-            out.append((None, None, None, part))
+            issues = part.issues if len(part.issues) > 1 else []
+            out.append((None, LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues), part))
             continue
         line, counts = done
-        entry = {"in": in_hash, "paths": True, "length": len(line.encode("utf-8")), "counts": counts}
-        out.append((line, rec.id, entry, part))
+        entry = LedgerEntry(item=rec.id, key=key, outputs={"counts": counts}, issues=part.issues)
+        out.append((line, entry, part))
     return out
 
 

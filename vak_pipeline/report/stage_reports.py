@@ -1,7 +1,7 @@
 """The one adapter between the steward report and the stages' per-upload report files.
 
 Every stage writes what it could not use to a report file under work/<upload>/ (normalized_audio:
-report.json; transcripts and tagged_turns: sections of speech_report.json; redacted_manifest:
+report.json; transcripts, text_import and tagged_turns: sections of speech_report.json; redacted_manifest:
 redaction_report.json). Their formats are being unified (one stage core, issue 14); this module is the
 only place that knows them, so the funnel, the asset checks and the report change in one place when
 they do. It returns plain `StageIssue`s: which stage, and the Issue it reported.
@@ -25,6 +25,7 @@ REDACTION_REPORT = "redaction_report.json"
 _SOURCES: tuple[tuple[str, str, str | None], ...] = (
     ("decoded", AUDIO_REPORT, None),
     ("transcribed", SPEECH_REPORT, "transcripts"),
+    ("turns", SPEECH_REPORT, "text_import"),
     ("turns", SPEECH_REPORT, "tagged_turns"),
     ("redacted", REDACTION_REPORT, None),
 )

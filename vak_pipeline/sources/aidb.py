@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from ..schema.record import SCHEMA_VERSION, Language, Meta, Turn, VakRecord
 from ..schema.redaction_log import RedactionLog, RedactionSpan
 from ..storage import iter_jsonl
 from .descriptor import RecordingSettings
+from .importing import ImportedRecord, LineImport
 
 SCHEMA_TAG = "aidb.conversation/1.0"
 SUPPORTED_TAGS = frozenset({SCHEMA_TAG})
@@ -170,15 +171,6 @@ class AidbImportContext:
     settings: RecordingSettings
     layout: DataLayout | None = None
     keep_notes: bool | None = None  # None: the upload's keep_notes setting (default True)
-
-
-@dataclass(frozen=True)
-class ImportedRecord:
-    """A canonical record plus the redaction log of the pseudonym tokens it already carries."""
-
-    record: VakRecord
-    redaction_log: RedactionLog | None
-    line: int
 
 
 # ----------------------------------------------------------------------------------------- first pass
@@ -414,115 +406,140 @@ def provenance_meta(conv: AidbConversation, settings: RecordingSettings, has_raw
     }
 
 
-def aidb_to_vak(conv: AidbConversation, ctx: AidbImportContext, line: int | None = None,
-                ) -> tuple[ImportedRecord | None, list[Issue]]:
-    """Map a first-pass-clean aidb record to a canonical record (and its token redaction log)."""
-    kw = {"file": ctx.file, "line": line, "record_id": conv.id}
-    resolved = resolve_language(conv.language, ctx.settings)
-    if resolved[0] is None:
-        i = resolved[1]
-        return None, [i.model_copy(update=kw)]
-    pack_id, primary = resolved
+@dataclass
+class _Turns:
+    """An aidb record's turns sorted out: the spoken ones (with their aidb fields), and what stays in meta."""
+
+    spoken: list[Turn] = field(default_factory=list)
+    spoken_meta: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    unspoken: list[dict[str, Any]] = field(default_factory=list)  # e.g. an attachment-only message
+    issues: list[Issue] = field(default_factory=list)
+
+
+def _sort_turns(conv: AidbConversation, pack_id: str, primary: str, kw: dict[str, Any]) -> _Turns:
+    """Customer and internal messages with text become user and agent turns; notes and events stay out."""
     pack = get_pack(pack_id)
     sides = {p.ref: p.side for p in conv.participants}
-    issues: list[Issue] = []
-    keep_notes = ctx.keep_notes if ctx.keep_notes is not None else getattr(ctx.settings, "keep_notes", True)
     base = parse_timestamp(conv.period.start)
     assert base is not None  # the first pass refuses records whose period does not parse
-    turns: list[Turn] = []
-    turn_meta: list[dict[str, Any]] = []
-    notes: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    unspoken: list[dict[str, Any]] = []
+    out = _Turns()
     for i, t in enumerate(conv.turns):
         raw = t.model_dump(mode="json", by_alias=True, exclude_unset=True)
         if t.kind == "event":
-            events.append(raw)
+            out.events.append(raw)
             continue
         if t.kind == "note" or t.visibility == "internal":
-            notes.append(raw)
+            out.notes.append(raw)
             continue
         if not (t.text and t.text.strip()):
-            unspoken.append(raw)  # e.g. an attachment-only message: nothing to say
+            out.unspoken.append(raw)
             continue
         speaker = SIDE_TO_SPEAKER.get(sides[t.from_])
         if speaker is None:
-            issues.append(_issue("aidb_side_unmapped", f"participant side {sides[t.from_][:40]!r} has no canonical "
-                                 "speaker", "use side customer or internal for authors of messages", turn=i,
-                                 field="from", family="turns", **kw))
+            out.issues.append(_issue("aidb_side_unmapped", f"participant side {sides[t.from_][:40]!r} has no "
+                                     "canonical speaker", "use side customer or internal for authors of messages",
+                                     turn=i, field="from", family="turns", **kw))
             continue
         fallback = primary
         if t.lang:
             declared = _declared_form(t.lang, pack.languages)
             if declared is None:
-                issues.append(_issue("aidb_turn_lang_not_declared", f"turn lang {t.lang[:20]!r} is not declared by "
-                                     f"pack {pack_id}", "add a locale pack or map the language in upload.yaml",
-                                     turn=i, field="lang", family="turns", **kw))
+                out.issues.append(_issue("aidb_turn_lang_not_declared", f"turn lang {t.lang[:20]!r} is not "
+                                         f"declared by pack {pack_id}", "add a locale pack or map the language in "
+                                         "upload.yaml", turn=i, field="lang", family="turns", **kw))
                 continue
             fallback = declared
         offset = round((parse_timestamp(t.at) - base).total_seconds(), 3)  # type: ignore[operator]
-        turns.append(Turn(speaker=speaker, start=offset, end=offset, text=t.text,
-                          lang=detect_lang(pack, t.text, fallback)))
-        turn_meta.append({k: v for k, v in raw.items() if k != "text"})
-    if any(x.severity == Severity.ERROR for x in issues):
-        return None, issues
-    if not turns:
-        return None, issues + [_issue("aidb_no_spoken_turns", "the record has no customer or agent message with "
-                                      "text", "nothing to train on: drop the record or add its messages",
-                                      field="turns", family="turns", **kw)]
-    conv_id = conversation_id_for(ctx.upload, ctx.file, conv.id)
+        out.spoken.append(Turn(speaker=speaker, start=offset, end=offset, text=t.text,
+                               lang=detect_lang(pack, t.text, fallback)))
+        out.spoken_meta.append({k: v for k, v in raw.items() if k != "text"})
+    return out
+
+
+def _record(conv: AidbConversation, ctx: AidbImportContext, line: int | None, pack_id: str, primary: str,
+            turns: _Turns, conv_id: str) -> VakRecord:
+    """The canonical record: provenance by docs/aidb.md, and the aidb fields `aidb_export` rebuilds from."""
+    keep_notes = ctx.keep_notes if ctx.keep_notes is not None else getattr(ctx.settings, "keep_notes", True)
     header = conv.dump()
     header.pop("turns")
-    aidb_meta = header | {"turns": turn_meta, "events": events}
-    if unspoken:
-        aidb_meta["unspoken"] = unspoken
-    if not keep_notes and notes:
-        aidb_meta["notes_dropped"] = len(notes)
-    layout = ctx.layout or DataLayout.at(".")
-    log = token_redaction_log(conv_id, turns)
-    meta: dict[str, Any] = provenance_meta(conv, ctx.settings, has_raw_contact=False)
-    meta |= {"redaction_log": layout.redaction_rel(conv_id), "aidb": aidb_meta,
-             "origin": {"format": SCHEMA_TAG, "upload": ctx.upload, "file": ctx.file, "line": line}}
-    if ctx.settings.speakers:
-        meta["speakers"] = dict(ctx.settings.speakers)
-    if ctx.settings.allow_unconsented:
-        meta["allow_unconsented"] = True
-    if keep_notes and notes:
-        meta["notes"] = notes
-    mix = sorted({t.lang.split("-")[0] for t in turns if t.lang})  # base languages, as the format shows
+    aidb_meta = header | {"turns": turns.spoken_meta, "events": turns.events}
+    if turns.unspoken:
+        aidb_meta["unspoken"] = turns.unspoken
+    if not keep_notes and turns.notes:
+        aidb_meta["notes_dropped"] = len(turns.notes)
     s = ctx.settings
-    record = VakRecord(id=conv_id, schema_version=SCHEMA_VERSION, locale=pack_id,
-                       language=Language(primary=primary, mix=mix or [primary.split("-")[0]]), domain=s.domain,
-                       scenario=s.scenario, system_prompt=s.system_prompt, tools=list(s.tools), turns=turns,
-                       meta=Meta.model_validate(meta))
-    return ImportedRecord(record=record, redaction_log=log, line=line or 0), issues
+    meta: dict[str, Any] = provenance_meta(conv, s, has_raw_contact=False)
+    meta |= {"redaction_log": (ctx.layout or DataLayout.at(".")).redaction_rel(conv_id), "aidb": aidb_meta,
+             "origin": {"format": SCHEMA_TAG, "upload": ctx.upload, "file": ctx.file, "line": line}}
+    if s.speakers:
+        meta["speakers"] = dict(s.speakers)
+    if s.allow_unconsented:
+        meta["allow_unconsented"] = True
+    if keep_notes and turns.notes:
+        meta["notes"] = turns.notes
+    mix = sorted({t.lang.split("-")[0] for t in turns.spoken if t.lang})  # base languages, as the format shows
+    return VakRecord(id=conv_id, schema_version=SCHEMA_VERSION, locale=pack_id,
+                     language=Language(primary=primary, mix=mix or [primary.split("-")[0]]), domain=s.domain,
+                     scenario=s.scenario, system_prompt=s.system_prompt, tools=list(s.tools), turns=turns.spoken,
+                     meta=Meta.model_validate(meta))
+
+
+def aidb_to_vak(conv: AidbConversation, ctx: AidbImportContext, line: int | None = None,
+                ) -> tuple[ImportedRecord | None, list[Issue]]:
+    """Map a first-pass-clean aidb record to a canonical record (and its token redaction log)."""
+    kw = {"file": ctx.file, "line": line, "record_id": conv.id}
+    pack_id, primary = resolve_language(conv.language, ctx.settings)
+    if pack_id is None:
+        return None, [primary.model_copy(update=kw)]  # type: ignore[union-attr]
+    turns = _sort_turns(conv, pack_id, primary, kw)  # type: ignore[arg-type]
+    if any(x.severity == Severity.ERROR for x in turns.issues):
+        return None, turns.issues
+    if not turns.spoken:
+        return None, turns.issues + [_issue("aidb_no_spoken_turns", "the record has no customer or agent message "
+                                            "with text", "nothing to train on: drop the record or add its messages",
+                                            field="turns", family="turns", **kw)]
+    conv_id = conversation_id_for(ctx.upload, ctx.file, conv.id)
+    record = _record(conv, ctx, line, pack_id, primary, turns, conv_id)  # type: ignore[arg-type]
+    return ImportedRecord(record=record, redaction_log=token_redaction_log(conv_id, turns.spoken),
+                          line=line or 0), turns.issues
+
+
+def import_aidb_line(obj: dict[str, Any], ctx: AidbImportContext, line: int) -> LineImport:
+    """One parsed line on its own: the schema's first pass, then the mapping (see sources.importing)."""
+    regions = phone_regions(obj.get("language") if isinstance(obj.get("language"), str) else "", ctx.settings.locale)
+    conv, issues = check_aidb_object(obj, file=ctx.file, line=line, regions=regions)
+    if conv is None:
+        return LineImport(source_id=obj.get("id") if isinstance(obj.get("id"), str) else None, checked=False,
+                          pre=issues)
+    imported, map_issues = aidb_to_vak(conv, ctx, line)
+    return LineImport(source_id=conv.id, checked=True, pre=issues, imported=imported, post=map_issues)
+
+
+def line_error(code: str | None, message: str, file: str, line: int | None) -> Issue:
+    """A line that is not one JSON object."""
+    return _issue(f"aidb_{code}", message, "fix the line so it holds one JSON object", file=file, line=line or None)
+
+
+def duplicate_id(file: str) -> Callable[[str, int, int], Issue]:
+    """The issue of a record id already used earlier in `file`."""
+    def issue(rid: str, first: int, line: int) -> Issue:
+        return _issue("aidb_id_duplicate", f"id already used on line {first}",
+                      "ids are stable and unique within a dataset: give this record its own id",
+                      file=file, line=line, record_id=rid, field="id")
+    return issue
 
 
 def iter_aidb_file(path: Path, ctx: AidbImportContext) -> Iterator[ImportedRecord | Issue]:
     """Stream one *.aidb.jsonl file: an ImportedRecord per good line, Issues for everything else."""
     seen: dict[str, int] = {}
+    duplicate = duplicate_id(ctx.file)
     for jl in iter_jsonl(path):
         if jl.error:
-            yield _issue(f"aidb_{jl.code}", jl.error, "fix the line so it holds one JSON object",
-                         file=ctx.file, line=jl.line or None)
+            yield line_error(jl.code, jl.error, ctx.file, jl.line)
             continue
-        obj = jl.value
-        regions = phone_regions(obj.get("language") if isinstance(obj.get("language"), str) else "",
-                                ctx.settings.locale)
-        conv, issues = check_aidb_object(obj, file=ctx.file, line=jl.line, regions=regions)
-        yield from issues
-        if conv is None:
-            continue
-        if conv.id in seen:
-            yield _issue("aidb_id_duplicate", f"id already used on line {seen[conv.id]}",
-                         "ids are stable and unique within a dataset: give this record its own id",
-                         file=ctx.file, line=jl.line, record_id=conv.id, field="id")
-            continue
-        seen[conv.id] = jl.line
-        imported, map_issues = aidb_to_vak(conv, ctx, jl.line)
-        yield from map_issues
-        if imported is not None:
-            yield imported
+        yield from import_aidb_line(jl.value, ctx, jl.line).settle(seen, jl.line, duplicate)
 
 
 def token_counts(texts: list[str]) -> dict[str, int]:

@@ -13,7 +13,7 @@ Provenance comes from upload.yaml; `metadata` is kept as meta.sft_metadata.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -27,6 +27,7 @@ from ..schema.record import SCHEMA_VERSION, Language, Meta, Tool, ToolCall, Tool
 from ..storage import iter_jsonl
 from .aidb import conversation_id_for
 from .descriptor import RecordingSettings
+from .importing import ImportedRecord, LineImport
 
 FORMAT = "messages"
 Role = Literal["system", "user", "assistant", "tool"]
@@ -126,183 +127,214 @@ def _result_content(text: str) -> Any:
     return text
 
 
-def messages_to_vak(rec: SftRecord, ctx: MessagesImportContext, line: int) -> tuple[VakRecord | None, list[Issue]]:
-    """Map one SFT record to a canonical record; issues name the message index as the turn."""
-    rid = rec.id or f"line{line}"
-    issues: list[Issue] = []
+class _Mapper:
+    """The turns of one SFT record, message by message, with the state a conversation carries: calls not
+    answered yet (oldest first), the ids already issued, the generated-id counter, and the issues."""
 
-    def bad(code: str, message: str, fix: str, index: int | None, field: str | None,
-            family: str = "turns", severity: Severity = Severity.ERROR) -> None:
-        issues.append(Issue(code=code, message=message, fix=fix, severity=severity, family=family,
-                            record_id=rid, turn_index=index, field=field, file=ctx.file, line=line))
+    def __init__(self, rec: SftRecord, ctx: MessagesImportContext, line: int) -> None:
+        self.rec, self.ctx, self.line = rec, ctx, line
+        self.rid = rec.id or f"line{line}"
+        self.pack = get_pack(ctx.settings.locale)
+        self.system: list[str] = []
+        self.turns: list[Turn] = []
+        self.thoughts: dict[str, str] = {}
+        self.pending: list[str] = []
+        self.issued: set[str] = set()
+        self.counter = 0
+        self.issues: list[Issue] = []
 
-    settings = ctx.settings
-    pack = get_pack(settings.locale)
-    system: list[str] = []
-    turns: list[Turn] = []
-    thoughts: dict[str, str] = {}
-    pending: list[str] = []  # ids of calls not answered yet, oldest first
-    issued: set[str] = set()
-    counter = 0
+    def bad(self, code: str, message: str, fix: str, index: int | None, field: str | None,
+            family: str = "turns") -> None:
+        self.issues.append(Issue(code=code, message=message, fix=fix, family=family, record_id=self.rid,
+                                 turn_index=index, field=field, file=self.ctx.file, line=self.line))
 
-    def new_id(given: str | None) -> str:
-        nonlocal counter
+    def say(self, speaker: Literal["user", "agent"], text: str) -> None:
+        self.turns.append(Turn(speaker=speaker, start=0.0, end=0.0, text=text,
+                               lang=detect_lang(self.pack, text, self.pack.default_lang)))
+
+    def new_id(self, given: str | None) -> str:
         if given:
             return given
-        counter += 1
-        while f"call_{counter}" in issued:
-            counter += 1
-        return f"call_{counter}"
+        self.counter += 1
+        while f"call_{self.counter}" in self.issued:
+            self.counter += 1
+        return f"call_{self.counter}"
 
-    started = False
-    for k, m in enumerate(rec.messages):
-        text = _text(m.content)
-        if m.role == "system":
-            if started:
-                bad("messages_system_late", "a system message appears after the conversation started",
-                    "move it to the start: a canonical record has one system_prompt", k, "role")
-            elif text.strip():
-                system.append(text)
-            continue
-        started = True
-        if m.role == "user":
-            if not text.strip():
-                bad("messages_content_empty", "user message has no content", "drop the message or add its text",
-                    k, "content")
+    def map(self) -> None:
+        started = False
+        for k, m in enumerate(self.rec.messages):
+            text = _text(m.content)
+            if m.role == "system":
+                if started:
+                    self.bad("messages_system_late", "a system message appears after the conversation started",
+                             "move it to the start: a canonical record has one system_prompt", k, "role")
+                elif text.strip():
+                    self.system.append(text)
                 continue
-            turns.append(Turn(speaker="user", start=0.0, end=0.0, text=text,
-                              lang=detect_lang(pack, text, pack.default_lang)))
-        elif m.role == "assistant":
-            action = _json_action(text) if not m.tool_calls else None
-            calls: list[tuple[str | None, str, Any]] = []
-            if m.tool_calls:
-                calls = [(c.id, c.function.name, c.function.arguments) for c in m.tool_calls]
+            started = True
+            if m.role == "user":
                 if text.strip():
-                    turns.append(Turn(speaker="agent", start=0.0, end=0.0, text=text,
-                                      lang=detect_lang(pack, text, pack.default_lang)))
-            elif action is not None:
-                calls = [(action.get("id") if isinstance(action.get("id"), str) else None, action["action"],
-                          action.get("action_input"))]
-            elif text.strip():
-                turns.append(Turn(speaker="agent", start=0.0, end=0.0, text=text,
-                                  lang=detect_lang(pack, text, pack.default_lang)))
+                    self.say("user", text)
+                else:
+                    self.bad("messages_content_empty", "user message has no content",
+                             "drop the message or add its text", k, "content")
+            elif m.role == "assistant":
+                self.assistant(k, m, text)
             else:
-                bad("messages_content_empty", "assistant message has no content and no tool calls",
-                    "drop the message or add its content", k, "content")
-            for given, name, raw_args in calls:
-                args = _arguments(raw_args)
-                if args is None:
-                    bad("messages_tool_arguments_invalid", f"arguments of the {name[:40]!r} call are not JSON",
-                        "write the arguments as a JSON object", k, "tool_calls.function.arguments", "tools")
-                    continue
-                cid = new_id(given)
-                if cid in issued:
-                    bad("messages_tool_call_id_duplicate", f"call id {cid[:40]!r} is used twice",
-                        "give every call its own id", k, "tool_calls.id", "tools")
-                    continue
-                issued.add(cid)
-                pending.append(cid)
-                if action is not None and isinstance(action.get("thought"), str):
-                    thoughts[cid] = action["thought"]
-                turns.append(Turn(speaker="agent", start=0.0, end=0.0,
-                                  tool_call=ToolCall(id=cid, name=name, arguments=args)))
-        else:  # tool
-            prev = rec.messages[k - 1].role if k else None
-            if prev not in ("assistant", "tool"):
-                bad("messages_tool_not_after_assistant", "a tool message does not follow an assistant message",
-                    "every tool message must follow the assistant call it answers", k, "role", "tools")
-                continue
-            if m.tool_call_id:
-                if m.tool_call_id not in pending:
-                    bad("messages_tool_result_unmatched", f"tool_call_id {m.tool_call_id[:40]!r} names no open call",
-                        "set tool_call_id to the id of the call this message answers", k, "tool_call_id", "tools")
-                    continue
-                cid = m.tool_call_id
-            elif pending:
-                cid = pending[0]
-            else:
-                bad("messages_tool_result_unmatched", "tool message answers no open call",
-                    "give the preceding assistant message a tool call (JSON action or tool_calls)", k, "role",
-                    "tools")
-                continue
-            pending.remove(cid)
-            turns.append(Turn(speaker="tool", start=0.0, end=0.0,
-                              tool_result=ToolResult(id=cid, content=_result_content(text))))
-    if not turns:
-        bad("messages_no_turns", "the record has no user, assistant or tool message", "drop the record", None,
-            "messages")
-    if any(i.severity == Severity.ERROR for i in issues):
-        return None, issues
+                self.tool(k, m, text)
+        if not self.turns:
+            self.bad("messages_no_turns", "the record has no user, assistant or tool message", "drop the record",
+                     None, "messages")
 
-    tools = list(settings.tools)
-    names = {t.name for t in tools}
-    for t in rec.tools or []:
-        f = t.function
-        if f.name not in names:
-            tools.append(Tool(name=f.name, description=f.description or "",
-                              parameters=f.parameters or {"type": "object", "properties": {}}))
-            names.add(f.name)
-    conv_id = conversation_id_for(ctx.upload, ctx.file, rid)
-    meta: dict[str, Any] = {
-        "source": settings.source, "consent": settings.consent, "consent_ref": settings.consent_ref,
-        "license": settings.license, "origin": {"format": FORMAT, "upload": ctx.upload, "file": ctx.file,
-                                                "line": line},
-        "sft": {"id": rec.id, "domain": rec.domain} | ({"thoughts": thoughts} if thoughts else {}),
-    }
-    if rec.metadata is not None:
-        meta["sft_metadata"] = rec.metadata
-    if settings.speakers:
-        meta["speakers"] = dict(settings.speakers)
-    if settings.allow_unconsented:
-        meta["allow_unconsented"] = True
-    langs = list(dict.fromkeys(t.lang for t in turns if t.lang))
-    primary = langs[0] if langs else pack.default_lang
+    def assistant(self, k: int, m: SftMessage, text: str) -> None:
+        action = _json_action(text) if not m.tool_calls else None
+        calls: list[tuple[str | None, str, Any]] = []
+        if m.tool_calls:
+            calls = [(c.id, c.function.name, c.function.arguments) for c in m.tool_calls]
+            if text.strip():
+                self.say("agent", text)
+        elif action is not None:
+            calls = [(action.get("id") if isinstance(action.get("id"), str) else None, action["action"],
+                      action.get("action_input"))]
+        elif text.strip():
+            self.say("agent", text)
+        else:
+            self.bad("messages_content_empty", "assistant message has no content and no tool calls",
+                     "drop the message or add its content", k, "content")
+        for given, name, raw_args in calls:
+            args = _arguments(raw_args)
+            if args is None:
+                self.bad("messages_tool_arguments_invalid", f"arguments of the {name[:40]!r} call are not JSON",
+                         "write the arguments as a JSON object", k, "tool_calls.function.arguments", "tools")
+                continue
+            cid = self.new_id(given)
+            if cid in self.issued:
+                self.bad("messages_tool_call_id_duplicate", f"call id {cid[:40]!r} is used twice",
+                         "give every call its own id", k, "tool_calls.id", "tools")
+                continue
+            self.issued.add(cid)
+            self.pending.append(cid)
+            if action is not None and isinstance(action.get("thought"), str):
+                self.thoughts[cid] = action["thought"]
+            self.turns.append(Turn(speaker="agent", start=0.0, end=0.0,
+                                   tool_call=ToolCall(id=cid, name=name, arguments=args)))
+
+    def tool(self, k: int, m: SftMessage, text: str) -> None:
+        prev = self.rec.messages[k - 1].role if k else None
+        if prev not in ("assistant", "tool"):
+            self.bad("messages_tool_not_after_assistant", "a tool message does not follow an assistant message",
+                     "every tool message must follow the assistant call it answers", k, "role", "tools")
+            return
+        if m.tool_call_id:
+            if m.tool_call_id not in self.pending:
+                self.bad("messages_tool_result_unmatched", f"tool_call_id {m.tool_call_id[:40]!r} names no open "
+                         "call", "set tool_call_id to the id of the call this message answers", k, "tool_call_id",
+                         "tools")
+                return
+            cid = m.tool_call_id
+        elif self.pending:
+            cid = self.pending[0]
+        else:
+            self.bad("messages_tool_result_unmatched", "tool message answers no open call",
+                     "give the preceding assistant message a tool call (JSON action or tool_calls)", k, "role",
+                     "tools")
+            return
+        self.pending.remove(cid)
+        self.turns.append(Turn(speaker="tool", start=0.0, end=0.0,
+                               tool_result=ToolResult(id=cid, content=_result_content(text))))
+
+    def record(self) -> VakRecord | None:
+        """The canonical record of the mapped turns (None, with issues, when the schema refuses it)."""
+        rec, ctx, settings = self.rec, self.ctx, self.ctx.settings
+        tools = list(settings.tools)
+        names = {t.name for t in tools}
+        for t in rec.tools or []:
+            f = t.function
+            if f.name not in names:
+                tools.append(Tool(name=f.name, description=f.description or "",
+                                  parameters=f.parameters or {"type": "object", "properties": {}}))
+                names.add(f.name)
+        meta: dict[str, Any] = {
+            "source": settings.source, "consent": settings.consent, "consent_ref": settings.consent_ref,
+            "license": settings.license, "origin": {"format": FORMAT, "upload": ctx.upload, "file": ctx.file,
+                                                    "line": self.line},
+            "sft": {"id": rec.id, "domain": rec.domain} | ({"thoughts": self.thoughts} if self.thoughts else {}),
+        }
+        if rec.metadata is not None:
+            meta["sft_metadata"] = rec.metadata
+        if settings.speakers:
+            meta["speakers"] = dict(settings.speakers)
+        if settings.allow_unconsented:
+            meta["allow_unconsented"] = True
+        langs = list(dict.fromkeys(t.lang for t in self.turns if t.lang))
+        primary = langs[0] if langs else self.pack.default_lang
+        try:
+            record = VakRecord(id=conversation_id_for(ctx.upload, ctx.file, self.rid), schema_version=SCHEMA_VERSION,
+                               locale=settings.locale, language=Language(primary=primary, mix=langs or [primary]),
+                               domain=settings.domain or rec.domain, scenario=settings.scenario,
+                               system_prompt="\n\n".join(self.system) or settings.system_prompt, tools=tools,
+                               turns=self.turns, meta=Meta.model_validate(meta))
+            return tag_languages(record, overwrite=True)  # same tagging as transcripts: conversation fallback
+        except ValidationError as err:
+            for e in err.errors():
+                field = ".".join(str(p) for p in e["loc"])
+                self.bad("messages_canonical_invalid", f"'{field}': {e['msg']}", "fix the source value it came from",
+                         None, field, "structure")
+            return None
+
+
+def messages_to_vak(rec: SftRecord, ctx: MessagesImportContext, line: int) -> tuple[VakRecord | None, list[Issue]]:
+    """Map one SFT record to a canonical record; issues name the message index as the turn."""
+    mapper = _Mapper(rec, ctx, line)
+    mapper.map()
+    if any(i.severity == Severity.ERROR for i in mapper.issues):
+        return None, mapper.issues
+    return mapper.record(), mapper.issues
+
+
+def import_messages_line(obj: dict[str, Any], ctx: MessagesImportContext, line: int) -> LineImport:
+    """One parsed line on its own: the format's checks, then the mapping (see sources.importing)."""
     try:
-        record = VakRecord(id=conv_id, schema_version=SCHEMA_VERSION, locale=settings.locale,
-                           language=Language(primary=primary, mix=langs or [primary]),
-                           domain=settings.domain or rec.domain, scenario=settings.scenario,
-                           system_prompt="\n\n".join(system) or settings.system_prompt, tools=tools, turns=turns,
-                           meta=Meta.model_validate(meta))
-        record = tag_languages(record, overwrite=True)  # same tagging as transcripts: conversation fallback
+        rec = SftRecord.model_validate(obj)
     except ValidationError as err:
+        rid = obj.get("id") if isinstance(obj.get("id"), str) else None
+        issues = []
         for e in err.errors():
-            field = ".".join(str(p) for p in e["loc"])
-            bad("messages_canonical_invalid", f"'{field}': {e['msg']}", "fix the source value it came from", None,
-                field, "structure")
-        return None, issues
-    return record, issues
+            loc = e["loc"]
+            turn = loc[1] if len(loc) > 1 and loc[0] == "messages" and isinstance(loc[1], int) else None
+            field = ".".join(str(p) for p in loc)
+            code = "messages_required_missing" if e["type"] == "missing" else "messages_field_invalid"
+            issues.append(Issue(code=code, message=f"'{field}': {e['msg']}",
+                                fix="follow the dataset format: messages[] of {role, content}; roles system, user, "
+                                    "assistant, tool", record_id=rid, turn_index=turn, field=field, file=ctx.file,
+                                line=line))
+        return LineImport(source_id=rid, checked=False, pre=issues)
+    record, issues = messages_to_vak(rec, ctx, line)
+    return LineImport(source_id=rec.id, checked=True, post=issues,
+                      imported=ImportedRecord(record, None, line) if record is not None else None)
+
+
+def line_error(code: str | None, message: str, file: str, line: int | None) -> Issue:
+    """A line that is not one JSON object."""
+    return Issue(code=f"messages_{code}", message=message, fix="fix the line so it holds one JSON object",
+                 file=file, line=line or None)
+
+
+def duplicate_id(file: str) -> Callable[[str, int, int], Issue]:
+    """The issue of a record id already used earlier in `file`."""
+    def issue(rid: str, first: int, line: int) -> Issue:
+        return Issue(code="messages_id_duplicate", message=f"id already used on line {first}",
+                     fix="give every record its own id", record_id=rid, field="id", file=file, line=line)
+    return issue
 
 
 def iter_messages_file(path: Path, ctx: MessagesImportContext) -> Iterator[tuple[VakRecord, int] | Issue]:
     """Stream one *.messages.jsonl file: (record, line) per good line, Issues for the rest."""
     seen: dict[str, int] = {}
+    duplicate = duplicate_id(ctx.file)
     for jl in iter_jsonl(path):
         if jl.error:
-            yield Issue(code=f"messages_{jl.code}", message=jl.error, fix="fix the line so it holds one JSON object",
-                        file=ctx.file, line=jl.line or None)
+            yield line_error(jl.code, jl.error, ctx.file, jl.line)
             continue
-        try:
-            rec = SftRecord.model_validate(jl.value)
-        except ValidationError as err:
-            rid = jl.value.get("id") if isinstance(jl.value.get("id"), str) else None
-            for e in err.errors():
-                loc = e["loc"]
-                turn = loc[1] if len(loc) > 1 and loc[0] == "messages" and isinstance(loc[1], int) else None
-                field = ".".join(str(p) for p in loc)
-                code = "messages_required_missing" if e["type"] == "missing" else "messages_field_invalid"
-                yield Issue(code=code, message=f"'{field}': {e['msg']}",
-                            fix="follow the dataset format: messages[] of {role, content}; roles system, user, "
-                                "assistant, tool", record_id=rid, turn_index=turn, field=field, file=ctx.file,
-                            line=jl.line)
-            continue
-        if rec.id and rec.id in seen:
-            yield Issue(code="messages_id_duplicate", message=f"id already used on line {seen[rec.id]}",
-                        fix="give every record its own id", record_id=rec.id, field="id", file=ctx.file,
-                        line=jl.line)
-            continue
-        if rec.id:
-            seen[rec.id] = jl.line
-        record, issues = messages_to_vak(rec, ctx, jl.line)
-        yield from issues
-        if record is not None:
-            yield record, jl.line
+        for x in import_messages_line(jl.value, ctx, jl.line).settle(seen, jl.line, duplicate):
+            yield (x.record, x.line) if isinstance(x, ImportedRecord) else x

@@ -4,25 +4,40 @@ The tagged_turns stage joins these records with the transcribed calls. Records a
 time (bounded memory); every problem is yielded as an Issue and the rest of the upload goes on.
 aidb records carry typed pseudonym tokens already: their redaction logs are written here, atomically,
 to redactions/<conv_id>.json, and the redaction stage adds its own spans to the same log.
+
+`import_text` is the stage on the core (core.stage) that tagged_turns runs: each well-formed line is an item
+keyed by its bytes, file and line number, the upload settings of its file, the locale packs and
+TEXT_IMPORT_VERSION. An unchanged line is taken from the ledger (its record from the previous
+work/<upload>/text_records.jsonl, its issues from the ledger) instead of being checked and mapped again;
+a refused line is reported again, not retried. Its report is the `text_import` section of speech_report.json.
+`iter_text_records` is the same import with nothing kept (`vak import-text`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from ..core.issue import Issue
+from ..core.issue import Issue, Severity
+from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
+from ..locales.registry import packs_fingerprint
 from ..schema.record import VakRecord
-from ..storage import JsonlWriter, atomic_write_json
-from .aidb import AidbImportContext, ImportedRecord, iter_aidb_file
+from ..storage import JsonLine, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
+from . import aidb, messages
+from .aidb import AidbImportContext
 from .descriptor import load_descriptor
+from .importing import ImportedRecord, LineImport
 from .inventory import is_plain_file
-from .messages import MessagesImportContext, iter_messages_file
+from .messages import MessagesImportContext
 
 AIDB_SUFFIX = ".aidb.jsonl"
 MESSAGES_SUFFIX = ".messages.jsonl"
+TEXT_STAGE = "text_import"
+TEXT_IMPORT_VERSION = "1"  # bump when a line would import differently (part of tagged_turns' code_version)
 
 
 def text_files(upload_dir: Path) -> list[tuple[str, Path]]:
@@ -37,8 +52,76 @@ def text_files(upload_dir: Path) -> list[tuple[str, Path]]:
     return out
 
 
-def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True) -> Iterator[VakRecord | Issue]:
-    """Canonical records (and Issues) from the text sources of data/raw/<upload>/.
+@dataclass(frozen=True)
+class _Format:
+    """What differs between the two text formats: the context type and the per-line functions."""
+
+    kind: str
+    line: Callable[[Any, Any, int], LineImport]
+    line_error: Callable[[str | None, str, str, int | None], Issue]
+    duplicate: Callable[[str], Callable[[str, int, int], Issue]]
+
+
+_AIDB = _Format("aidb", aidb.import_aidb_line, aidb.line_error, aidb.duplicate_id)
+_MESSAGES = _Format("messages", messages.import_messages_line, messages.line_error, messages.duplicate_id)
+
+
+class TextImportResult(StageResult):
+    """What one run of the text import did for one upload (it runs inside tagged_turns)."""
+
+    stage: str = TEXT_STAGE
+    lines: int = 0  # JSON lines read from the upload's text sources
+    imported: int = 0  # lines mapped in this run
+    reused: int = 0  # unchanged lines taken from the ledger, not mapped again (their record, or their issues)
+    records: int = 0  # canonical records yielded (and written to text_records.jsonl)
+    records_file: str = ""
+
+
+class _Incremental:
+    """The ledger side of the stage: keys each line, reuses an unchanged one, records what each line gave."""
+
+    def __init__(self, layout: DataLayout, upload: str, result: TextImportResult) -> None:
+        self.layout, self.result = layout, result
+        self.ledger = Ledger.load(layout.stage_ledger(upload, TEXT_STAGE))
+        self.previous = PreviousLines(layout.text_records(upload))
+        self.packs = packs_fingerprint()  # LID cues and the locale of every record come from the packs
+
+    def key(self, fmt: _Format, ctx: Any, jl: JsonLine) -> str:
+        raw_sha = hashlib.sha256(jl.raw or b"").hexdigest()
+        return item_key(TEXT_IMPORT_VERSION, fmt.kind, ctx.file, jl.line, raw_sha,
+                        ctx.settings.model_dump(mode="json"), self.packs)
+
+    def reuse(self, item: str, key: str, line: int) -> LineImport | None:
+        """The line as the ledger recorded it, when its key is unchanged and its record and log are still there."""
+        entry = self.ledger.reuse(item, key)
+        if entry is None:
+            return None
+        out = entry.outputs
+        imported = None
+        if out.get("mapped"):
+            text = self.previous.read(out.get("record"))
+            log = out.get("log")
+            if text is None or (log is not None and not (self.layout.root / log).is_file()):
+                return None
+            imported = ImportedRecord(VakRecord.model_validate_json(text), None, line)
+        issues, n_pre = entry.reported(), int(out.get("pre", 0))
+        return LineImport(source_id=out.get("id"), checked=bool(out.get("checked")), pre=issues[:n_pre],
+                          imported=imported, post=issues[n_pre:])
+
+    def record(self, item: str, key: str, li: LineImport, place: dict[str, Any] | None) -> None:
+        issues = li.pre + li.post
+        failure = None if li.imported else next((i for i in issues if i.severity == Severity.ERROR), None)
+        outputs: dict[str, Any] = {"id": li.source_id, "checked": li.checked, "pre": len(li.pre),
+                                   "mapped": li.imported is not None}
+        if place is not None and li.imported is not None:
+            outputs["record"] = place
+            outputs["log"] = li.imported.record.meta.redaction_log  # aidb: the token log it was written with
+        self.ledger.record(LedgerEntry(item=item, key=key, outputs=outputs, failure=failure,
+                                       issues=issues if issues != [failure] else []))
+
+
+def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, Any, Path]]:
+    """The descriptor's issues, then (format, import context, path) of each text file of the upload.
 
     Without a usable upload.yaml nothing is imported: provenance cannot be inferred safely.
     """
@@ -54,18 +137,72 @@ def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True) 
         settings = descriptor.settings_for(rel)
         name = f"{upload}/{rel}"
         if rel.lower().endswith(AIDB_SUFFIX):
-            ctx = AidbImportContext(upload=upload, file=name, settings=settings, layout=layout)
-            for item in iter_aidb_file(path, ctx):
-                if isinstance(item, ImportedRecord):
-                    if write_logs and item.redaction_log is not None:
-                        write_redaction_log(layout, item)
-                    yield item.record
-                else:
-                    yield item
+            yield _AIDB, AidbImportContext(upload=upload, file=name, settings=settings, layout=layout), path
         else:
-            mctx = MessagesImportContext(upload=upload, file=name, settings=settings)
-            for item in iter_messages_file(path, mctx):
-                yield item if isinstance(item, Issue) else item[0]
+            yield _MESSAGES, MessagesImportContext(upload=upload, file=name, settings=settings), path
+
+
+def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Incremental | None = None,
+            out: PlacedWriter | None = None) -> Iterator[VakRecord | Issue]:
+    """Records and issues of the upload's text sources in file and line order; with `stage`, line by line
+    through its ledger, every record also written to `out`."""
+    for src in _files(layout, upload):
+        if isinstance(src, Issue):
+            yield src
+            continue
+        fmt, ctx, path = src
+        seen: dict[str, int] = {}
+        duplicate = fmt.duplicate(ctx.file)
+        for jl in iter_jsonl(path):
+            if jl.error:
+                yield fmt.line_error(jl.code, jl.error, ctx.file, jl.line)
+                continue
+            li = None
+            if stage is not None:
+                stage.result.lines += 1
+                item, key = f"{ctx.file}:{jl.line}", stage.key(fmt, ctx, jl)
+                li = stage.reuse(item, key, jl.line)
+                if li is not None:
+                    stage.result.reused += 1
+            if li is None:
+                li = fmt.line(jl.value, ctx, jl.line)
+                if stage is not None:
+                    stage.result.imported += 1
+            place = None
+            for x in li.settle(seen, jl.line, duplicate):
+                if not isinstance(x, ImportedRecord):
+                    yield x
+                    continue
+                if write_logs and x.redaction_log is not None:
+                    write_redaction_log(layout, x)
+                if out is not None:
+                    place = out.place(dumps_line(x.record.dump()))
+                yield x.record
+            if stage is not None:
+                stage.record(item, key, li, place)
+
+
+def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True) -> Iterator[VakRecord | Issue]:
+    """Canonical records (and Issues) from the text sources of data/raw/<upload>/, streamed, nothing kept."""
+    yield from _import(layout, upload, write_logs)
+
+
+def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> Iterator[VakRecord | Issue]:
+    """The text import stage: what `iter_text_records` yields, incrementally (see module doc).
+
+    Iterate it to the end: then its ledger, work/<upload>/text_records.jsonl and its section of
+    speech_report.json are written and `result` holds the counts and issues.
+    """
+    result.upload, result.records_file = upload, str(layout.text_records(upload))
+    stage = _Incremental(layout, upload, result)
+    with stage.previous, PlacedWriter(layout.text_records(upload)) as out:
+        for x in _import(layout, upload, True, stage, out):
+            if isinstance(x, Issue):
+                result.issues.append(x)
+            yield x
+        result.records = out.count
+    stage.ledger.save()
+    write_report(layout.speech_report(upload), result, section=TEXT_STAGE)
 
 
 def write_redaction_log(layout: DataLayout, item: ImportedRecord) -> Path:

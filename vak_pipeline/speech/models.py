@@ -70,7 +70,8 @@ class ConversationTranscript(_Model):
     source_file: str
     audio_path: str = Field(description="Normalized audio, relative to the data root.")
     source_sha256: str
-    cache_key: str = Field(description="Hash of audio sha + ASR/diarization settings; unchanged key = skip.")
+    cache_key: str = Field(description="The recording's key in the transcripts ledger (audio sha, ASR/diarization/"
+                                       "clean-up settings, stage version); unchanged key = not transcribed again.")
     engine: str = Field(description="ASR engine, e.g. faster-whisper-tiny.en.")
     attribution: Literal["channels", "diarization"]
     diarization: Diarization

@@ -1,20 +1,23 @@
 """The speech stages of one upload: `transcribe_upload` (ASR + speakers) and `tag_upload` (turns, LID, join).
 
-transcribe_upload: work/<upload>/audio.jsonl -> work/<upload>/transcripts.jsonl. Incremental: a
-conversation whose audio sha, normalization settings, channel map, agent hint, ASR settings and
-diarizer are unchanged keeps its previous transcript line (ASR is the slow part of the pipeline).
+transcribe_upload: work/<upload>/audio.jsonl -> work/<upload>/transcripts.jsonl, on the stage core: a
+recording's key (`cache_key`) is its audio sha, normalization settings, channel map, agent hint, ASR,
+clean-up and diarizer settings and TRANSCRIBE_VERSION; its ledger entry says where its transcript line is.
+An unchanged recording keeps its previous line without ASR (the slow part of the pipeline); a recording
+that failed is reported again, not retried, until its key changes (a missing ASR model is a failure of
+the set-up, not of the recording: retried next run).
 
 tag_upload: transcripts + audio rows + tool events -> canonical records in work/<upload>/conversations.jsonl
-and alignments/<conv_id>.json; text sources (`sources.text.iter_text_records`) and `*.vakforge.jsonl`
-imports join here. Issues of both stages go to work/<upload>/speech_report.json.
+and alignments/<conv_id>.json; text sources (`sources.text.import_text`, incremental, its own report
+section) and `*.vakforge.jsonl` imports join here. Each stage writes its section of
+work/<upload>/speech_report.json.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,22 +26,25 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import progress
 from ..audio.models import NormalizedAudio
 from ..core.issue import Issue, Severity
-from ..core.stage import StageResult, write_report
+from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
-from ..sources.text import iter_text_records
-from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, iter_models
-from .asr import AsrSettings, Transcriber, read_channels
+from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, import_text
+from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
+from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
 from .diarize import AgentHintError, Diarizer, attribute_words
 from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
 TRANSCRIBE_VERSION = "2"  # bump when the transcript for the same inputs would change (the asset's code_version)
-TAG_VERSION = "1"  # bump when the canonical records for the same transcripts and text sources would change
+# bump the first part when the canonical records for the same transcripts would change; the text import runs
+# inside tagged_turns, so its version is the second part
+TAG_VERSION = f"1-{TEXT_IMPORT_VERSION}"
+STAGE = "transcripts"
 VAKFORGE_SUFFIX = ".vakforge.jsonl"
 REPORT_NAME = "speech_report.json"
 
@@ -48,7 +54,7 @@ def speech_report_path(layout: DataLayout, upload: str) -> Path:
 
 
 class TranscribeResult(StageResult):
-    stage: str = "transcripts"
+    stage: str = STAGE
     conversations: int = 0  # lines in transcripts.jsonl
     transcribed: int = 0  # ASR run in this call
     skipped: int = 0  # unchanged, previous transcript kept
@@ -82,6 +88,8 @@ class TagResult(StageResult):
     from_audio: int = 0
     from_text: int = 0
     from_vakforge: int = 0
+    text_imported: int = 0  # text source lines checked and mapped in this run (the text import)
+    text_reused: int = 0  # unchanged text source lines taken from the text import's ledger
     turns: int = 0
     tool_turns: int = 0
     overlaps: int = 0
@@ -113,26 +121,16 @@ def read_audio_rows(layout: DataLayout, upload: str, issues: list[Issue]) -> lis
 
 def cache_key(row: NormalizedAudio, asr: AsrSettings, diarizer: Diarizer | None,
               cleanup: CleanupSettings | None = None) -> str:
+    """The recording's item key (core.stage): its audio and everything that shapes its transcript."""
     payload: dict[str, Any] = {
-        "v": TRANSCRIBE_VERSION, "sha": row.source_sha256, "norm": row.settings_hash, "channels": row.channels,
+        "sha": row.source_sha256, "norm": row.settings_hash, "channels": row.channels,
         "channel_map": row.settings.channel_map, "asr": asr.fingerprint(),
         "cleanup": (cleanup or CleanupSettings()).fingerprint(),
     }
     if row.channels == 1:
         payload["diarizer"] = diarizer.fingerprint() if diarizer else None
         payload["hint"] = row.settings.agent_speaker_hint
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:24]
-
-
-def _previous(path: Path) -> dict[str, tuple[str, bytes]]:
-    """conv_id -> (cache_key, raw line) of an earlier transcripts.jsonl (unreadable lines are just redone)."""
-    out: dict[str, tuple[str, bytes]] = {}
-    if not path.is_file():
-        return out
-    for jl in iter_jsonl(path):
-        if jl.value and "conv_id" in jl.value and "cache_key" in jl.value:
-            out[jl.value["conv_id"]] = (jl.value["cache_key"], jl.raw)
-    return out
+    return item_key(TRANSCRIBE_VERSION, payload)
 
 
 def transcribe_recording(row: NormalizedAudio, audio_file: Path, transcriber: Transcriber,
@@ -165,92 +163,133 @@ def transcribe_and_clean(row: NormalizedAudio, audio_file: Path, transcriber: Tr
     return attributed, meta, "diarization", roles, cleaned
 
 
+@dataclass
+class _Outcome:
+    """One recording's turn through the stage: its ledger entry, and the transcript line when it has one."""
+
+    entry: LedgerEntry
+    line: str | None = None
+    cleaned: Cleaned | None = None  # set when transcribed in this run
+    seconds: float = 0.0
+    remember: bool = True  # False: a failure of the set-up (no model), retried next run
+
+
+def _unusable(upload: str, row: NormalizedAudio, diarizer: Diarizer | None) -> Issue | None:
+    """Why a recording cannot be transcribed as it is (a channel layout the settings do not cover), or None."""
+    where: dict[str, Any] = {"record_id": row.conv_id, "file": row.source_file}
+    if row.channels == 2:
+        if sorted((row.settings.channel_map or {}).values()) != ["agent", "user"]:
+            return _issue(upload, "channel_map_missing", "stereo recording without a channel map naming one agent "
+                          "and one user channel", 'set channel_map, e.g. {"0": "agent", "1": "user"}, in '
+                          "upload.yaml or recordings.csv", field="channel_map", **where)
+    elif row.channels == 1 and diarizer is None:
+        return _issue(upload, "needs_diarization", "mono recording: speakers must be diarized, and no diarization "
+                      "pipeline is configured", "configure the diarizer resource (pipeline: a pyannote pipeline "
+                      "id with HF_TOKEN, or a local pipeline directory), or deliver the call as stereo with a "
+                      "channel_map", family="speakers", **where)
+    elif row.channels not in (1, 2):
+        return _issue(upload, "unsupported_channels", f"{row.channels} channels after normalization",
+                      "set keep_channels to the two channels to keep", **where)
+    return None
+
+
+def _failed(row: NormalizedAudio, key: str, issue: Issue, remember: bool = True) -> _Outcome:
+    return _Outcome(LedgerEntry(item=row.conv_id, key=key, failure=issue), remember=remember)
+
+
+def _transcribe_row(layout: DataLayout, upload: str, row: NormalizedAudio, key: str, transcriber: Transcriber,
+                    diarizer: Diarizer | None, cleanup: CleanupSettings) -> _Outcome:
+    """Transcribe (and attribute) one recording; a problem is the entry's failure, never an exception."""
+    where: dict[str, Any] = {"record_id": row.conv_id, "file": row.source_file}
+    unusable = _unusable(upload, row, diarizer)
+    if unusable is not None:
+        return _failed(row, key, unusable)
+    t0 = time.perf_counter()
+    try:
+        segments, diar, kind, roles, cleaned = transcribe_and_clean(row, layout.root / row.path, transcriber,
+                                                                    diarizer, cleanup)
+    except AgentHintError as exc:
+        return _failed(row, key, _issue(upload, "agent_hint_unknown_label", str(exc),
+                                        "set agent_speaker_hint to one of the labels, or to 'first' or 'most'",
+                                        field="agent_speaker_hint", family="speakers", **where))
+    except (OSError, RuntimeError, ValueError) as exc:
+        return _failed(row, key, _issue(upload, "transcription_failed", f"{type(exc).__name__}: {exc}"[:300],
+                                        "check the normalized audio file and the ASR/diarizer settings", **where),
+                       remember=not isinstance(exc, ModelNotAvailable))
+    elapsed = time.perf_counter() - t0
+    line = dumps_line(ConversationTranscript(
+        conv_id=row.conv_id, upload=upload, source_file=row.source_file, audio_path=row.path,
+        source_sha256=row.source_sha256, cache_key=key, engine=transcriber.engine, attribution=kind,
+        diarization=diar, speaker_labels=roles, segments=segments, duration_s=row.duration_s,
+        asr_seconds=round(elapsed, 3), crosstalk=cleaned.crosstalk, removed=cleaned.removed,
+    ).model_dump(mode="json", exclude_none=True))
+    return _Outcome(LedgerEntry(item=row.conv_id, key=key), line, cleaned, elapsed)
+
+
+def _reused(entry: LedgerEntry | None, previous: PreviousLines) -> _Outcome | None:
+    """The ledger's outcome of an unchanged recording: its failure, or its transcript line if still there."""
+    if entry is None or entry.failure is not None:
+        return None if entry is None else _Outcome(entry)
+    line = previous.read(entry.outputs.get("line"))
+    return None if line is None else _Outcome(entry, line)
+
+
 def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings | None = None,
                       diarizer: Diarizer | None = None, transcriber: Transcriber | None = None,
                       cleanup: CleanupSettings | None = None) -> TranscribeResult:
     """ASR (and speaker attribution) of every recording of an upload; see module doc."""
     cleanup = cleanup or CleanupSettings()
-    removed: Counter[str] = Counter()
     asr_settings = asr_settings or (transcriber.settings if transcriber else AsrSettings())
-    transcriber = transcriber or Transcriber(asr_settings)
+    transcriber = transcriber or Transcriber(asr_settings)  # the model loads on first use only
     out_path = layout.transcripts(upload)
     result = TranscribeResult(upload=upload, engine=asr_settings.engine(), transcripts=str(out_path))
-    issues: list[Issue] = []
-    rows = read_audio_rows(layout, upload, issues)
-    previous = _previous(out_path)
-    with JsonlWriter(out_path) as w:
-        for row in progress.ticking(rows, "transcripts", upload, "audio s", lambda r: r.duration_s,
-                                    lambda r: r.source_file):
+    rows = read_audio_rows(layout, upload, result.issues)
+    ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
+    removed: Counter[str] = Counter()
+    with PreviousLines(out_path) as previous, PlacedWriter(out_path) as w:
+        for row in progress.ticking(rows, STAGE, upload, "audio s", lambda r: r.duration_s, lambda r: r.source_file):
             key = cache_key(row, asr_settings, diarizer, cleanup)
-            prev = previous.get(row.conv_id)
-            if prev and prev[0] == key:
-                w.write(prev[1].decode("utf-8") + "\n")
-                result.skipped += 1
-                continue
-            where = dict(record_id=row.conv_id, file=row.source_file)
-            if row.channels == 2:
-                roles = sorted((row.settings.channel_map or {}).values())
-                if roles != ["agent", "user"]:
-                    issues.append(_issue(upload, "channel_map_missing",
-                                         "stereo recording without a channel map naming one agent and one user "
-                                         "channel", 'set channel_map, e.g. {"0": "agent", "1": "user"}, in '
-                                         "upload.yaml or recordings.csv", field="channel_map", **where))
+            done = _reused(ledger.reuse(row.conv_id, key), previous)
+            if done is not None:
+                result.skipped += 1 if done.line is not None else 0
+            else:
+                done = _transcribe_row(layout, upload, row, key, transcriber, diarizer, cleanup)
+            if done.line is not None:
+                done.entry.outputs = {"line": w.place(done.line)}  # where its transcript line is now
+            if done.remember:
+                ledger.record(done.entry)
+            if done.entry.failure is not None:
+                result.issues.append(done.entry.failure)
+                if done.entry.failure.code == "needs_diarization":
+                    result.needs_diarization += 1
+                else:
                     result.failed += 1
-                    continue
-            elif row.channels == 1 and diarizer is None:
-                issues.append(_issue(upload, "needs_diarization",
-                                     "mono recording: speakers must be diarized, and no diarization pipeline is "
-                                     "configured", "configure the diarizer resource (pipeline: a pyannote pipeline "
-                                     "id with HF_TOKEN, or a local pipeline directory), or deliver the call as "
-                                     "stereo with a channel_map", family="speakers",
-                                     **where))
-                result.needs_diarization += 1
-                continue
-            elif row.channels not in (1, 2):
-                issues.append(_issue(upload, "unsupported_channels", f"{row.channels} channels after normalization",
-                                     "set keep_channels to the two channels to keep", **where))
-                result.failed += 1
-                continue
-            t0 = time.perf_counter()
-            try:
-                segments, diar, kind, roles, cleaned = transcribe_and_clean(row, layout.root / row.path,
-                                                                            transcriber, diarizer, cleanup)
-            except AgentHintError as exc:
-                issues.append(_issue(upload, "agent_hint_unknown_label", str(exc),
-                                     "set agent_speaker_hint to one of the labels, or to 'first' or 'most'",
-                                     field="agent_speaker_hint", family="speakers", **where))
-                result.failed += 1
-                continue
-            except (OSError, RuntimeError, ValueError) as exc:
-                issues.append(_issue(upload, "transcription_failed", f"{type(exc).__name__}: {exc}"[:300],
-                                     "check the normalized audio file and the ASR/diarizer settings", **where))
-                result.failed += 1
-                continue
-            elapsed = time.perf_counter() - t0
-            result.asr_seconds += elapsed
-            result.audio_seconds += row.duration_s
-            result.transcribed += 1
-            w.write(ConversationTranscript(
-                conv_id=row.conv_id, upload=upload, source_file=row.source_file, audio_path=row.path,
-                source_sha256=row.source_sha256, cache_key=key, engine=transcriber.engine, attribution=kind,
-                diarization=diar, speaker_labels=roles, segments=segments, duration_s=row.duration_s,
-                asr_seconds=round(elapsed, 3), crosstalk=cleaned.crosstalk, removed=cleaned.removed,
-            ).model_dump(mode="json", exclude_none=True))
-            removed.update(cleaned.removed)
-            if cleaned.crosstalk is not None and any(x.detected for x in cleaned.crosstalk.leaks):
-                result.crosstalk[row.conv_id] = cleaned.crosstalk.summary()
-            removed.update({f"hallucination_{k}": v for k, v in cleaned.hallucination_reasons.items()})
+            if done.cleaned is not None:
+                _count_transcribed(result, removed, row, done)
         result.conversations = w.count
+    ledger.save()
     result.asr_seconds = round(result.asr_seconds, 3)
     result.audio_seconds = round(result.audio_seconds, 3)
-    result.issues = issues
     result.removed = dict(sorted(removed.items()))
-    write_report(layout.speech_report(upload), result, section="transcripts", counts={
+    write_report(layout.speech_report(upload), result, section=STAGE, counts={
         "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
         "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
         "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
         "removed": result.removed, "crosstalk": result.crosstalk})
     return result
+
+
+def _count_transcribed(result: TranscribeResult, removed: Counter[str], row: NormalizedAudio, done: _Outcome) -> None:
+    """This run's ASR counters: time, audio, and what clean-up kept out."""
+    cleaned = done.cleaned
+    assert cleaned is not None
+    result.transcribed += 1
+    result.asr_seconds += done.seconds
+    result.audio_seconds += row.duration_s
+    removed.update(cleaned.removed)
+    if cleaned.crosstalk is not None and any(x.detected for x in cleaned.crosstalk.leaks):
+        result.crosstalk[row.conv_id] = cleaned.crosstalk.summary()
+    removed.update({f"hallucination_{k}": v for k, v in cleaned.hallucination_reasons.items()})
 
 
 def _needs_tagging(rec: VakRecord) -> bool:
@@ -345,7 +384,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                     atomic_write_json(layout.work_alignment(upload, rec.id),
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
-        for origin, items in (("text", iter_text_records(layout, upload)),
+        text = TextImportResult()
+        for origin, items in (("text", import_text(layout, upload, text)),
                               ("vakforge", iter_vakforge_imports(layout, upload))):
             for item in items:
                 if isinstance(item, Issue):
@@ -354,8 +394,11 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                     setattr(result, f"from_{origin}", getattr(result, f"from_{origin}") + 1)
         result.records = w.count
     result.langs = dict(sorted(langs.items()))
-    result.issues = issues
-    write_report(layout.speech_report(upload), result, section="tagged_turns", counts={
+    result.text_imported, result.text_reused = text.imported, text.reused
+    result.issues = issues  # the text import's too; they are in its own section of the report
+    imported = {id(i) for i in text.issues}
+    own = result.model_copy(update={"issues": [i for i in issues if id(i) not in imported]})
+    write_report(layout.speech_report(upload), own, section="tagged_turns", counts={
         "records": result.records, "from_audio": result.from_audio, "from_text": result.from_text,
         "from_vakforge": result.from_vakforge, "turns": result.turns, "tool_turns": result.tool_turns,
         "overlaps": result.overlaps, "langs": result.langs})

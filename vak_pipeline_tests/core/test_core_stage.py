@@ -154,3 +154,28 @@ def test_the_audio_stage_keeps_its_ledger(tmp_path):
     assert entries["empty.wav"].failure.code == "audio_empty_file" and entries["call.wav"].failure is None
     again = normalize_upload(layout, "u1")
     assert (again.decoded, again.skipped, again.failed, again.recordings) == (0, 2, 1, 1)
+
+
+def test_a_line_is_read_back_at_its_place_while_the_output_is_rewritten(tmp_path):
+    from vak_pipeline.core.stage import PlacedWriter, PreviousLines
+
+    path = tmp_path / "out.jsonl"
+    with PlacedWriter(path) as w:
+        w.write({"id": "head"})  # a line the ledger does not track still moves the places after it
+        places = [w.place(f'{{"id": "c{i}", "text": "ünïcode {i}"}}\n') for i in range(3)]
+    with PreviousLines(path) as previous, PlacedWriter(path) as w:
+        moved = [w.place(previous.read(p)) for p in reversed(places)]  # the old file, read as the new is written
+    with PreviousLines(path) as previous:
+        assert [json.loads(previous.read(p))["id"] for p in moved] == ["c2", "c1", "c0"]
+        assert previous.read(places[0]) is None  # that place holds another line now: the item is redone
+        assert previous.read(None) is None
+    assert PreviousLines(tmp_path / "missing.jsonl").read(moved[0]) is None
+
+
+def test_a_ledger_entry_reports_its_issues_again_else_its_failure():
+    bad = Issue(code="x_bad", message="bad", fix="fix it")
+    warn = Issue(code="x_warn", message="odd", fix="look", severity="WARN")
+    assert LedgerEntry(item="a", key="k", failure=bad).reported() == [bad]
+    assert LedgerEntry(item="a", key="k", failure=bad, issues=[warn, bad]).reported() == [warn, bad]
+    assert LedgerEntry(item="a", key="k", issues=[warn]).reported() == [warn]
+    assert LedgerEntry(item="a", key="k").reported() == []

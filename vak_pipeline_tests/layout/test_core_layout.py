@@ -18,7 +18,7 @@ def test_stage_state_reports_and_markers_are_named_by_the_layout():
     work = Path("/d/work/u1")
     assert layout.speech_report("u1") == work / "speech_report.json"
     assert layout.redaction_report("u1") == work / "redaction_report.json"
-    assert layout.redaction_state("u1") == work / "redaction_state.json"
+    assert layout.text_records("u1") == work / "text_records.jsonl"
     assert layout.stage_ledger("u1", "normalized_audio") == work / "ledger" / "normalized_audio.jsonl"
     assert layout.ingest_marker("u1") == work / "ingest_done.json"
     assert layout.publish_marker == Path("/d/.publish_done.json")

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from vak_pipeline.core.stage import Ledger
+from vak_pipeline.layout import DataLayout
 from vak_pipeline.locales import PACKS, get_pack
 from vak_pipeline.locales.lid import detect_lang
 from vak_pipeline.locales.packfile import BUILTIN_DIR, PackFileError, load_pack_file
@@ -190,9 +192,10 @@ def test_vak_run_uses_the_packs_in_the_data_directory_and_republishes_when_one_c
     assert "ingest_job[chats-it]: ok" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]
     redacted = (data / "work" / "chats-it" / "redacted.jsonl").read_text(encoding="utf-8")
     assert "<CODICE_FISCALE_1>" in redacted and "RSSGLI80A41H501W" not in redacted
-    state = json.loads((data / "work" / "chats-it" / "redaction_state.json").read_text())
+    ledger = DataLayout.at(data).stage_ledger("chats-it", "redacted_manifest")
+    keys = {item: e.key for item, e in Ledger.load(ledger).previous.items()}
     write(data / "locales", "it-IT.yaml", GOOD + "\n# a steward's edit\n")
     again = subprocess.run(vak, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert "ingest_job[chats-it]: ok" in again.stdout, again.stdout[-3000:] + again.stderr[-3000:]
-    state_after = json.loads((data / "work" / "chats-it" / "redaction_state.json").read_text())
-    assert state_after["settings"] != state["settings"]
+    keys_after = {item: e.key for item, e in Ledger.load(ledger).previous.items()}
+    assert keys_after.keys() == keys.keys() and all(keys_after[i] != keys[i] for i in keys)

@@ -1,5 +1,5 @@
 """Parallelism on one machine gives the same bytes as one process: the redaction stage with a spawn
-process pool writes the same redacted.jsonl, redaction logs, masked audio, state and issues (in the same
+process pool writes the same redacted.jsonl, redaction logs, masked audio, ledger and issues (in the same
 order) as workers=1; and a second parallel run redoes nothing."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
+from vak_pipeline.core.stage import Ledger
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.redaction.stage import STATE_NAME, RedactionSettings, redact_upload
+from vak_pipeline.redaction.stage import STAGE, RedactionSettings, redact_upload
 
 UPLOAD = "u1"
 SR = 24000
@@ -62,10 +63,12 @@ def _outputs(layout: DataLayout) -> dict[str, bytes]:
     files = [layout.redacted(UPLOAD), *sorted((layout.root / "redactions").glob("*.json")),
              *sorted(layout.audio_dir.glob("*.wav")), *sorted((layout.root / "alignments").glob("*.json"))]
     out = {p.relative_to(layout.root).as_posix(): p.read_bytes() for p in files}
-    state = json.loads((layout.work(UPLOAD) / STATE_NAME).read_text())
-    for entry in state["records"].values():  # file stamps hold mtimes, which differ between the two dirs
-        entry["stamps"] = {k: v[0] if isinstance(v, list) else v for k, v in entry["stamps"].items()}
-    out["state"] = json.dumps(state, sort_keys=True).replace(str(layout.root), "<root>").encode()
+    ledger = Ledger.load(layout.stage_ledger(UPLOAD, STAGE)).previous.values()
+    entries = [e.model_dump(mode="json", exclude={"key"}) for e in ledger]
+    for entry in entries:  # file stamps hold mtimes, which differ between the two dirs (and so do the keys)
+        published = entry["outputs"].get("published", {})
+        entry["outputs"]["published"] = {k: v[0] if isinstance(v, list) else v for k, v in published.items()}
+    out["ledger"] = json.dumps(entries, sort_keys=True).replace(str(layout.root), "<root>").encode()
     return out
 
 
