@@ -30,9 +30,8 @@ from ..locales import PACKS, get_pack
 from ..locales.lid import detect_lang
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Turn, VakRecord
 from ..schema.redaction_log import RedactionLog, RedactionSpan
-from ..storage import iter_jsonl
 from .descriptor import RecordingSettings
-from .importing import ImportedRecord, LineImport
+from .importing import ImportedRecord, LineImport, import_file
 
 SCHEMA_TAG = "aidb.conversation/1.0"
 SUPPORTED_TAGS = frozenset({SCHEMA_TAG})
@@ -533,13 +532,8 @@ def duplicate_id(file: str) -> Callable[[str, int, int], Issue]:
 
 def iter_aidb_file(path: Path, ctx: AidbImportContext) -> Iterator[ImportedRecord | Issue]:
     """Stream one *.aidb.jsonl file: an ImportedRecord per good line, Issues for everything else."""
-    seen: dict[str, int] = {}
-    duplicate = duplicate_id(ctx.file)
-    for jl in iter_jsonl(path):
-        if jl.error:
-            yield line_error(jl.code, jl.error, ctx.file, jl.line)
-            continue
-        yield from import_aidb_line(jl.value, ctx, jl.line).settle(seen, jl.line, duplicate)
+    yield from import_file(path, ctx.file, lambda value, line: import_aidb_line(value, ctx, line), line_error,
+                           duplicate_id(ctx.file))
 
 
 def token_counts(texts: list[str]) -> dict[str, int]:

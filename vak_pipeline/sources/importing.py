@@ -8,12 +8,15 @@ lines before it in the file (a record id used twice), which is never cached.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from ..core.issue import Issue
 from ..schema.record import VakRecord
 from ..schema.redaction_log import RedactionLog
+from ..storage import iter_jsonl
 
 
 @dataclass(frozen=True)
@@ -51,3 +54,16 @@ class LineImport:
         if self.imported is not None:
             out.append(self.imported)
         return out
+
+
+def import_file(path: Path, file: str, line: Callable[[Any, int], LineImport],
+                line_error: Callable[[str | None, str, str, int | None], Issue],
+                duplicate: Callable[[str, int, int], Issue]) -> Iterator[ImportedRecord | Issue]:
+    """Stream one text source file without a ledger (`vak import-text`, tests): every line imported and
+    settled in order; a line that is not one JSON object is `line_error`'s issue."""
+    seen: dict[str, int] = {}
+    for jl in iter_jsonl(path):
+        if jl.error:
+            yield line_error(jl.code, jl.error, file, jl.line)
+            continue
+        yield from line(jl.value, jl.line).settle(seen, jl.line, duplicate)

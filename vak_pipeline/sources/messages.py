@@ -24,10 +24,9 @@ from ..core.issue import Issue, Severity
 from ..locales import get_pack
 from ..locales.lid import detect_lang, tag_languages
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Tool, ToolCall, ToolResult, Turn, VakRecord
-from ..storage import iter_jsonl
 from .aidb import conversation_id_for
 from .descriptor import RecordingSettings
-from .importing import ImportedRecord, LineImport
+from .importing import ImportedRecord, LineImport, import_file
 
 FORMAT = "messages"
 Role = Literal["system", "user", "assistant", "tool"]
@@ -330,11 +329,6 @@ def duplicate_id(file: str) -> Callable[[str, int, int], Issue]:
 
 def iter_messages_file(path: Path, ctx: MessagesImportContext) -> Iterator[tuple[VakRecord, int] | Issue]:
     """Stream one *.messages.jsonl file: (record, line) per good line, Issues for the rest."""
-    seen: dict[str, int] = {}
-    duplicate = duplicate_id(ctx.file)
-    for jl in iter_jsonl(path):
-        if jl.error:
-            yield line_error(jl.code, jl.error, ctx.file, jl.line)
-            continue
-        for x in import_messages_line(jl.value, ctx, jl.line).settle(seen, jl.line, duplicate):
-            yield (x.record, x.line) if isinstance(x, ImportedRecord) else x
+    for x in import_file(path, ctx.file, lambda value, line: import_messages_line(value, ctx, line), line_error,
+                         duplicate_id(ctx.file)):
+        yield (x.record, x.line) if isinstance(x, ImportedRecord) else x
