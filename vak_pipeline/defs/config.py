@@ -121,6 +121,9 @@ def config_class(model: type[BaseModel], base: type[BaseModel] = dg.Config) -> t
                 field.default, field.default_factory = factory(), None  # type: ignore[call-arg]
             if isinstance(field.default, tuple):
                 field.default = list(field.default)
+            if isinstance(annotation, type) and isinstance(field.default, BaseModel) \
+                    and not isinstance(field.default, annotation):
+                field.default = annotation(**field.default.model_dump())  # the library's nested default
             field.validate_default = True  # a default in the library's types becomes one in Dagster's
             overrides[name] = (annotation, field)
     return create_model(f"{model.__name__}Config", __base__=(model, base), __module__=__name__, **overrides)

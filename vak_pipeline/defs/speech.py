@@ -6,10 +6,11 @@ overridden per run: RunConfig(resources={"whisper": {"config": {"device": "cpu"}
 
 import dagster as dg
 
+from vak_pipeline.speech.cleanup import CleanupSettings
 from vak_pipeline.speech.expectations import TURN_CHECKS, TurnBounds
 from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION, TagSettings
 
-from .config import config_class
+from .config import config_class, library_settings
 from .gx import gx_checks
 from .metadata import ISSUES_CAP, issues_table
 from .partitions import uploads_partitions
@@ -24,11 +25,8 @@ GPU_OP_TAGS = {
 }
 
 
-class TranscribeConfig(dg.Config):
-    """speech.cleanup switches (docs/real-calls.md); thresholds stay at the library defaults."""
-
-    remove_bleed: bool = True  # drop words a channel only heard from the other (cross-talk)
-    drop_hallucinations: bool = True  # drop segments Whisper invented on silence, noise or hold music
+class TranscribeConfig(config_class(CleanupSettings)):
+    """speech.cleanup: the bleed and hallucination filters, switches and thresholds (docs/real-calls.md)."""
 
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("normalized_audio")],
@@ -37,16 +35,12 @@ class TranscribeConfig(dg.Config):
                       "by channel map; mono: pyannote diarization). Unchanged recordings are not re-transcribed.")
 def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, data: DataResource,
                 whisper: WhisperResource, diarizer: DiarizerResource) -> dg.MaterializeResult:
-    from vak_pipeline.speech.bleed import BleedSettings
-    from vak_pipeline.speech.cleanup import CleanupSettings
-    from vak_pipeline.speech.hallucination import HallucinationSettings
     from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
 
     upload = context.partition_key
     mono_diarizer, why = diarizer.choose()
     context.log.info(f"{upload}: mono recordings: {why}")
-    cleanup = CleanupSettings(bleed=BleedSettings(enabled=config.remove_bleed),
-                              hallucination=HallucinationSettings(enabled=config.drop_hallucinations))
+    cleanup = library_settings(config, CleanupSettings)
     with logged_progress(context):
         res = transcribe_upload(data.layout, upload, whisper.settings(), mono_diarizer, cleanup=cleanup)
     context.log.info(f"{upload}: {res.conversations} transcripts ({res.transcribed} new, {res.skipped} unchanged), "

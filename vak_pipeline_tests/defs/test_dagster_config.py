@@ -20,7 +20,7 @@ from vak_pipeline.defs.outputs import (
 )
 from vak_pipeline.defs.privacy import RedactionConfig, redacted_manifest
 from vak_pipeline.defs.resources import DataResource, DiarizerResource, WhisperResource
-from vak_pipeline.defs.speech import TagConfig, TurnBoundsConfig, transcripts
+from vak_pipeline.defs.speech import TagConfig, TranscribeConfig, TurnBoundsConfig, transcripts
 from vak_pipeline.defs.synth import GapModelConfig, SynthConfig, synth
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.recipes.cascaded import CascadedConfig
@@ -30,6 +30,7 @@ from vak_pipeline.recipes.parquet import ParquetConfig
 from vak_pipeline.recipes.turn_based import TurnBasedConfig
 from vak_pipeline.redaction.settings import RedactionSettings
 from vak_pipeline.speech.asr import AsrSettings
+from vak_pipeline.speech.cleanup import CleanupSettings
 from vak_pipeline.speech.diarize import DiarizerSettings
 from vak_pipeline.speech.expectations import TurnBounds
 from vak_pipeline.speech.stage import TagSettings
@@ -52,6 +53,7 @@ PAIRS = [
     (WhisperResource, AsrSettings),
     (DiarizerResource, DiarizerSettings),
     (TagConfig, TagSettings),
+    (TranscribeConfig, CleanupSettings),
     (SynthConfig, SynthSettings),
     (GapModelConfig, GapModel),
 ]
@@ -206,3 +208,12 @@ def test_vak_run_refuses_a_resource_value_outside_a_constraint_before_any_run_st
                          instance=instance, echo=lambda _: None)
         assert instance.get_runs() == []
     assert not (tmp_path / "work").exists()
+
+
+def test_the_transcripts_config_is_the_clean_up_settings_with_every_threshold():
+    """A switch or a threshold set in the launchpad reaches the speech stage as CleanupSettings."""
+    config = TranscribeConfig(bleed={"enabled": False}, hallucination={"no_speech_prob": 0.9})
+    settings = library_settings(config, CleanupSettings)
+    assert settings.bleed.enabled is False and settings.hallucination.no_speech_prob == 0.9
+    assert settings.hallucination.max_repeats == CleanupSettings().hallucination.max_repeats
+    assert settings.fingerprint() != CleanupSettings().fingerprint()  # a new key: the recordings re-transcribe
