@@ -355,7 +355,8 @@ def redact_record_full(record: VakRecord, pack: LocalePack, names: tuple[str, ..
         for os_, oe, ns, ne, ptype, ph, rec_name in rf.spans:
             mask = None
             if f.path == "text" and turn is not None and record.audio is not None:
-                st, en, timing = locate_span(turn, f.text, os_, oe, words_by_turn.get(f.turn))
+                st, en, timing = locate_span(turn, f.text, os_, oe, words_by_turn.get(f.turn),
+                                            reach_s=audio_settings.padding_s)
                 ch = role_channel.get(turn.speaker) if role_channel else (0 if record.audio.channels == 1 else None)
                 mask = make_mask(st, en, ch, timing, audio_settings, record.audio.duration_s or None)
                 masks.append(mask)
