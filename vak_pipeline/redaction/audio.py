@@ -18,6 +18,7 @@ from ..schema import Alignment, AudioMask, Turn, Word
 from ..storage import atomic_open
 
 _EDGE_PUNCT = re.compile(r"^[^\w]+|[^\w]+$")
+_TOUCH_S = 0.1  # two words closer than this were said without a pause: their border is a guess
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,26 @@ def word_char_spans(text: str, words: list[Word]) -> list[tuple[int, int] | None
 
 
 def locate_span(turn: Turn, text: str, start: int, end: int,
-                words: list[Word] | None) -> tuple[float, float, str]:
-    """(start_s, end_s, timing) of text[start:end] in the recording; timing is "words" or "proportional"."""
+                words: list[Word] | None, reach_s: float = 0.0) -> tuple[float, float, str]:
+    """(start_s, end_s, timing) of text[start:end] in the recording; timing is "words" or "proportional".
+
+    Whisper's word times are least sure at the border of two words said without a pause: a stretched
+    "is" (0.6 s) before a number often holds the number's first digit, which stayed audible behind a
+    0.15 s padding. So the span reaches into a word that touches it by up to half that word, at most
+    `reach_s`; padding (make_mask) comes on top."""
     if words:
         spans = word_char_spans(text, words)
-        hit = [w for w, sp in zip(words, spans, strict=True) if sp is not None and sp[0] < end and start < sp[1]]
-        if hit:
-            return min(w.start for w in hit), max(w.end for w in hit), "words"
+        idx = [i for i, sp in enumerate(spans) if sp is not None and sp[0] < end and start < sp[1]]
+        if idx:
+            lo = min(words[i].start for i in idx)
+            hi = max(words[i].end for i in idx)
+            prev = next((words[i] for i in range(idx[0] - 1, -1, -1) if spans[i] is not None), None)
+            nxt = next((words[i] for i in range(idx[-1] + 1, len(words)) if spans[i] is not None), None)
+            if prev is not None and lo - prev.end < _TOUCH_S:
+                lo = min(lo, max(prev.start + (prev.end - prev.start) / 2, lo - reach_s))
+            if nxt is not None and nxt.start - hi < _TOUCH_S:
+                hi = max(hi, min(nxt.end - (nxt.end - nxt.start) / 2, hi + reach_s))
+            return lo, hi, "words"
     n = max(len(text), 1)
     dur = max(turn.end - turn.start, 0.0)
     return turn.start + dur * start / n, turn.start + dur * end / n, "proportional"

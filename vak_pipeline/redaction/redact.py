@@ -7,14 +7,14 @@ Numbering is per conversation, in order of first appearance, and identity-based:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..locales.base import LocalePack
 from ..pii import UPSTREAM_PLACEHOLDER_RE, format_placeholder
 from ..pii.recognizers import PLACEHOLDER_PREFIX, Match, find_pii, persona_names, resolve_overlaps
-from ..pii.recognizers.asked import asked_types, find_asked_runs
+from ..pii.recognizers.asked import asked_types, asks_a_question, find_asked_runs, find_unsure_runs
 from ..pii.recognizers.phone import asks_for_number, find_cued_digit_runs
 from ..schema import Alignment, AudioMask, Entity, RedactionLog, RedactionSpan, Turn, VakRecord
 from .audio import AudioSettings, locate_span, make_mask, redact_alignment
@@ -153,10 +153,30 @@ def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[s
         extra = _entity_hints(rec, f)
         if f.path == "text" and "phone" in pack.pii_types and _previous_asks_for_number(rec, f.turn):
             extra += list(find_cued_digit_runs(f.text, cued=True))
-        if f.path == "text" and (question := _previous_question(rec, f.turn)):
-            for ptype in asked_types(question, pack.pii_types):  # "which card?" -> the reply's digits are a card
-                extra += list(find_asked_runs(f.text, ptype))
+        question = _previous_question(rec, f.turn) if f.path == "text" else None
+        asked = tuple(asked_types(question, pack.pii_types)) if question else ()
+        for ptype in asked:  # "which card?" -> the reply's digits are a card
+            extra += list(find_asked_runs(f.text, ptype))
         f.matches = resolve_overlaps(find_pii(pack, f.text, names, ner, persona) + extra)
+        if question and asks_a_question(question):
+            f.matches = _with_unsure_runs(f.matches, find_unsure_runs(f.text, pack.number_words, asked))
+
+
+def _with_unsure_runs(matches: list[Match], runs: Iterable[Match]) -> list[Match]:
+    """The safety net's digit runs join the typed matches: a run that overlaps typed matches widens them
+    (their type stays; "i8-5-3-5-8-6-1" is all masked, not only the part the phone recognizer took), a
+    run that overlaps none is redacted as UNSURE."""
+    out = list(matches)
+    for r in runs:
+        hit = [m for m in out if m.start < r.end and r.start < m.end]
+        if not hit:
+            out.append(r)
+            continue
+        keep = max(hit, key=lambda m: (m.end - m.start, m.score))
+        out = [m for m in out if m not in hit]
+        out.append(Match(keep.type, min(r.start, *(m.start for m in hit)), max(r.end, *(m.end for m in hit)),
+                         keep.score, keep.recognizer, keep.norm))
+    return resolve_overlaps(out)
 
 
 def _previous_question(rec: VakRecord, turn: int | None) -> str | None:
@@ -355,7 +375,8 @@ def redact_record_full(record: VakRecord, pack: LocalePack, names: tuple[str, ..
         for os_, oe, ns, ne, ptype, ph, rec_name in rf.spans:
             mask = None
             if f.path == "text" and turn is not None and record.audio is not None:
-                st, en, timing = locate_span(turn, f.text, os_, oe, words_by_turn.get(f.turn))
+                st, en, timing = locate_span(turn, f.text, os_, oe, words_by_turn.get(f.turn),
+                                            reach_s=audio_settings.padding_s)
                 ch = role_channel.get(turn.speaker) if role_channel else (0 if record.audio.channels == 1 else None)
                 mask = make_mask(st, en, ch, timing, audio_settings, record.audio.duration_s or None)
                 masks.append(mask)

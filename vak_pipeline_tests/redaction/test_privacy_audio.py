@@ -48,8 +48,9 @@ def test_masked_interval_is_tone_or_silence_on_the_speakers_channel_only(tmp_pat
     out = redact_record_full(_record(), get_pack("en-IN"), audio_settings=settings, alignment=_alignment())
     assert len(out.masks) == 1
     m = out.masks[0]
-    # "nine" starts at word 3 (0.95 s), "zero" is word 12 and ends at 3.40 s; padding 0.15 s each side
-    assert (m.start_s, m.end_s, m.channel, m.model_extra["timing"]) == (0.8, 3.55, 0, "words")
+    # "nine" starts at word 3 (0.95 s), "zero" is word 12 and ends at 3.40 s; the touching words "is"
+    # (0.70-0.90) and "okay" (3.45-3.65) lend half of themselves, 0.15 s at most, then padding 0.15 s
+    assert (m.start_s, m.end_s, m.channel, m.model_extra["timing"]) == (0.65, 3.7, 0, "words")
     published = tmp_path / "published.wav"
     write_masked(path, published, out.masks, settings, block_frames=4096)  # masks straddle block edges
     after = sf.read(published, dtype="float32", always_2d=True)[0]
@@ -82,3 +83,32 @@ def test_without_word_timings_the_span_is_placed_proportionally():
     assert m.model_extra["timing"] == "proportional"
     start = TEXT.index("nine")
     assert m.start_s == pytest.approx(0.2 + 3.4 * start / len(TEXT), abs=1e-3)
+
+
+def _words(*spec: tuple[str, float, float]) -> Alignment:
+    return Alignment.model_validate({"conversation_id": "conv_a", "words": [
+        {"word": w, "start": a, "end": b, "speaker": "user", "turn": 0, "channel": 0} for w, a, b in spec]})
+
+
+def test_the_mask_reaches_into_a_stretched_word_that_touches_the_number():
+    # tiny.en's real timings for "Sure, my mobile number is 749-4252557": "is" took 0.6 s and held the
+    # "sev-" of seven, which the re-transcribed masked audio still heard with 0.15 s padding alone
+    rec = _record().model_copy(update={"turns": [_record().turns[0].model_copy(
+        update={"text": "Sure, my mobile number is 749-4252557", "start": 0.0, "end": 3.9})]})
+    words = _words(("Sure,", 0.0, 0.84), ("my", 1.24, 1.34), ("mobile", 1.34, 1.64), ("number", 1.64, 2.02),
+                   ("is", 2.02, 2.62), ("749", 2.62, 3.14), ("-4252557", 3.14, 3.9))
+    m = redact_record_full(rec, get_pack("en-IN"), audio_settings=AudioSettings(padding_s=0.15),
+                           alignment=words).masks[0]
+    assert m.start_s == pytest.approx(2.62 - 0.15 - 0.15)  # 0.15 s into "is" (half of it is 0.3), then padding
+    assert m.end_s == 4.0  # padding stops at the end of the recording
+
+
+def test_a_word_after_a_pause_lends_nothing_and_a_short_one_only_half():
+    rec = _record().model_copy(update={"turns": [_record().turns[0].model_copy(
+        update={"text": "ok my number is 98765 43210 right", "start": 0.0, "end": 3.9})]})
+    words = _words(("ok", 0.0, 0.3), ("my", 0.3, 0.4), ("number", 0.4, 0.5), ("is", 0.5, 0.6),
+                   ("98765", 0.6, 1.1), ("43210", 1.1, 1.6), ("right", 2.4, 2.8))
+    m = redact_record_full(rec, get_pack("en-IN"), audio_settings=AudioSettings(padding_s=0.15),
+                           alignment=words).masks[0]
+    assert m.start_s == pytest.approx(0.6 - 0.05 - 0.15)  # half of the 0.1 s "is", then padding
+    assert m.end_s == pytest.approx(1.6 + 0.15)  # "right" came after a 0.8 s pause

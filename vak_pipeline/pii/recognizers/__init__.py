@@ -60,6 +60,7 @@ _PLACEHOLDER_NAMES = {
     "person_name": "PERSON", "address": "ADDRESS", "us_ssn": "SSN", "uk_nino": "NINO", "uk_nhs": "NHS",
     "uk_postcode": "POSTCODE", "in_aadhaar": "AADHAAR", "in_pan": "PAN", "in_upi": "UPI", "cn_resident_id": "CN_ID",
     "in_pin": "PIN", "cn_postcode": "CN_POSTCODE", "us_zip": "ZIP",
+    "unsure_number": "NUMBER",  # the redaction stage's safety net (asked.find_unsure_runs): digits of no known type
 }
 for _pack in PACKS.values():  # types a pack file declares (nl_bsn -> BSN); the built-in names win
     if _pack.rules is not None:

@@ -34,6 +34,11 @@ _CUE_POSTAL_RE = re.compile(
     rf"deliver\s+(?:it\s+)?to|ship\s+(?:it\s+)?to|staying\s+at)|पता|रहता\s+हूँ|रहती\s+हूँ)\s*(?:hai|है|is)?\s*:?\s*"
     rf"(\S[^\n]{{3,80}}?,?\s*{_POSTAL})",
     re.IGNORECASE)
+# After "I live at" / "my address is", a house number and the words up to the comma are the address
+# even when ASR garbled the street word that _STREET_RE needs ("33 maples treat" for "33 Maple Street").
+_CUE_HOUSE_RE = re.compile(
+    rf"\b(?:live\s+at|address\s+is)\s+(\d{{1,5}}[A-Za-z]{{0,2}},?\s+{_WORD}"
+    rf"(?:(?:\s+[A-Za-z][A-Za-z'.\-]*){{0,2}}\s+{_WORD})?)", re.IGNORECASE)
 _ZH_RE = re.compile(
     r"(?:(?<=住在)|(?<=住址是)|(?<=地址是)|(?<=地址：)|(?<=地址:)|(?<=送到)|(?<=寄到)|(?<=家在)|(?<=住址：)|(?<=收货地址是)|(?<=收货地址)|(?<=地址在))"
     r"[\u4e00-\u9fff]{1,20}?(?:路|街|大道|巷|弄|胡同|道)[0-9一二三四五六七八九十百]+号"
@@ -111,6 +116,8 @@ def _find_addresses(text: str) -> Iterator[Match]:
     if not _CUE_WORDS.isdisjoint(words) or (not ascii_text and _CUE_GATE_NONLATIN.search(text)):
         for m in _CUE_POSTAL_RE.finditer(text):
             yield Match("address", m.start(1), m.end(1), 0.8, "cue_postal", addr_norm(m.group(1)))
+        for m in _CUE_HOUSE_RE.finditer(text):
+            yield Match("address", m.start(1), m.end(1), 0.7, "cue_house", addr_norm(m.group(1)))
     if ascii_text:
         if not _SECTOR_WORDS.isdisjoint(words):
             for m in _IN_SECTOR_RE.finditer(text):

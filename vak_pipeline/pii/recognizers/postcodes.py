@@ -45,6 +45,9 @@ _STATES = (
     "OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC"
 )
 _US_STATE_RE = re.compile(rf",\s*(?:{'|'.join(_STATES.split())})\s+(\d{{5}}(?:-\d{{4}})?)(?!\d)")
+# "45,000" (or "3,72,220") after a cue is an amount written with thousands separators, not digits said one
+# by one ("1, 3, 9, 1, 6")
+_THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")
 # Cheap gates before the full patterns: a cue must be there (or, for a ZIP, a state and a digit).
 _US_STATE_GATE = re.compile(r",\s*[A-Z]{2}\s+\d", re.IGNORECASE)
 
@@ -53,6 +56,8 @@ def find_in_pin(text: str) -> Iterator[Match]:
     if not _IN_CUE.search(text):
         return
     for m in _IN_PIN_RE.finditer(text):
+        if _THOUSANDS.search(m.group(1)):
+            continue
         yield Match("in_pin", m.start(1), m.end(1), 0.85, "pin_cue", digits_of(m.group(1)))
 
 
@@ -68,4 +73,6 @@ def find_us_zip(text: str) -> Iterator[Match]:
         return
     for rx in (_US_RE, _US_STATE_RE):
         for m in rx.finditer(text):
+            if _THOUSANDS.search(m.group(1)):
+                continue
             yield Match("us_zip", m.start(1), m.end(1), 0.85, "zip_cue", digits_of(m.group(1)))

@@ -144,3 +144,8 @@ def digit_view(text: str, extra_words: tuple[tuple[str, str], ...] = ()) -> Digi
         starts.append(i)
         ends.append(i + 1)
     return DigitView("".join(chars), tuple(starts), tuple(ends))
+
+
+def spoken_digit_words(extra_words: tuple[tuple[str, str], ...] = ()) -> tuple[dict[str, str], dict[str, int]]:
+    """The number words (word -> digits) and repeat words (word -> times) of a pack, built-in table included."""
+    return _table(extra_words).words, _REPEAT
