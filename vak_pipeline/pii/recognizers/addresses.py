@@ -77,10 +77,10 @@ def addr_norm(s: str) -> str:
     return " ".join(re.sub(r"[,.]", " ", s.lower()).split())
 
 
-def find_addresses(text: str) -> Iterator[Match]:
+def find_addresses(text: str, words: frozenset[str] | None = None) -> Iterator[Match]:
     """Every address form below; pieces that touch ("77 Larkspur Court" + ", apartment 4B, Boise, ID
-    83702") are one address."""
-    found = list(_find_addresses(text))
+    83702") are one address. `words`: latin_words(text), when the caller has it."""
+    found = list(_find_addresses(text, words))
     if len(found) < 2:
         yield from found
         return
@@ -97,10 +97,11 @@ def find_addresses(text: str) -> Iterator[Match]:
     yield from merged
 
 
-def _find_addresses(text: str) -> Iterator[Match]:
+def _find_addresses(text: str, words: frozenset[str] | None) -> Iterator[Match]:
     if not _ANY_DIGIT.search(text) and not _ZH_NUMERAL.search(text):  # every form carries a number
         return
-    words = latin_words(text)
+    if words is None:
+        words = latin_words(text)
     ascii_text = text.isascii()
     if not _STREET_WORDS.isdisjoint(words):
         for m in _STREET_RE.finditer(text):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -62,9 +61,9 @@ def business_context(text: str, start: int, window: int = 32, end: int | None = 
 _LATIN_WORD = re.compile(r"[a-z]+")
 
 
-@functools.lru_cache(maxsize=512)
 def latin_words(text: str) -> frozenset[str]:
-    """The lower-case Latin words of `text`, computed once per text for every recognizer's keyword gate."""
+    """The lower-case Latin words of `text`, for the recognizers' keyword gates: find_pii computes them once
+    per text and passes them on (no cache keyed by text: a second scan of one text is rare)."""
     return frozenset(_LATIN_WORD.findall(text.lower()))
 
 

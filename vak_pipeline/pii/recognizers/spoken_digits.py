@@ -101,12 +101,15 @@ def _convert_run(text: str, m: re.Match[str], table: _Table) -> list[tuple[str, 
     return out
 
 
-def digit_view(text: str, extra_words: tuple[tuple[str, str], ...] = ()) -> DigitView | None:
+def digit_view(
+    text: str, extra_words: tuple[tuple[str, str], ...] = (), words: frozenset[str] | None = None
+) -> DigitView | None:
     """The digit view of `text`, or None when nothing is spoken as digits (the common, cheap case).
 
-    `extra_words`: a pack file's number words ("vijf", "fünf", "cinq"), added to the built-in table."""
+    `extra_words`: a pack file's number words ("vijf", "fünf", "cinq"), added to the built-in table.
+    `words`: latin_words(text), when the caller has it."""
     table = _table(extra_words)
-    if text.isascii() and table.ascii_words.isdisjoint(latin_words(text)):
+    if text.isascii() and table.ascii_words.isdisjoint(latin_words(text) if words is None else words):
         return None  # the common case, decided by a set lookup over the text's words
     words = len(table.prefilter.findall(text))
     if not words or words + sum(c.isdigit() for c in text) < MIN_DIGITS:
