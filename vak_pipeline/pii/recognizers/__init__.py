@@ -39,7 +39,7 @@ Finder = Callable[[str, "LocalePack", frozenset[str]], Iterable[Match]]
 # pii type -> (finder, needs a digit in the text)
 _FINDERS: dict[str, tuple[Finder, bool]] = {
     "phone": (lambda t, p, w: find_phones(t, p.phone_regions), True),
-    "email": (lambda t, p, w: find_emails(t), False),
+    "email": (lambda t, p, w: find_emails(t, w), False),
     "payment_card": (lambda t, p, w: find_cards(t), True),
     "iban": (lambda t, p, w: find_ibans(t), True),
     "ip_address": (lambda t, p, w: find_ips(t), True),
@@ -80,11 +80,12 @@ _NOT_DIGIT = re.compile(r"\D")
 _MIN_RUN = {"phone": 6, "payment_card": 13, "in_aadhaar": 12, "us_ssn": 9, "uk_nhs": 10, "cn_resident_id": 17,
             "uk_nino": 6, "in_pan": 4}
 _NEEDS_DOT_OR_COLON = frozenset({"ip_address"})  # a v4 address has dots, a v6 one two colons
+_NEEDS_UPPER = frozenset({"iban"})  # its pattern starts with two capitals (case-sensitive)
 
 
 def _max_run(text: str) -> int:
     """Digits in the longest digit run of `text` (0 without a digit)."""
-    return max((len(_NOT_DIGIT.sub("", r)) for r in _RUN.findall(text)), default=0)
+    return max((len(r) if r.isdigit() else len(_NOT_DIGIT.sub("", r)) for r in _RUN.findall(text)), default=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +123,11 @@ def _plan(pack: LocalePack) -> _Plan:
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
     """Keep the longest, then most certain, of any overlapping matches (a span that contains another
     redacts both: an email that contains a name); result sorted by start."""
+    ms = matches if isinstance(matches, list) else list(matches)
+    if len(ms) < 2:
+        return [m for m in ms if m.end > m.start]
     chosen: list[Match] = []
-    for m in sorted(matches, key=lambda m: (-(m.end - m.start), -m.score, m.start)):
+    for m in sorted(ms, key=lambda m: (-(m.end - m.start), -m.score, m.start)):
         if m.end <= m.start:
             continue
         if all(m.end <= c.start or c.end <= m.start for c in chosen):
@@ -145,7 +149,11 @@ def _run(pack: LocalePack, text: str, words: frozenset[str], names: tuple[str, .
         if needs_digit and not has_digit:
             if ptype != "address" or not _ZH_NUMERAL.search(text):
                 continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
-        elif run < min_run or (ptype in _NEEDS_DOT_OR_COLON and "." not in text and ":" not in text):
+        elif (
+            run < min_run
+            or (ptype in _NEEDS_DOT_OR_COLON and "." not in text and ":" not in text)
+            or (ptype in _NEEDS_UPPER and text == text.lower())  # no capital A-Z (lower() would change it)
+        ):
             continue
         found = finder(text, pack, words)
         if ptype == "phone" and plan.business:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ...locales.packfile import cue_alternation
@@ -65,6 +66,41 @@ def latin_words(text: str) -> frozenset[str]:
     """The lower-case Latin words of `text`, for the recognizers' keyword gates: find_pii computes them once
     per text and passes them on (no cache keyed by text: a second scan of one text is rare)."""
     return frozenset(_LATIN_WORD.findall(text.lower()))
+
+
+# Non-ASCII letters that re.IGNORECASE takes for ASCII ones (İ ı as i, ſ as s, K as k): no others can match
+# an ASCII character.
+_ASCII_CASE_ODD = frozenset("\u0130\u0131\u017f\u212a")
+
+
+class CueGate:
+    """A cheap necessary test for a cue alternation (`cue_alternation(words)`, compiled with re.IGNORECASE).
+
+    In an ASCII text the alternation can match only where the lower-case first part of one of its ASCII words
+    is a substring of text.lower() (words in other scripts cannot match ASCII text), so a few substring tests
+    decide most turns without a regex scan. That holds for any slice of the text too, so the test also
+    guards searches in a window (has_cue). Not for other texts: `might_match` is then always true."""
+
+    __slots__ = ("literals",)
+
+    def __init__(self, words: Iterable[str]) -> None:
+        lits: set[str] | None = set()
+        for w in words:
+            if not w.isascii():
+                if _ASCII_CASE_ODD.intersection(w):
+                    lits = None  # such a word can match ASCII text: no shortcut
+                    break
+                continue
+            parts = w.split()
+            if parts:
+                lits.add(parts[0].lower())
+        self.literals: tuple[str, ...] | None = None if lits is None else tuple(sorted(lits, key=len))
+
+    def might_match(self, text: str) -> bool:
+        if self.literals is None or not text.isascii():
+            return True
+        low = text.lower()
+        return any(lit in low for lit in self.literals)
 
 
 def has_cue(text: str, start: int, cue: re.Pattern[str], window: int = 40) -> bool:

@@ -17,7 +17,7 @@ from phonenumbers import Leniency, PhoneNumber, PhoneNumberFormat, PhoneNumberMa
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from .base import Match, business_context, has_cue
+from .base import CueGate, Match, business_context, has_cue
 
 _DIGIT_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d){5,}")
 _CANDIDATE = re.compile(r"(?:\+\s?)?\d(?:[\s().\-/]{0,2}\d){5,}")
@@ -95,17 +95,18 @@ def _possible_international(text: str) -> Iterator[Match]:
 # person's number even when no region calls it valid, so it is redacted rather than left mostly readable.
 # The cue words are data: `cues.<lang>.phone` of the built-in packs with `shared_cues: true` (en-US, hi-IN,
 # zh-CN); as before, they apply in every pack.
-_PHONE_CUE = re.compile(
-    cue_alternation([w for p in BUILTIN_PACKS.values() if p.rules is not None
-                     for w in p.rules.shared_cue_words.get("phone", ())]),
-    re.IGNORECASE,
-)
+_PHONE_CUE_WORDS = [w for p in BUILTIN_PACKS.values() if p.rules is not None
+                    for w in p.rules.shared_cue_words.get("phone", ())]
+_PHONE_CUE = re.compile(cue_alternation(_PHONE_CUE_WORDS), re.IGNORECASE)
+_PHONE_CUE_GATE = CueGate(_PHONE_CUE_WORDS)
 _HOMOPHONES = {"to": "2", "too": "2", "for": "4", "oh": "0", "o": "0"}
 _LOOSE_RUN = re.compile(r"\d(?:(?:[\s().\-/,]{0,2}|\s(?:to|too|for|oh|o)\s)\d){6,}", re.IGNORECASE)
 
 
 def find_cued_digit_runs(text: str, cued: bool = False) -> Iterator[Match]:
     """`cued`: the previous turn asked for a number ("can I have your phone number?")."""
+    if not cued and not _PHONE_CUE_GATE.might_match(text):
+        return  # no run can have the cue before it
     for m in _LOOSE_RUN.finditer(text):
         if not (cued or has_cue(text, m.start(), _PHONE_CUE)) or business_context(text, m.start(), end=m.end()):
             continue

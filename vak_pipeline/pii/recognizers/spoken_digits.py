@@ -27,6 +27,10 @@ _L = r"(?<![\w\u0900-\u097F])"  # word boundaries that also respect Devanagari v
 _R = r"(?![\w\u0900-\u097F])"
 _REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
 _ZH_RUN_RE = re.compile(rf"[{_ZH_CHARS}0-9]{{6,}}")
+_WORD_RUN = re.compile(r"\w+")
+_LETTERS = re.compile("[A-Za-z]+")
+_ASCII_CASE_ODD = frozenset("\u0130\u0131\u017f\u212a")  # letters re.IGNORECASE takes for ASCII ones
+_LATIN_OR_ODD = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
 
 
 @dataclass(frozen=True)
@@ -38,12 +42,23 @@ class _Table:
     token_re: re.Pattern[str]
     prefilter: re.Pattern[str]
     ascii_words: frozenset[str]
+    # for counting the prefilter's matches without it (see _count_words); None where that is not exact
+    ascii_lower: frozenset[str] | None
+    other_literals: tuple[str, ...] | None
 
 
 @functools.lru_cache(maxsize=64)
 def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
     words = {**_WORDS, **dict(extra)}
     alt = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    # In ASCII text the prefilter matches exactly the whole \w runs that are ASCII number words (when every
+    # such word is made of letters and no word holds a letter re.IGNORECASE takes for an ASCII one: İ ı ſ K).
+    # In other text it can match only where a Latin letter is, or a word or digit character of the other
+    # scripts occurs as it is (when none of those has case).
+    odd = any(_ASCII_CASE_ODD.intersection(w) for w in words)
+    plain = all(_LETTERS.fullmatch(w) for w in words if w.isascii())
+    others = tuple(sorted({w for w in words if not w.isascii()} | set(_ZH)))
+    uncased = all(w == w.lower() == w.upper() for w in others)
     token = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{alt}|\d+){_R}"
     return _Table(
         words,
@@ -51,7 +66,19 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
         re.compile(rf"(?:({_REP_ALT})\s+)?({alt}|\d+)", re.IGNORECASE),
         re.compile(rf"{_L}(?:{alt}){_R}|[{_ZH_CHARS}]", re.IGNORECASE),
         frozenset(w for w in words if w.isascii()),
+        None if odd or not plain else frozenset(w.lower() for w in words if w.isascii()),
+        None if odd or not uncased else others,
     )
+
+
+def _count_words(text: str, table: _Table, ascii_text: bool) -> int:
+    """len(table.prefilter.findall(text)), without the scan where a cheaper count is exact."""
+    if ascii_text and table.ascii_lower is not None:
+        return sum(map(table.ascii_lower.__contains__, _WORD_RUN.findall(text.lower())))
+    if not ascii_text and table.other_literals is not None and not _LATIN_OR_ODD.search(text):
+        if not any(map(text.__contains__, table.other_literals)):
+            return 0
+    return len(table.prefilter.findall(text))
 
 
 MIN_DIGITS = 5  # a spoken US ZIP has five
@@ -109,10 +136,14 @@ def digit_view(
     `extra_words`: a pack file's number words ("vijf", "fünf", "cinq"), added to the built-in table.
     `words`: latin_words(text), when the caller has it."""
     table = _table(extra_words)
-    if text.isascii() and table.ascii_words.isdisjoint(latin_words(text) if words is None else words):
+    ascii_text = text.isascii()
+    if ascii_text and table.ascii_words.isdisjoint(latin_words(text) if words is None else words):
         return None  # the common case, decided by a set lookup over the text's words
-    words = len(table.prefilter.findall(text))
-    if not words or words + sum(c.isdigit() for c in text) < MIN_DIGITS:
+    n_words = _count_words(text, table, ascii_text)
+    if not n_words:
+        return None
+    digits = sum(map(text.count, "0123456789")) if ascii_text else sum(map(str.isdigit, text))
+    if n_words + digits < MIN_DIGITS:
         return None
     runs: list[tuple[int, int, list[tuple[str, int, int]]]] = []
     for m in table.run_re.finditer(text):
