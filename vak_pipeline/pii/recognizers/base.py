@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
+from re import _constants as _sre
+from re._parser import parse as _sre_parse
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
@@ -68,39 +69,77 @@ def latin_words(text: str) -> frozenset[str]:
     return frozenset(_LATIN_WORD.findall(text.lower()))
 
 
-# Non-ASCII letters that re.IGNORECASE takes for ASCII ones (İ ı as i, ſ as s, K as k): no others can match
-# an ASCII character.
+# Non-ASCII letters that re.IGNORECASE takes for ASCII ones (İ ı as i, ſ as s, K as k): no other character
+# can match an ASCII one.
 _ASCII_CASE_ODD = frozenset("\u0130\u0131\u017f\u212a")
+_LATIN_OR_ODD = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
 
 
-class CueGate:
-    """A cheap necessary test for a cue alternation (`cue_alternation(words)`, compiled with re.IGNORECASE).
+def _literal_prefixes(items: list) -> tuple[set[str], bool]:
+    """(strings one of which every match of this parsed regex sequence starts with, whether every match is
+    exactly one of them)."""
+    out = {""}
+    for op, av in items:
+        if op is _sre.AT:  # ^, $, word boundaries: zero width
+            continue
+        if op is _sre.LITERAL:
+            out = {p + chr(av) for p in out}
+            continue
+        if op is _sre.SUBPATTERN and not av[1] and not av[2]:  # a group without inline flags
+            alts, whole = _literal_prefixes(av[3])
+        elif op is _sre.BRANCH:
+            parts = [_literal_prefixes(a) for a in av[1]]
+            alts, whole = set().union(*(x for x, _ in parts)), all(w for _, w in parts)
+        elif op is _sre.IN and av and all(o is _sre.LITERAL for o, _ in av):  # [abc]: one of these characters
+            alts, whole = {chr(c) for _, c in av}, True
+        else:
+            return out, False
+        out = {p + a for p in out for a in alts}
+        if not whole:
+            return out, False
+    return out, True
 
-    In an ASCII text the alternation can match only where the lower-case first part of one of its ASCII words
-    is a substring of text.lower() (words in other scripts cannot match ASCII text), so a few substring tests
-    decide most turns without a regex scan. That holds for any slice of the text too, so the test also
-    guards searches in a window (has_cue). Not for other texts: `might_match` is then always true."""
 
-    __slots__ = ("literals",)
+class RegexGate:
+    """A cheap necessary test for a regex scan: every match starts with one of the pattern's literal
+    prefixes (read from the parsed pattern: "my" for the cue "my name is", each word of a cue alternation).
 
-    def __init__(self, words: Iterable[str]) -> None:
-        lits: set[str] | None = set()
-        for w in words:
-            if not w.isascii():
-                if _ASCII_CASE_ODD.intersection(w):
-                    lits = None  # such a word can match ASCII text: no shortcut
-                    break
-                continue
-            parts = w.split()
-            if parts:
-                lits.add(parts[0].lower())
-        self.literals: tuple[str, ...] | None = None if lits is None else tuple(sorted(lits, key=len))
+    ASCII text: one of the ASCII prefixes must be a substring of text.lower() (re.IGNORECASE or not; a
+    prefix in another script cannot match ASCII text). Other text: one of the other-script prefixes must
+    occur as it is, when those have no case, and a Latin letter must be there for a Latin prefix. The test
+    holds for any slice of the text too, so it also guards searches in a window (has_cue). Where the pattern
+    gives no such prefixes (a match may start with a digit class or a look-behind), `might_match` is always
+    true.
+    """
+
+    __slots__ = ("ascii", "other", "other_ok")
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        prefixes, _ = _literal_prefixes(list(_sre_parse(rx.pattern, rx.flags)))
+        self.ascii: tuple[str, ...] | None = None
+        self.other: tuple[str, ...] = ()
+        self.other_ok = False
+        if "" in prefixes or any(_ASCII_CASE_ODD.intersection(p) for p in prefixes):
+            return
+        self.ascii = tuple(sorted({p.lower() for p in prefixes if p.isascii()}, key=len))
+        self.other = tuple(sorted(p for p in prefixes if not p.isascii()))
+        # other text: ASCII prefixes are ruled out by the absence of Latin letters only if each has one
+        self.other_ok = all(p == p.lower() == p.upper() for p in self.other) and all(
+            _LATIN_OR_ODD.search(p) for p in self.ascii)
+
+    def in_lower(self, low: str) -> bool:
+        """might_match for an ASCII text, given its lower case."""
+        return self.ascii is None or any(p in low for p in self.ascii)
 
     def might_match(self, text: str) -> bool:
-        if self.literals is None or not text.isascii():
+        if self.ascii is None:
             return True
-        low = text.lower()
-        return any(lit in low for lit in self.literals)
+        if text.isascii():
+            low = text.lower()
+            return any(p in low for p in self.ascii)
+        if not self.other_ok:
+            return True
+        return any(p in text for p in self.other) or (bool(self.ascii) and _LATIN_OR_ODD.search(text) is not None)
 
 
 def has_cue(text: str, start: int, cue: re.Pattern[str], window: int = 40) -> bool:

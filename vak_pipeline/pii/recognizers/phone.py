@@ -17,17 +17,34 @@ from phonenumbers import Leniency, PhoneNumber, PhoneNumberFormat, PhoneNumberMa
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from .base import CueGate, Match, business_context, has_cue
+from .base import Match, RegexGate, business_context, has_cue
 
 _DIGIT_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d){5,}")
 _CANDIDATE = re.compile(r"(?:\+\s?)?\d(?:[\s().\-/]{0,2}\d){5,}")
 _SPLIT = re.compile(r"[\s().\-/]+")
 
 
+@functools.lru_cache(maxsize=1024)
+def _lengths(cc: int) -> frozenset[int] | None:
+    """Lengths a valid national number of country code `cc` can have: is_valid_number checks the number
+    against the general description of its region, whose possible lengths these are (None: unknown, or some
+    region lists none)."""
+    out: set[int] = set()
+    for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(cc, ()):
+        meta = phonenumbers.PhoneMetadata.metadata_for_region_or_calling_code(cc, region)
+        if meta is None or meta.general_desc is None or not meta.general_desc.possible_length:
+            return None
+        out.update(meta.general_desc.possible_length)
+    return frozenset(out) or None
+
+
 @functools.lru_cache(maxsize=65536)
 def _valid(cc: int, national: str) -> bool:
     if not national or len(national) > 14:
         return False
+    lengths = _lengths(cc)
+    if lengths is not None and len(str(int(national))) not in lengths:
+        return False  # what is_valid_number would say, without its pattern scans
     return phonenumbers.is_valid_number(PhoneNumber(country_code=cc, national_number=int(national)))
 
 
@@ -95,10 +112,12 @@ def _possible_international(text: str) -> Iterator[Match]:
 # person's number even when no region calls it valid, so it is redacted rather than left mostly readable.
 # The cue words are data: `cues.<lang>.phone` of the built-in packs with `shared_cues: true` (en-US, hi-IN,
 # zh-CN); as before, they apply in every pack.
-_PHONE_CUE_WORDS = [w for p in BUILTIN_PACKS.values() if p.rules is not None
-                    for w in p.rules.shared_cue_words.get("phone", ())]
-_PHONE_CUE = re.compile(cue_alternation(_PHONE_CUE_WORDS), re.IGNORECASE)
-_PHONE_CUE_GATE = CueGate(_PHONE_CUE_WORDS)
+_PHONE_CUE = re.compile(
+    cue_alternation([w for p in BUILTIN_PACKS.values() if p.rules is not None
+                     for w in p.rules.shared_cue_words.get("phone", ())]),
+    re.IGNORECASE,
+)
+_PHONE_CUE_GATE = RegexGate(_PHONE_CUE)
 _HOMOPHONES = {"to": "2", "too": "2", "for": "4", "oh": "0", "o": "0"}
 _LOOSE_RUN = re.compile(r"\d(?:(?:[\s().\-/,]{0,2}|\s(?:to|too|for|oh|o)\s)\d){6,}", re.IGNORECASE)
 

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from .base import CueGate, Match, digits_of
+from .base import Match, RegexGate, digits_of
 
 
-def _cue_words(ptype: str) -> list[str]:
+def _cues(ptype: str) -> str:
     """The postcode cues of the built-in packs that list `ptype` (`shared_cues: true`: en-US for us_zip,
     en-IN and hi-IN for in_pin, zh-CN for cn_postcode). A space matches any whitespace in every script
     ("पिन कोड"); the files also list the forms without it ("पिनकोड", "zipcode")."""
@@ -27,11 +27,7 @@ def _cue_words(ptype: str) -> list[str]:
         if p.rules is not None and ptype in p.pii_types
         for w in p.rules.shared_cue_words.get("postcode", ())
     ]
-    return words
-
-
-def _cues(ptype: str) -> str:
-    return cue_alternation(_cue_words(ptype), other_gap=r"\s+")
+    return cue_alternation(words, other_gap=r"\s+")
 
 
 _GAP = r"[^\d\n]{0,24}?"  # "pin code is", "pincode hai", "邮编是", "zip code, uh,"
@@ -39,7 +35,7 @@ _SEP = r"(?:[ \-.]|, ?)?"  # ASR writes spoken digits as "5-1-1-3-1-2" or "5 1 1
 _IN_CUE = re.compile(_cues("in_pin"), re.IGNORECASE)
 _CN_CUE = re.compile(_cues("cn_postcode"), re.IGNORECASE)
 _US_CUE = re.compile(_cues("us_zip"), re.IGNORECASE)
-_IN_GATE, _CN_GATE, _US_GATE = (CueGate(_cue_words(t)) for t in ("in_pin", "cn_postcode", "us_zip"))
+_IN_GATE, _CN_GATE, _US_GATE = (RegexGate(rx) for rx in (_IN_CUE, _CN_CUE, _US_CUE))
 _IN_PIN_RE = re.compile(rf"{_IN_CUE.pattern}{_GAP}(?<!\d)([1-9](?:{_SEP}\d){{5}})(?!{_SEP}?\d)", re.IGNORECASE)
 _CN_RE = re.compile(rf"{_CN_CUE.pattern}{_GAP}(?<!\d)(\d(?:{_SEP}\d){{5}})(?!{_SEP}?\d)", re.IGNORECASE)
 _US_RE = re.compile(
@@ -54,12 +50,12 @@ _US_STATE_RE = re.compile(rf",\s*(?:{'|'.join(_STATES.split())})\s+(\d{{5}}(?:-\
 _US_STATE_GATE = re.compile(r",\s*[A-Z]{2}\s+\d", re.IGNORECASE)
 
 
-def _cued(text: str, gate: CueGate, cue: re.Pattern[str]) -> bool:
-    """Can the cue match? On ASCII text the gate's substring test says no, or passes to the full pattern
-    (which holds the cue); elsewhere the cue is searched."""
-    if text.isascii() and gate.literals is not None:
-        return gate.might_match(text)
-    return cue.search(text) is not None
+def _cued(text: str, gate: RegexGate, cue: re.Pattern[str]) -> bool:
+    """Can the cue match? The gate's substring test may say no; on ASCII text its yes passes to the full
+    pattern (which holds the cue), elsewhere the cue is searched."""
+    if not gate.might_match(text):
+        return False
+    return (text.isascii() and gate.ascii is not None) or cue.search(text) is not None
 
 
 def find_in_pin(text: str) -> Iterator[Match]:
