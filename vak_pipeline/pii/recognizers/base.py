@@ -129,17 +129,16 @@ class RegexGate:
 
     def in_lower(self, low: str) -> bool:
         """might_match for an ASCII text, given its lower case."""
-        return self.ascii is None or any(p in low for p in self.ascii)
+        return self.ascii is None or any(map(low.__contains__, self.ascii))
 
     def might_match(self, text: str) -> bool:
         if self.ascii is None:
             return True
         if text.isascii():
-            low = text.lower()
-            return any(p in low for p in self.ascii)
+            return any(map(text.lower().__contains__, self.ascii))
         if not self.other_ok:
             return True
-        return any(p in text for p in self.other) or (bool(self.ascii) and _LATIN_OR_ODD.search(text) is not None)
+        return any(map(text.__contains__, self.other)) or (bool(self.ascii) and _LATIN_OR_ODD.search(text) is not None)
 
 
 def has_cue(text: str, start: int, cue: re.Pattern[str], window: int = 40) -> bool:

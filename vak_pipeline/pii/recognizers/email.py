@@ -53,7 +53,7 @@ def find_emails(text: str, words: frozenset[str] | None = None) -> Iterator[Matc
         return
     if text.isascii() and _PROVIDER_DOTS is not None and words is not None and "dot" not in words:
         low = text.lower()
-        if not any(p in low for p in _PROVIDER_DOTS):
+        if not any(map(low.__contains__, _PROVIDER_DOTS)):
             return
     if _SPOKEN_PREFILTER.search(text):
         for m in _SPOKEN_RE.finditer(text):

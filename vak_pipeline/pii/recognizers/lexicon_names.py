@@ -29,7 +29,7 @@ from ...locales.registry import BUILTIN_PACKS
 
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
-from .base import Match, RegexGate, latin_words
+from .base import Match, latin_words
 from .name_lexicon import NameLexicon, lexicon
 from .names import STOP
 
@@ -81,7 +81,6 @@ _STRONG_PREV2 = frozenset(w for w in _context("strong_before") if " " in w)
 _STRONG_NEXT = frozenset(_context("strong_after"))
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
 _QUICK_PHRASES_RE = re.compile("|".join(re.escape(p) for p in sorted(_STRONG_PREV2 | {"it's", "i'm"})))
-_QUICK_GATE = RegexGate(_QUICK_PHRASES_RE)
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset("the a an my your our this that these those of to".split())  # "the will", "my bill"
@@ -187,9 +186,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     low = text.lower()
     cased = not text.islower() and not text.isupper()
     hit = names.intersection(wset)
-    cue = not _TRIGGERS.isdisjoint(wset) or (
-        _QUICK_GATE.might_match(low) and _QUICK_PHRASES_RE.search(low) is not None
-    )
+    cue = not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
     if not cue:
         if not hit or (not cased and hit.isdisjoint(plain_set) and (len(hit) < 2 or _CUE_WORDS.isdisjoint(wset))):
             return
@@ -201,7 +198,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     if not toks:
         return
     words = _WORD_RE.findall(low)  # for the cues: "it's" stays
-    keys = [w[:-2] if w.endswith("'s") else w for w in words]  # for the lists: "rahul's" -> "rahul"
+    # for the lists: "rahul's" -> "rahul" (read-only, like words: without an apostrophe they are the same)
+    keys = [w[:-2] if w.endswith("'s") else w for w in words] if "'" in low else words
     n = len(toks)
     # Only these tokens can start a name: a listed name, a word after a title, or a word no list knows (and,
     # below, not a grammar word in lower case: "to Deepa" -> "Deepa"). The loop further down visits them alone.
@@ -221,7 +219,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     if cased:  # only words that could be names need the (slower) sentence-start look-back
         caps = [
             t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, s)
-            for (s, _, t), k in zip(toks, (w[:-2] if w.endswith("'s") else w for w in words), strict=True)
+            for (s, _, t), k in zip(toks, keys, strict=True)
         ]
     else:
         caps = [False] * len(toks)
