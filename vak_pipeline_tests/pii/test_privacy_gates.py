@@ -55,6 +55,7 @@ def _gated() -> list[tuple[str, re.Pattern[str]]]:
         ("postcodes._US_CUE", postcodes._US_CUE),
         ("phone._PHONE_CUE", phone._PHONE_CUE),
         ("base._BUSINESS_CUES", base._BUSINESS_CUES),
+        ("base._PERSONAL_CUES", base._PERSONAL_CUES),
         ("email._SPOKEN_PREFILTER", email._SPOKEN_PREFILTER),
     ]
     return pats
@@ -73,6 +74,19 @@ def test_a_gate_never_rules_out_text_its_pattern_matches(name: str, rx: re.Patte
             if rx.search(t, max(0, a - 40), a) is not None and not gate.might_match(window or t):
                 missed += 1
     assert missed == 0, f"{name}: the gate ruled out {missed} matching texts"
+
+
+@pytest.mark.parametrize(("name", "rx"), _gated(), ids=[n for n, _ in _gated()])
+def test_a_scan_from_the_gates_start_finds_every_match(name: str, rx: re.Pattern[str]):
+    """start_pos: no match starts before it, so finditer from there finds the same matches."""
+    gate = RegexGate(rx)
+    wrong = 0
+    for t in _texts():
+        pos = gate.start_pos(t)
+        every = [m.span() for m in rx.finditer(t)]
+        if (every and pos < 0) or (pos >= 0 and [m.span() for m in rx.finditer(t, pos)] != every):
+            wrong += 1
+    assert wrong == 0, f"{name}: {wrong} texts"
 
 
 def test_a_gate_reads_the_literal_prefixes_of_its_pattern():

@@ -51,12 +51,15 @@ def business_context(text: str, start: int, window: int = 32, end: int | None = 
     """True when the closest cue before `start` names a business id (order, ticket, PNR, 订单 ...), not a
     person's number; with `end`, also when such a cue follows the number at once."""
     left = text[max(0, start - window):start]
-    biz = [m.end() for m in _BUSINESS_CUES.finditer(left)]
-    pers = [m.end() for m in _PERSONAL_CUES.finditer(left)]
+    p = _BUSINESS_GATE.start_pos(left)  # the cue scans are slow (many words, any case): a gate first
+    biz = [m.end() for m in _BUSINESS_CUES.finditer(left, p)] if p >= 0 else []
+    q = _PERSONAL_GATE.start_pos(left)
+    pers = [m.end() for m in _PERSONAL_CUES.finditer(left, q)] if q >= 0 else []
     if biz:
         return not pers or biz[-1] > pers[-1]
     if end is not None and not pers:
-        return _BUSINESS_AFTER.match(text[end:end + 40]) is not None
+        after = text[end:end + 40]  # a match holds a business cue
+        return _BUSINESS_GATE.start_pos(after) >= 0 and _BUSINESS_AFTER.match(after) is not None
     return False
 
 
@@ -112,13 +115,14 @@ class RegexGate:
     true.
     """
 
-    __slots__ = ("ascii", "other", "other_ok")
+    __slots__ = ("ascii", "other", "other_ok", "_lits")
 
     def __init__(self, rx: re.Pattern[str]) -> None:
         prefixes, _ = _literal_prefixes(list(_sre_parse(rx.pattern, rx.flags)))
         self.ascii: tuple[str, ...] | None = None
         self.other: tuple[str, ...] = ()
         self.other_ok = False
+        self._lits: re.Pattern[str] | None = None
         if "" in prefixes or any(_ASCII_CASE_ODD.intersection(p) for p in prefixes):
             return
         self.ascii = tuple(sorted({p.lower() for p in prefixes if p.isascii()}, key=len))
@@ -126,6 +130,8 @@ class RegexGate:
         # other text: ASCII prefixes are ruled out by the absence of Latin letters only if each has one
         self.other_ok = all(p == p.lower() == p.upper() for p in self.other) and all(
             _LATIN_OR_ODD.search(p) for p in self.ascii)
+        # many prefixes: one plain alternation over the lower case (sre scans such literals quickly)
+        self._lits = re.compile("|".join(re.escape(p) for p in sorted(self.ascii, key=len, reverse=True)) or "(?!)")
 
     def in_lower(self, low: str) -> bool:
         """might_match for an ASCII text, given its lower case."""
@@ -140,9 +146,37 @@ class RegexGate:
             return True
         return any(map(text.__contains__, self.other)) or (bool(self.ascii) and _LATIN_OR_ODD.search(text) is not None)
 
+    def start_pos(self, text: str) -> int:
+        """-1 when the pattern cannot match `text`, else a position no match starts before (on ASCII text
+        the first occurrence of a prefix; elsewhere 0): a search may begin there (look-behinds and word
+        boundaries still see the characters before it)."""
+        if self._lits is None:
+            return 0
+        if text.isascii():
+            m = self._lits.search(text.lower())
+            return -1 if m is None else m.start()
+        return 0 if self.might_match(text) else -1
+
+
+_GATES: dict[int, tuple[re.Pattern[str], RegexGate]] = {}
+
+
+def gate_of(rx: re.Pattern[str]) -> RegexGate:
+    """The RegexGate of a compiled pattern, built once per pattern."""
+    got = _GATES.get(id(rx))
+    if got is None or got[0] is not rx:
+        got = _GATES[id(rx)] = (rx, RegexGate(rx))  # the pattern is kept, so its id is not reused
+    return got[1]
+
+
+_BUSINESS_GATE = RegexGate(_BUSINESS_CUES)
+_PERSONAL_GATE = RegexGate(_PERSONAL_CUES)
+
 
 def has_cue(text: str, start: int, cue: re.Pattern[str], window: int = 40) -> bool:
-    return cue.search(text, max(0, start - window), start) is not None
+    lo = max(0, start - window)
+    pos = gate_of(cue).start_pos(text[lo:start])
+    return pos >= 0 and cue.search(text, lo + pos, start) is not None
 
 
 def digits_of(s: str) -> str:
