@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from vak_pipeline.pii.recognizers import base, email, lexicon_names, names, phone, postcodes
+from vak_pipeline.locales.registry import PACKS
+from vak_pipeline.pii.recognizers import base, email, lexicon_names, names, phone, postcodes, spoken_digits
 from vak_pipeline.pii.recognizers.base import RegexGate
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
@@ -110,3 +111,19 @@ def test_email_and_lexicon_shortcuts_agree_with_their_patterns():
         if t.isascii() and email._SPOKEN_PREFILTER.search(t):
             low = t.lower()
             assert "dot" in base.latin_words(t) or any(p in low for p in email._PROVIDER_DOTS)
+
+
+def test_spoken_digit_words_are_counted_as_the_prefilter_counts_them():
+    """digit_view counts number words without its prefilter scan where that count is exact: each pack's
+    table, on utterances with number words glued to digits, underscores, Chinese digits and case-folding
+    letters put in."""
+    extra = ["एक", "दो", "five", "FIVE", "一", "〇", "five5", "_one", "एकदो", "one一", "ſix", "İ", "ek do teen", "zero"]
+    texts = _texts()[:600]
+    mixed = [t + " " + w for t in texts for w in extra[: 1 + len(t) % len(extra)]]
+    tables = [spoken_digits._table(w) for w in {p.number_words for p in PACKS.values()}]
+    wrong = sum(
+        spoken_digits._count_words(t, tab, t.isascii()) != len(tab.prefilter.findall(t))
+        for tab in tables
+        for t in texts + mixed
+    )
+    assert wrong == 0

@@ -115,7 +115,7 @@ class RegexGate:
     true.
     """
 
-    __slots__ = ("ascii", "other", "other_ok", "_lits")
+    __slots__ = ("ascii", "other", "other_ok", "_lits", "_letter_first")
 
     def __init__(self, rx: re.Pattern[str]) -> None:
         prefixes, _ = _literal_prefixes(list(_sre_parse(rx.pattern, rx.flags)))
@@ -123,6 +123,7 @@ class RegexGate:
         self.other: tuple[str, ...] = ()
         self.other_ok = False
         self._lits: re.Pattern[str] | None = None
+        self._letter_first = False
         if "" in prefixes or any(_ASCII_CASE_ODD.intersection(p) for p in prefixes):
             return
         self.ascii = tuple(sorted({p.lower() for p in prefixes if p.isascii()}, key=len))
@@ -130,6 +131,7 @@ class RegexGate:
         # other text: ASCII prefixes are ruled out by the absence of Latin letters only if each has one
         self.other_ok = all(p == p.lower() == p.upper() for p in self.other) and all(
             _LATIN_OR_ODD.search(p) for p in self.ascii)
+        self._letter_first = self.other_ok and all(_LATIN_OR_ODD.match(p) for p in self.ascii)
         # many prefixes: one plain alternation over the lower case (sre scans such literals quickly)
         self._lits = re.compile("|".join(re.escape(p) for p in sorted(self.ascii, key=len, reverse=True)) or "(?!)")
 
@@ -155,7 +157,14 @@ class RegexGate:
         if text.isascii():
             m = self._lits.search(text.lower())
             return -1 if m is None else m.start()
-        return 0 if self.might_match(text) else -1
+        if not self._letter_first:  # (a Latin prefix may start before a letter)
+            return 0 if self.might_match(text) else -1
+        found = [i for i in map(text.find, self.other) if i >= 0]
+        if self.ascii:
+            letter = _LATIN_OR_ODD.search(text)
+            if letter is not None:
+                found.append(letter.start())
+        return min(found, default=-1)
 
 
 _GATES: dict[int, tuple[re.Pattern[str], RegexGate]] = {}

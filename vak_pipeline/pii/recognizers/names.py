@@ -85,8 +85,10 @@ def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[
         w = latin_words(text) if words is None else words
         if w.isdisjoint(_GATE_WORDS) and not ("this" in w and "is" in w) and not ("i" in w and ("am" in w or "m" in w)):
             return
-    elif not _ANY_GATE.might_match(text) or not _ANY_NAME_PREFILTER.search(text):
-        return
+    else:
+        pos = _ANY_GATE.start_pos(text)
+        if pos < 0 or not _ANY_NAME_PREFILTER.search(text, pos):
+            return
     # the Latin cues need a Latin letter (or one of the letters re.IGNORECASE takes for one: İ ı ſ K); on
     # ASCII text, each its own literal prefix ("my", "name", "mera" ...)
     low = text.lower() if ascii_text else ""

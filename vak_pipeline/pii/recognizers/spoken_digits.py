@@ -29,6 +29,7 @@ _REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
 _ZH_RUN_RE = re.compile(rf"[{_ZH_CHARS}0-9]{{6,}}")
 _WORD_RUN = re.compile(r"\w+")
 _LETTERS = re.compile("[A-Za-z]+")
+_SCRIPT_RUN = re.compile(r"[\w\u0900-\u097F]+")  # what _L and _R bound
 _ASCII_CASE_ODD = frozenset("\u0130\u0131\u017f\u212a")  # letters re.IGNORECASE takes for ASCII ones
 _LATIN_OR_ODD = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
 
@@ -44,21 +45,21 @@ class _Table:
     ascii_words: frozenset[str]
     # for counting the prefilter's matches without it (see _count_words); None where that is not exact
     ascii_lower: frozenset[str] | None
-    other_literals: tuple[str, ...] | None
+    other_words: frozenset[str] | None
 
 
 @functools.lru_cache(maxsize=64)
 def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
     words = {**_WORDS, **dict(extra)}
     alt = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
-    # In ASCII text the prefilter matches exactly the whole \w runs that are ASCII number words (when every
-    # such word is made of letters and no word holds a letter re.IGNORECASE takes for an ASCII one: İ ı ſ K).
-    # In other text it can match only where a Latin letter is, or a word or digit character of the other
-    # scripts occurs as it is (when none of those has case).
+    # The prefilter's matches are the Chinese digit characters and the whole runs of word characters (\w and
+    # Devanagari, its boundaries) that are number words: ASCII ones in any case, others as they are. That
+    # count is exact when the ASCII words are made of letters, no word holds a letter re.IGNORECASE takes
+    # for an ASCII one (İ ı ſ K) and the other words have no case and are such runs.
     odd = any(_ASCII_CASE_ODD.intersection(w) for w in words)
     plain = all(_LETTERS.fullmatch(w) for w in words if w.isascii())
-    others = tuple(sorted({w for w in words if not w.isascii()} | set(_ZH)))
-    uncased = all(w == w.lower() == w.upper() for w in others)
+    others = frozenset(w for w in words if not w.isascii())
+    uncased = all(w == w.lower() == w.upper() and _SCRIPT_RUN.fullmatch(w) for w in others)
     token = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{alt}|\d+){_R}"
     return _Table(
         words,
@@ -67,7 +68,7 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
         re.compile(rf"{_L}(?:{alt}){_R}|[{_ZH_CHARS}]", re.IGNORECASE),
         frozenset(w for w in words if w.isascii()),
         None if odd or not plain else frozenset(w.lower() for w in words if w.isascii()),
-        None if odd or not uncased else others,
+        None if odd or not plain or not uncased else others,
     )
 
 
@@ -75,9 +76,12 @@ def _count_words(text: str, table: _Table, ascii_text: bool) -> int:
     """len(table.prefilter.findall(text)), without the scan where a cheaper count is exact."""
     if ascii_text and table.ascii_lower is not None:
         return sum(map(table.ascii_lower.__contains__, _WORD_RUN.findall(text.lower())))
-    if not ascii_text and table.other_literals is not None and not _LATIN_OR_ODD.search(text):
-        if not any(map(text.__contains__, table.other_literals)):
-            return 0
+    if not ascii_text and table.other_words is not None and table.ascii_lower is not None and (
+        _ASCII_CASE_ODD.isdisjoint(text)
+    ):
+        latin, other = table.ascii_lower, table.other_words
+        n = sum(map(text.count, _ZH))
+        return n + sum(1 for r in _SCRIPT_RUN.findall(text) if r in other or (r.isascii() and r.lower() in latin))
     return len(table.prefilter.findall(text))
 
 
