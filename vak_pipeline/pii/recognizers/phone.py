@@ -9,6 +9,7 @@ where some candidate could be a valid number. Regions sharing a country code (US
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -80,11 +81,16 @@ def _gate(text: str, plan: tuple[tuple[str, int, str], ...]) -> bool:
         raw = m.group()
         plus = raw.startswith("+")
         groups = [g for g in _SPLIT.split(raw.lstrip("+ ")) if g]
-        # any contiguous run of groups may be the number (a number followed by a year, say)
+        if len(groups) == 1:  # the common case: one run of digits
+            if 6 <= len(groups[0]) <= 17 and _could_be_valid(groups[0], plus, plan):
+                return True
+            continue
+        # any contiguous run of groups may be the number (a number followed by a year, say); only runs of
+        # 6 to 17 digits are looked at, so their lengths are summed before any is joined
+        ends = list(itertools.accumulate(map(len, groups), initial=0))
         for i in range(len(groups)):
             for j in range(len(groups), i, -1):
-                d = "".join(groups[i:j])
-                if 6 <= len(d) <= 17 and _could_be_valid(d, plus and i == 0, plan):
+                if 6 <= ends[j] - ends[i] <= 17 and _could_be_valid("".join(groups[i:j]), plus and i == 0, plan):
                     return True
     return False
 
