@@ -7,6 +7,7 @@ never detected.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -79,7 +80,7 @@ _NOT_DIGIT = re.compile(r"\D")
 # NI number 6, PAN 4. Their finders are not called on a text without such a run.
 _MIN_RUN = {"phone": 6, "payment_card": 13, "in_aadhaar": 12, "us_ssn": 9, "uk_nhs": 10, "cn_resident_id": 17,
             "uk_nino": 6, "in_pan": 4}
-_NEEDS_DOT_OR_COLON = frozenset({"ip_address"})  # a v4 address has dots, a v6 one two colons
+_NEEDS_DOT_OR_COLON = frozenset({"ip_address"})  # a v4 address: a dot and 4 digits in a run; a v6 one: 2 colons
 _NEEDS_UPPER = frozenset({"iban"})  # its pattern starts with two capitals (case-sensitive)
 
 
@@ -120,6 +121,13 @@ def _plan(pack: LocalePack) -> _Plan:
     return plan
 
 
+def _LONGEST_FIRST(m: Match) -> tuple[int, float, int]:  # noqa: N802 - a sort key
+    return (m.start - m.end, -m.score, m.start)
+
+
+_START = operator.attrgetter("start")
+
+
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
     """Keep the longest, then most certain, of any overlapping matches (a span that contains another
     redacts both: an email that contains a name); result sorted by start."""
@@ -127,12 +135,16 @@ def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
     if len(ms) < 2:
         return [m for m in ms if m.end > m.start]
     chosen: list[Match] = []
-    for m in sorted(ms, key=lambda m: (-(m.end - m.start), -m.score, m.start)):
+    for m in sorted(ms, key=_LONGEST_FIRST):
         if m.end <= m.start:
             continue
-        if all(m.end <= c.start or c.end <= m.start for c in chosen):
+        for c in chosen:
+            if m.start < c.end and c.start < m.end:
+                break
+        else:
             chosen.append(m)
-    return sorted(chosen, key=lambda m: m.start)
+    chosen.sort(key=_START)
+    return chosen
 
 
 def _run(pack: LocalePack, text: str, words: frozenset[str], names: tuple[str, ...], ner: bool,
@@ -151,7 +163,7 @@ def _run(pack: LocalePack, text: str, words: frozenset[str], names: tuple[str, .
                 continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
         elif (
             run < min_run
-            or (ptype in _NEEDS_DOT_OR_COLON and "." not in text and ":" not in text)
+            or (ptype in _NEEDS_DOT_OR_COLON and (run < 4 or "." not in text) and text.count(":") < 2)
             or (ptype in _NEEDS_UPPER and text == text.lower())  # no capital A-Z (lower() would change it)
         ):
             continue
