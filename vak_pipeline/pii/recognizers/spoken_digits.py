@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...locales.registry import BUILTIN_PACKS
@@ -47,9 +46,7 @@ class _Table:
     # for counting the prefilter's matches without it (see _count_words); None where that is not exact
     ascii_lower: frozenset[str] | None
     other_words: frozenset[str] | None
-    # the word runs a spoken run can start with (number and repeat words, "plus"), lower case; None where
-    # _run_matches must scan with run_re itself
-    starts: frozenset[str] | None
+    lettered: bool  # every number and repeat word holds a letter: a run without one has no word
 
 
 @functools.lru_cache(maxsize=64)
@@ -64,15 +61,6 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
     plain = all(_LETTERS.fullmatch(w) for w in words if w.isascii())
     others = frozenset(w for w in words if not w.isascii())
     uncased = all(w == w.lower() == w.upper() and _SCRIPT_RUN.fullmatch(w) for w in others)
-    # A run_re match starts where a word-character run starts (its look-behind) that is a whole number or
-    # repeat word, "plus" or digits: the runs to try are those, when every such word is one run of letters
-    # (ASCII ones; others without case) that holds a letter.
-    starts = [*words, *_REPEAT, "plus"]
-    starts_ok = all(
-        _SCRIPT_RUN.fullmatch(w) and any(c.isalpha() for c in w)
-        and (_LETTERS.fullmatch(w) if w.isascii() else w == w.lower() == w.upper())
-        for w in starts
-    ) and not any(_ASCII_CASE_ODD.intersection(w) for w in _REPEAT)
     token = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{alt}|\d+){_R}"
     return _Table(
         words,
@@ -82,7 +70,7 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
         frozenset(w for w in words if w.isascii()),
         None if odd or not plain else frozenset(w.lower() for w in words if w.isascii()),
         None if odd or not plain or not uncased else others,
-        None if odd or not starts_ok else frozenset(w.lower() for w in starts),
+        all(any(c.isalpha() for c in w) for w in [*words, *_REPEAT]),
     )
 
 
@@ -97,24 +85,6 @@ def _count_words(text: str, table: _Table, ascii_text: bool) -> int:
         n = sum(map(text.count, _ZH))
         return n + sum(1 for r in _SCRIPT_RUN.findall(text) if r in other or (r.isascii() and r.lower() in latin))
     return len(table.prefilter.findall(text))
-
-
-def _run_matches(text: str, table: _Table, ascii_text: bool) -> Iterator[re.Match[str]]:
-    """table.run_re.finditer(text), trying run_re only where a match can start (see _table)."""
-    if table.starts is None or (not ascii_text and not _ASCII_CASE_ODD.isdisjoint(text)):
-        yield from table.run_re.finditer(text)
-        return
-    starts, pos = table.starts, 0
-    for r in _SCRIPT_RUN.finditer(text):
-        p = r.start()
-        if p < pos:
-            continue
-        w = r.group()
-        if w.isdecimal() or w.lower() in starts:
-            m = table.run_re.match(text, p)
-            if m is not None:
-                yield m
-                pos = m.end()
 
 
 MIN_DIGITS = 5  # a spoken US ZIP has five
@@ -182,9 +152,9 @@ def digit_view(
     if n_words + digits < MIN_DIGITS:
         return None
     runs: list[tuple[int, int, list[tuple[str, int, int]]]] = []
-    for m in _run_matches(text, table, ascii_text):
-        if not any(map(str.isalpha, m.group())):
-            continue  # no number word in it: _convert_run would say None
+    for m in table.run_re.finditer(text):
+        if table.lettered and not any(map(str.isalpha, m.group())):
+            continue  # no number or repeat word in it: _convert_run would say None
         conv = _convert_run(text, m, table)
         if conv:
             runs.append((m.start(), m.end(), conv))
