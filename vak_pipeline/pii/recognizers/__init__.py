@@ -39,13 +39,13 @@ Finder = Callable[[str, "LocalePack", frozenset[str]], Iterable[Match]]
 
 # pii type -> (finder, needs a digit in the text)
 _FINDERS: dict[str, tuple[Finder, bool]] = {
-    "phone": (lambda t, p, w: find_phones(t, p.phone_regions), True),
+    "phone": (lambda t, p, w: find_phones(t, p.phone_regions, has_run=True), True),  # (_run checks the run)
     "email": (lambda t, p, w: find_emails(t, w), False),
     "payment_card": (lambda t, p, w: find_cards(t), True),
     "iban": (lambda t, p, w: find_ibans(t), True),
     "ip_address": (lambda t, p, w: find_ips(t), True),
     "person_name": (lambda t, p, w: (*find_cued_names(t, w), *find_lexicon_names(t, p, w)), False),
-    "address": (lambda t, p, w: find_addresses(t, w), True),
+    "address": (lambda t, p, w: find_addresses(t, w, has_number=True), True),  # (_run checks the number)
     "us_ssn": (lambda t, p, w: find_us_ssn(t), True),
     "uk_nino": (lambda t, p, w: find_uk_nino(t), True),
     "uk_nhs": (lambda t, p, w: find_uk_nhs(t), True),
@@ -159,7 +159,7 @@ def _run(pack: LocalePack, text: str, words: frozenset[str], names: tuple[str, .
         if numbers_only and ptype == "person_name":
             continue
         if needs_digit and not has_digit:
-            if ptype != "address" or not _ZH_NUMERAL.search(text):
+            if ptype != "address" or text.isascii() or not _ZH_NUMERAL.search(text):
                 continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
         elif (
             run < min_run

@@ -144,8 +144,9 @@ def asks_for_number(text: str) -> bool:
     return _PHONE_CUE.search(text[-80:]) is not None
 
 
-def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[Match]:
-    if not _DIGIT_RUN.search(text):
+def find_phones(text: str, regions: tuple[str, ...], has_run: bool = False) -> Iterator[Match]:
+    """`has_run`: the caller knows the text has a run of six digits (find_pii's gate)."""
+    if not has_run and not _DIGIT_RUN.search(text):
         return
     yield from find_cued_digit_runs(text)
     seen: set[tuple[int, int]] = set()
