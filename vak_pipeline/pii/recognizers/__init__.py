@@ -117,6 +117,8 @@ def _plan(pack: LocalePack) -> _Plan:
         r is not None and bool(r.ids or r.postcodes or r.addresses or r.phone_cues is not None
                                or r.name_cues is not None),
     )
+    if len(_PLANS) > 256:  # packs made on the fly (tests, user files): keep the table small
+        _PLANS.clear()
     _PLANS[id(pack)] = (pack, plan)  # the pack is kept with its plan, so its id is not reused
     return plan
 

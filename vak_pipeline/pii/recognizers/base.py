@@ -174,6 +174,8 @@ def gate_of(rx: re.Pattern[str]) -> RegexGate:
     """The RegexGate of a compiled pattern, built once per pattern."""
     got = _GATES.get(id(rx))
     if got is None or got[0] is not rx:
+        if len(_GATES) > 1024:  # patterns of packs made on the fly: keep the table small
+            _GATES.clear()
         got = _GATES[id(rx)] = (rx, RegexGate(rx))  # the pattern is kept, so its id is not reused
     return got[1]
 
