@@ -47,6 +47,7 @@ class _Table:
     ascii_lower: frozenset[str] | None
     other_words: frozenset[str] | None
     lettered: bool  # every number and repeat word holds a letter: a run without one has no word
+    most: int  # the most digits one word run can give (longest word's digits, times the largest repeat)
 
 
 @functools.lru_cache(maxsize=64)
@@ -71,6 +72,7 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
         None if odd or not plain else frozenset(w.lower() for w in words if w.isascii()),
         None if odd or not plain or not uncased else others,
         all(any(c.isalpha() for c in w) for w in [*words, *_REPEAT]),
+        max(map(len, words.values()), default=1) * max(_REPEAT.values(), default=1),
     )
 
 
@@ -153,8 +155,13 @@ def digit_view(
         return None
     runs: list[tuple[int, int, list[tuple[str, int, int]]]] = []
     for m in table.run_re.finditer(text):
-        if table.lettered and not any(map(str.isalpha, m.group())):
-            continue  # no number or repeat word in it: _convert_run would say None
+        seg = m.group()
+        if table.lettered and (
+            not any(map(str.isalpha, seg))  # no number or repeat word in it
+            # or too few digits, at most: each digit as often as a repeat word says, each word run its most
+            or (sum(map(str.isdecimal, seg)) + len(_SCRIPT_RUN.findall(seg))) * table.most < MIN_DIGITS
+        ):
+            continue  # _convert_run would say None
         conv = _convert_run(text, m, table)
         if conv:
             runs.append((m.start(), m.end(), conv))
