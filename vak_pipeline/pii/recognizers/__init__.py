@@ -7,14 +7,16 @@ never detected.
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...locales.base import LocalePack
 from ...locales.registry import PACKS
 from .addresses import find_addresses, find_uk_postcodes
-from .base import PLACEHOLDER_RE, Match
+from .base import PLACEHOLDER_RE, Match, latin_words
 from .cards import find_cards
 from .email import find_emails, find_upi
 from .iban import find_ibans
@@ -32,28 +34,29 @@ if TYPE_CHECKING:  # the packs choose recognizers (locales sits above this packa
 
 __all__ = ["PLACEHOLDER_PREFIX", "Match", "find_pii", "persona_names", "resolve_overlaps"]
 
-Finder = Callable[[str, "LocalePack"], Iterable[Match]]
+# A finder gets the text, the pack and the text's latin_words (computed once per text in find_pii).
+Finder = Callable[[str, "LocalePack", frozenset[str]], Iterable[Match]]
 
 # pii type -> (finder, needs a digit in the text)
 _FINDERS: dict[str, tuple[Finder, bool]] = {
-    "phone": (lambda t, p: find_phones(t, p.phone_regions), True),
-    "email": (lambda t, p: find_emails(t), False),
-    "payment_card": (lambda t, p: find_cards(t), True),
-    "iban": (lambda t, p: find_ibans(t), True),
-    "ip_address": (lambda t, p: find_ips(t), True),
-    "person_name": (lambda t, p: (*find_cued_names(t), *find_lexicon_names(t, p)), False),
-    "address": (lambda t, p: find_addresses(t), True),
-    "us_ssn": (lambda t, p: find_us_ssn(t), True),
-    "uk_nino": (lambda t, p: find_uk_nino(t), True),
-    "uk_nhs": (lambda t, p: find_uk_nhs(t), True),
-    "uk_postcode": (lambda t, p: find_uk_postcodes(t), True),
-    "in_aadhaar": (lambda t, p: find_in_aadhaar(t), True),
-    "in_pan": (lambda t, p: find_in_pan(t), True),
-    "in_upi": (lambda t, p: find_upi(t), False),
-    "cn_resident_id": (lambda t, p: find_cn_resident_id(t), True),
-    "in_pin": (lambda t, p: find_in_pin(t), True),
-    "cn_postcode": (lambda t, p: find_cn_postcode(t), True),
-    "us_zip": (lambda t, p: find_us_zip(t), True),
+    "phone": (lambda t, p, w: find_phones(t, p.phone_regions, has_run=True), True),  # (_run checks the run)
+    "email": (lambda t, p, w: find_emails(t, w), False),
+    "payment_card": (lambda t, p, w: find_cards(t), True),
+    "iban": (lambda t, p, w: find_ibans(t), True),
+    "ip_address": (lambda t, p, w: find_ips(t), True),
+    "person_name": (lambda t, p, w: (*find_cued_names(t, w), *find_lexicon_names(t, p, w)), False),
+    "address": (lambda t, p, w: find_addresses(t, w, has_number=True), True),  # (_run checks the number)
+    "us_ssn": (lambda t, p, w: find_us_ssn(t), True),
+    "uk_nino": (lambda t, p, w: find_uk_nino(t), True),
+    "uk_nhs": (lambda t, p, w: find_uk_nhs(t), True),
+    "uk_postcode": (lambda t, p, w: find_uk_postcodes(t), True),
+    "in_aadhaar": (lambda t, p, w: find_in_aadhaar(t), True),
+    "in_pan": (lambda t, p, w: find_in_pan(t), True),
+    "in_upi": (lambda t, p, w: find_upi(t), False),
+    "cn_resident_id": (lambda t, p, w: find_cn_resident_id(t), True),
+    "in_pin": (lambda t, p, w: find_in_pin(t), True),
+    "cn_postcode": (lambda t, p, w: find_cn_postcode(t), True),
+    "us_zip": (lambda t, p, w: find_us_zip(t), True),
 }
 _PLACEHOLDER_NAMES = {
     "phone": "PHONE", "email": "EMAIL", "payment_card": "CARD", "iban": "IBAN", "ip_address": "IP",
@@ -69,37 +72,117 @@ for _pack in PACKS.values():  # types a pack file declares (nl_bsn -> BSN); the 
 PLACEHOLDER_PREFIX = _PLACEHOLDER_NAMES
 _DIGIT = re.compile(r"\d")
 _ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")
+# A run of digits as the number finders see one: digits with at most two of these characters between them.
+_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d)*")
+_NOT_DIGIT = re.compile(r"\D")
+
+# Types whose every match holds a run (as _RUN counts it) of at least this many digits: phone 6 (find_phones'
+# own gate, _DIGIT_RUN), payment card 13, Aadhaar 12, SSN 9, NHS 10, China id 17 (+ check character),
+# NI number 6, PAN 4. Their finders are not called on a text without such a run.
+_MIN_RUN = {"phone": 6, "payment_card": 13, "in_aadhaar": 12, "us_ssn": 9, "uk_nhs": 10, "cn_resident_id": 17,
+            "uk_nino": 6, "in_pan": 4}
+_NEEDS_DOT_OR_COLON = frozenset({"ip_address"})  # a v4 address: a dot and 4 digits in a run; a v6 one: 2 colons
+_NEEDS_UPPER = frozenset({"iban"})  # its pattern starts with two capitals (case-sensitive)
+
+
+def _max_run(text: str) -> int:
+    """Digits in the longest digit run of `text` (0 without a digit)."""
+    return max((len(r) if r.isdigit() else len(_NOT_DIGIT.sub("", r)) for r in _RUN.findall(text)), default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a pack runs, decided once per pack: (type, finder, needs a digit, shortest digit run) in the
+    order of the pack's types (the order breaks ties between equal overlapping matches), and whether the
+    pack file's rules have anything to find."""
+
+    steps: tuple[tuple[str, Finder, bool, int], ...]
+    names: bool
+    business: bool  # the pack file's business cues filter phone matches
+    rules: bool
+
+
+_PLANS: dict[int, tuple[LocalePack, _Plan]] = {}
+
+
+def _plan(pack: LocalePack) -> _Plan:
+    got = _PLANS.get(id(pack))
+    if got is not None and got[0] is pack:
+        return got[1]
+    steps = tuple((t, *_FINDERS[t], _MIN_RUN.get(t, 0)) for t in pack.pii_types if t in _FINDERS)
+    r = pack.rules
+    plan = _Plan(
+        steps,
+        "person_name" in pack.pii_types,
+        r is not None and r.business_cues is not None,
+        r is not None and bool(r.ids or r.postcodes or r.addresses or r.phone_cues is not None
+                               or r.name_cues is not None),
+    )
+    if len(_PLANS) > 256:  # packs made on the fly (tests, user files): keep the table small
+        _PLANS.clear()
+    _PLANS[id(pack)] = (pack, plan)  # the pack is kept with its plan, so its id is not reused
+    return plan
+
+
+def _LONGEST_FIRST(m: Match) -> tuple[int, float, int]:  # noqa: N802 - a sort key
+    return (m.start - m.end, -m.score, m.start)
+
+
+_START = operator.attrgetter("start")
 
 
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
     """Keep the longest, then most certain, of any overlapping matches (a span that contains another
     redacts both: an email that contains a name); result sorted by start."""
+    ms = matches if isinstance(matches, list) else list(matches)
+    if len(ms) < 2:
+        return [m for m in ms if m.end > m.start]
     chosen: list[Match] = []
-    for m in sorted(matches, key=lambda m: (-(m.end - m.start), -m.score, m.start)):
+    for m in sorted(ms, key=_LONGEST_FIRST):
         if m.end <= m.start:
             continue
-        if all(m.end <= c.start or c.end <= m.start for c in chosen):
+        for c in chosen:
+            if m.start < c.end and c.start < m.end:
+                break
+        else:
             chosen.append(m)
-    return sorted(chosen, key=lambda m: m.start)
+    chosen.sort(key=_START)
+    return chosen
 
 
-def _run(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool, numbers_only: bool = False) -> Iterator[Match]:
-    """`numbers_only`: the digit view's pass, where only the number-bearing kinds can differ."""
+def _run(pack: LocalePack, text: str, words: frozenset[str], names: tuple[str, ...], ner: bool,
+         numbers_only: bool = False) -> list[Match]:
+    """`words`: latin_words(text). `numbers_only`: the digit view's pass, where only the number-bearing kinds
+    can differ."""
+    plan = _plan(pack)
     has_digit = _DIGIT.search(text) is not None
-    for ptype in pack.pii_types:
+    run = _max_run(text) if has_digit else 0
+    out: list[Match] = []
+    for ptype, finder, needs_digit, min_run in plan.steps:
         if numbers_only and ptype == "person_name":
             continue
-        entry = _FINDERS.get(ptype)
-        if entry is None or (entry[1] and not has_digit and not (ptype == "address" and _ZH_NUMERAL.search(text))):
-            continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
-        found = entry[0](text, pack)
-        yield from (drop_business(found, text, pack.rules) if ptype == "phone" and pack.rules is not None
-                    and pack.rules.business_cues is not None else found)
-    yield from find_pack_rules(text, pack, has_digit, numbers_only)
-    if "person_name" in pack.pii_types and not numbers_only:
-        yield from find_given_names(text, names)
+        if needs_digit and not has_digit:
+            if ptype != "address" or text.isascii() or not _ZH_NUMERAL.search(text):
+                continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
+        elif (
+            run < min_run
+            or (ptype in _NEEDS_DOT_OR_COLON and (run < 4 or "." not in text) and text.count(":") < 2)
+            or (ptype in _NEEDS_UPPER and text == text.lower())  # no capital A-Z (lower() would change it)
+        ):
+            continue
+        found = finder(text, pack, words)
+        if ptype == "phone" and plan.business:
+            out.extend(drop_business(found, text, pack.rules))
+        else:
+            out.extend(found)
+    if plan.rules:
+        out.extend(find_pack_rules(text, pack, has_digit, numbers_only))
+    if plan.names and not numbers_only:
+        if names:
+            out.extend(find_given_names(text, names))
         if ner:
-            yield from find_ner_names(text)
+            out.extend(find_ner_names(text))
+    return out
 
 
 def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool = False,
@@ -110,10 +193,11 @@ def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool
     """
     if not text:
         return []
-    found = list(_run(pack, text, names, ner))
-    view = digit_view(text, pack.number_words)
+    words = latin_words(text)
+    found = _run(pack, text, words, names, ner)
+    view = digit_view(text, pack.number_words, words)
     if view is not None:  # spoken digits: scan the digit view too; written values keep their own matches
-        for m in _run(pack, view.text, names, ner, numbers_only=True):
+        for m in _run(pack, view.text, latin_words(view.text), names, ner, numbers_only=True):
             s, e = view.to_original(m.start, m.end)
             found.append(Match(m.type, s, e, m.score, m.recognizer, m.norm))
     if persona and found:

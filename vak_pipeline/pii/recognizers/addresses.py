@@ -82,10 +82,11 @@ def addr_norm(s: str) -> str:
     return " ".join(re.sub(r"[,.]", " ", s.lower()).split())
 
 
-def find_addresses(text: str) -> Iterator[Match]:
+def find_addresses(text: str, words: frozenset[str] | None = None, has_number: bool = False) -> Iterator[Match]:
     """Every address form below; pieces that touch ("77 Larkspur Court" + ", apartment 4B, Boise, ID
-    83702") are one address."""
-    found = list(_find_addresses(text))
+    83702") are one address. `words`: latin_words(text), when the caller has it; `has_number`: the caller
+    knows the text has a digit or a Chinese numeral before a building word."""
+    found = list(_find_addresses(text, words, has_number))
     if len(found) < 2:
         yield from found
         return
@@ -102,10 +103,11 @@ def find_addresses(text: str) -> Iterator[Match]:
     yield from merged
 
 
-def _find_addresses(text: str) -> Iterator[Match]:
-    if not _ANY_DIGIT.search(text) and not _ZH_NUMERAL.search(text):  # every form carries a number
-        return
-    words = latin_words(text)
+def _find_addresses(text: str, words: frozenset[str] | None, has_number: bool) -> Iterator[Match]:
+    if not has_number and not _ANY_DIGIT.search(text) and not _ZH_NUMERAL.search(text):
+        return  # every form carries a number
+    if words is None:
+        words = latin_words(text)
     ascii_text = text.isascii()
     if not _STREET_WORDS.isdisjoint(words):
         for m in _STREET_RE.finditer(text):

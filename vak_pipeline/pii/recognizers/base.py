@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
+from re import _constants as _sre
+from re._parser import parse as _sre_parse
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
@@ -50,26 +51,143 @@ def business_context(text: str, start: int, window: int = 32, end: int | None = 
     """True when the closest cue before `start` names a business id (order, ticket, PNR, 订单 ...), not a
     person's number; with `end`, also when such a cue follows the number at once."""
     left = text[max(0, start - window):start]
-    biz = [m.end() for m in _BUSINESS_CUES.finditer(left)]
-    pers = [m.end() for m in _PERSONAL_CUES.finditer(left)]
+    p = _BUSINESS_GATE.start_pos(left)  # the cue scans are slow (many words, any case): a gate first
+    biz = [m.end() for m in _BUSINESS_CUES.finditer(left, p)] if p >= 0 else []
+    q = _PERSONAL_GATE.start_pos(left)
+    pers = [m.end() for m in _PERSONAL_CUES.finditer(left, q)] if q >= 0 else []
     if biz:
         return not pers or biz[-1] > pers[-1]
     if end is not None and not pers:
-        return _BUSINESS_AFTER.match(text[end:end + 40]) is not None
+        after = text[end:end + 40]  # a match holds a business cue
+        return _BUSINESS_GATE.start_pos(after) >= 0 and _BUSINESS_AFTER.match(after) is not None
     return False
 
 
 _LATIN_WORD = re.compile(r"[a-z]+")
 
 
-@functools.lru_cache(maxsize=512)
 def latin_words(text: str) -> frozenset[str]:
-    """The lower-case Latin words of `text`, computed once per text for every recognizer's keyword gate."""
+    """The lower-case Latin words of `text`, for the recognizers' keyword gates: find_pii computes them once
+    per text and passes them on (no cache keyed by text: a second scan of one text is rare)."""
     return frozenset(_LATIN_WORD.findall(text.lower()))
 
 
+# Non-ASCII letters that re.IGNORECASE takes for ASCII ones (İ ı as i, ſ as s, K as k): no other character
+# can match an ASCII one.
+_ASCII_CASE_ODD = frozenset("\u0130\u0131\u017f\u212a")
+_LATIN_OR_ODD = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
+
+
+def _literal_prefixes(items: list) -> tuple[set[str], bool]:
+    """(strings one of which every match of this parsed regex sequence starts with, whether every match is
+    exactly one of them)."""
+    out = {""}
+    for op, av in items:
+        if op is _sre.AT:  # ^, $, word boundaries: zero width
+            continue
+        if op is _sre.LITERAL:
+            out = {p + chr(av) for p in out}
+            continue
+        if op is _sre.SUBPATTERN and not av[1] and not av[2]:  # a group without inline flags
+            alts, whole = _literal_prefixes(av[3])
+        elif op is _sre.BRANCH:
+            parts = [_literal_prefixes(a) for a in av[1]]
+            alts, whole = set().union(*(x for x, _ in parts)), all(w for _, w in parts)
+        elif op is _sre.IN and av and all(o is _sre.LITERAL for o, _ in av):  # [abc]: one of these characters
+            alts, whole = {chr(c) for _, c in av}, True
+        else:
+            return out, False
+        out = {p + a for p in out for a in alts}
+        if not whole:
+            return out, False
+    return out, True
+
+
+class RegexGate:
+    """A cheap necessary test for a regex scan: every match starts with one of the pattern's literal
+    prefixes (read from the parsed pattern: "my" for the cue "my name is", each word of a cue alternation).
+
+    ASCII text: one of the ASCII prefixes must be a substring of text.lower() (re.IGNORECASE or not; a
+    prefix in another script cannot match ASCII text). Other text: one of the other-script prefixes must
+    occur as it is, when those have no case, and a Latin letter must be there for a Latin prefix. The test
+    holds for any slice of the text too, so it also guards searches in a window (has_cue). Where the pattern
+    gives no such prefixes (a match may start with a digit class or a look-behind), `might_match` is always
+    true.
+    """
+
+    __slots__ = ("ascii", "other", "other_ok", "_lits", "_letter_first")
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        prefixes, _ = _literal_prefixes(list(_sre_parse(rx.pattern, rx.flags)))
+        self.ascii: tuple[str, ...] | None = None
+        self.other: tuple[str, ...] = ()
+        self.other_ok = False
+        self._lits: re.Pattern[str] | None = None
+        self._letter_first = False
+        if "" in prefixes or any(_ASCII_CASE_ODD.intersection(p) for p in prefixes):
+            return
+        self.ascii = tuple(sorted({p.lower() for p in prefixes if p.isascii()}, key=len))
+        self.other = tuple(sorted(p for p in prefixes if not p.isascii()))
+        # other text: ASCII prefixes are ruled out by the absence of Latin letters only if each has one
+        self.other_ok = all(p == p.lower() == p.upper() for p in self.other) and all(
+            _LATIN_OR_ODD.search(p) for p in self.ascii)
+        self._letter_first = self.other_ok and all(_LATIN_OR_ODD.match(p) for p in self.ascii)
+        # many prefixes: one plain alternation over the lower case (sre scans such literals quickly)
+        self._lits = re.compile("|".join(re.escape(p) for p in sorted(self.ascii, key=len, reverse=True)) or "(?!)")
+
+    def in_lower(self, low: str) -> bool:
+        """might_match for an ASCII text, given its lower case."""
+        return self.ascii is None or any(map(low.__contains__, self.ascii))
+
+    def might_match(self, text: str) -> bool:
+        if self.ascii is None:
+            return True
+        if text.isascii():
+            return any(map(text.lower().__contains__, self.ascii))
+        if not self.other_ok:
+            return True
+        return any(map(text.__contains__, self.other)) or (bool(self.ascii) and _LATIN_OR_ODD.search(text) is not None)
+
+    def start_pos(self, text: str) -> int:
+        """-1 when the pattern cannot match `text`, else a position no match starts before (on ASCII text
+        the first occurrence of a prefix; elsewhere 0): a search may begin there (look-behinds and word
+        boundaries still see the characters before it)."""
+        if self._lits is None:
+            return 0
+        if text.isascii():
+            m = self._lits.search(text.lower())
+            return -1 if m is None else m.start()
+        if not self._letter_first:  # (a Latin prefix may start before a letter)
+            return 0 if self.might_match(text) else -1
+        found = [i for i in map(text.find, self.other) if i >= 0]
+        if self.ascii:
+            letter = _LATIN_OR_ODD.search(text)
+            if letter is not None:
+                found.append(letter.start())
+        return min(found, default=-1)
+
+
+_GATES: dict[int, tuple[re.Pattern[str], RegexGate]] = {}
+
+
+def gate_of(rx: re.Pattern[str]) -> RegexGate:
+    """The RegexGate of a compiled pattern, built once per pattern."""
+    got = _GATES.get(id(rx))
+    if got is None or got[0] is not rx:
+        if len(_GATES) > 1024:  # patterns of packs made on the fly: keep the table small
+            _GATES.clear()
+        got = _GATES[id(rx)] = (rx, RegexGate(rx))  # the pattern is kept, so its id is not reused
+    return got[1]
+
+
+_BUSINESS_GATE = RegexGate(_BUSINESS_CUES)
+_PERSONAL_GATE = RegexGate(_PERSONAL_CUES)
+
+
 def has_cue(text: str, start: int, cue: re.Pattern[str], window: int = 40) -> bool:
-    return cue.search(text, max(0, start - window), start) is not None
+    lo = max(0, start - window)
+    pos = gate_of(cue).start_pos(text[lo:start])
+    return pos >= 0 and cue.search(text, lo + pos, start) is not None
 
 
 def digits_of(s: str) -> str:

@@ -23,6 +23,11 @@ _SPOKEN_RE = re.compile(
 _PROVIDERS = r"(?:gmail|yahoo|hotmail|outlook|rediffmail|icloud|protonmail|live|aol|163|qq)"
 # "dot com" spoken, or "at gmail.com" (ASR writes the domain but keeps the spoken "at")
 _SPOKEN_PREFILTER = re.compile(r"\bdot\s+(?:" + _TLDS + r")\b|\bat\s+" + _PROVIDERS + r"\.", re.IGNORECASE)
+_DOT = re.compile(r"\bdot\b", re.IGNORECASE)
+# In ASCII text both spoken forms need the word "dot" or "<provider>." (lower case); None: no such shortcut.
+_PROVIDER_DOTS = tuple(p.lower() + "." for p in _PROVIDERS[3:-1].split("|"))
+if not all(p[:-1].isalnum() and p.isascii() for p in _PROVIDER_DOTS):
+    _PROVIDER_DOTS = None
 _GLUED_GATE = re.compile(r"at" + _PROVIDERS + r"\.", re.IGNORECASE)
 # ASR glues "name at gmail dot com" into "name.calledwellatgmail.com": a run ending in "at<provider>.<tld>"
 _GLUED_RE = re.compile(r"(?<![\w@.])([a-z0-9][a-z0-9._\-]*?)at(" + _PROVIDERS + r"\.(?:com|co\.in|co\.uk|in|net))\b",
@@ -38,10 +43,18 @@ def _spoken_norm(s: str) -> str:
     return _SEP_SUB.sub(lambda m: _WORD_SEP[m.group(1).lower()], s).replace(" ", "").lower()
 
 
-def find_emails(text: str) -> Iterator[Match]:
+def find_emails(text: str, words: frozenset[str] | None = None) -> Iterator[Match]:
+    """`words`: latin_words(text), when the caller has it."""
     if "@" in text:
         for m in _EMAIL_RE.finditer(text):
             yield Match("email", m.start(), m.end(), 0.95, "email", m.group().lower())
+    # both spoken forms need a "." or the word "dot" (d, o, t have no other case forms in re.IGNORECASE)
+    if "." not in text and ("dot" not in words if words is not None else _DOT.search(text) is None):
+        return
+    if text.isascii() and _PROVIDER_DOTS is not None and words is not None and "dot" not in words:
+        low = text.lower()
+        if not any(map(low.__contains__, _PROVIDER_DOTS)):
+            return
     if _SPOKEN_PREFILTER.search(text):
         for m in _SPOKEN_RE.finditer(text):
             local = m.group(1)

@@ -157,10 +157,11 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
     return got
 
 
-def find_lexicon_names(text: str, pack: LocalePack) -> Iterator[Match]:
-    """Names found by the lists and their context (see module docstring)."""
+def find_lexicon_names(text: str, pack: LocalePack, words: frozenset[str] | None = None) -> Iterator[Match]:
+    """Names found by the lists and their context (see module docstring). `words`: latin_words(text), when
+    the caller has it."""
     if _LATIN2.search(text):
-        yield from _latin(text, pack)
+        yield from _latin(text, pack, words)
     if not text.isascii():
         if _HAN.search(text):
             yield from _han(text)
@@ -175,12 +176,13 @@ def _sentence_start(text: str, s: int) -> bool:
     return k < 0 or text[k] in '.!?\n"“'
 
 
-def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
+def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> Iterator[Match]:
     names, plain_set, last, first, english = _pack_sets(pack)
     if not names:
         return
     # the common case first, at C speed: no name word, no title or strong cue -> nothing to scan
-    wset = latin_words(text)
+    if wset is None:
+        wset = latin_words(text)
     low = text.lower()
     cased = not text.islower() and not text.isupper()
     hit = names.intersection(wset)
@@ -196,12 +198,28 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
     if not toks:
         return
     words = _WORD_RE.findall(low)  # for the cues: "it's" stays
-    keys = [w[:-2] if w.endswith("'s") else w for w in words]  # for the lists: "rahul's" -> "rahul"
+    # for the lists: "rahul's" -> "rahul" (read-only, like words: without an apostrophe they are the same)
+    keys = [w[:-2] if w.endswith("'s") else w for w in words] if "'" in low else words
     n = len(toks)
+    # Only these tokens can start a name: a listed name, a word after a title, or a word no list knows (and,
+    # below, not a grammar word in lower case: "to Deepa" -> "Deepa"). The loop further down visits them alone.
+    maybe = (
+        [
+            k
+            for k in range(n)
+            if keys[k] in names
+            or (k >= 1 and words[k - 1].rstrip(".") in _TITLES)
+            or (len(keys[k]) > 2 and keys[k] not in english and keys[k] not in _NON_NAME and "'" not in keys[k])
+        ]
+        if len(words) == n
+        else range(n)  # (lower case changed the tokens: İ, K; every token is looked at, as before)
+    )
+    if not maybe:
+        return
     if cased:  # only words that could be names need the (slower) sentence-start look-back
         caps = [
             t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, s)
-            for (s, _, t), k in zip(toks, (w[:-2] if w.endswith("'s") else w for w in words), strict=True)
+            for (s, _, t), k in zip(toks, keys, strict=True)
         ]
     else:
         caps = [False] * len(toks)
@@ -242,11 +260,12 @@ def _latin(text: str, pack: LocalePack) -> Iterator[Match]:
         return all(words[k] in _FILLERS for k in range(i)) and bool(_END_RE.match(text, toks[j][1]))
 
     i = 0
-    while i < n:
-        k0 = keys[i]
-        if k0 in _NON_NAME and not caps[i]:
-            i += 1  # grammar words never start a name ("to Deepa" -> "Deepa")
+    starts = [k for k in maybe if caps[k] or keys[k] not in _NON_NAME]
+    for start in starts:
+        if start < i:
             continue
+        i = start
+        k0 = keys[i]
         titled = i >= 1 and words[i - 1].rstrip(".") in _TITLES and gap(i - 1, i) in ("", ".") and len(k0) > 1
         if k0 not in names and not titled:
             if unknown(i):  # unknown words: only after a strong cue or before "ji" ("it's jocelyn okafor")

@@ -8,7 +8,7 @@ import logging
 import re
 from collections.abc import Iterator
 
-from .base import Match, latin_words
+from .base import Match, RegexGate, latin_words
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,7 @@ _CUES: tuple[tuple[re.Pattern[str], bool, re.Pattern[str] | None], ...] = (
     (re.compile(r"\b(?:mr|mrs|ms|miss|dr|shri|smt|shrimati)\.?\s+", re.IGNORECASE), True, None),
     (re.compile(r"\b(?:main|se)\s+", re.IGNORECASE), False, re.compile(r"\s+bol\s+rah[aie]\b", re.IGNORECASE)),
 )
+_CUE_GATES = tuple(RegexGate(cue) for cue, _, _ in _CUES)
 _TOKEN_RE = re.compile(rf"\s*({_TOK})")
 _DEVA_NAME_RE = re.compile(
     rf"(?:मेरा\s+नाम\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?)\s+है|मैं\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?)\s+बोल\s+रह)")
@@ -47,10 +48,12 @@ _DEVA_STOP = frozenset("है हूँ हूं मैं मेरा मे
 _ZH_NAME_RE = re.compile(r"(?:我叫|我的名字是|我的名字叫|我名叫|我是)([\u4e00-\u9fff]{2,3}?)"
                          r"(?=[，。,.！!？?\s]|$|我|的|手机|电话|号码|住|在|今|想|要|身份)")
 _ZH_STOP_CHARS = set("我你他她的是了在有个来去想要这那不没")
+_LATIN_LETTER = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
 _GATE_WORDS = frozenset("name naam speaking mr mrs ms miss dr shri smt shrimati bol".split())
 _ANY_NAME_PREFILTER = re.compile(
     r"\b(?:name|naam|this\s+is|i\s+am|i'm|speaking|mr|mrs|ms|miss|dr|shri|smt|shrimati|bol\s+rah)|नाम|बोल|我叫|名字|我是",
     re.IGNORECASE)
+_ANY_GATE, _DEVA_GATE, _ZH_GATE = RegexGate(_ANY_NAME_PREFILTER), RegexGate(_DEVA_NAME_RE), RegexGate(_ZH_NAME_RE)
 
 
 def _take_name(text: str, pos: int, capitalised: bool) -> tuple[int, int] | None:
@@ -75,14 +78,25 @@ def name_norm(s: str) -> str:
     return " ".join(s.lower().split())
 
 
-def find_cued_names(text: str) -> Iterator[Match]:
-    if text.isascii():  # a set lookup over the words, cheaper than the regex for most turns
-        w = latin_words(text)
+def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[Match]:
+    """`words`: latin_words(text), when the caller has it."""
+    ascii_text = text.isascii()
+    if ascii_text:  # a set lookup over the words, cheaper than the regex for most turns
+        w = latin_words(text) if words is None else words
         if w.isdisjoint(_GATE_WORDS) and not ("this" in w and "is" in w) and not ("i" in w and ("am" in w or "m" in w)):
             return
-    elif not _ANY_NAME_PREFILTER.search(text):
-        return
-    for cue, capitalised, follower in _CUES:
+    else:
+        pos = _ANY_GATE.start_pos(text)
+        if pos < 0 or not _ANY_NAME_PREFILTER.search(text, pos):
+            return
+    # the Latin cues need a Latin letter (or one of the letters re.IGNORECASE takes for one: İ ı ſ K); on
+    # ASCII text, each its own literal prefix ("my", "name", "mera" ...)
+    low = text.lower() if ascii_text else ""
+    for (cue, capitalised, follower), gate in zip(
+        _CUES if ascii_text or _LATIN_LETTER.search(text) else (), _CUE_GATES, strict=False
+    ):
+        if ascii_text and not gate.in_lower(low):
+            continue
         for m in cue.finditer(text):
             span = _take_name(text, m.end(), capitalised)
             if span is None:
@@ -91,13 +105,15 @@ def find_cued_names(text: str) -> Iterator[Match]:
             if follower is not None and not follower.match(text, e):
                 continue
             yield Match("person_name", s, e, 0.85, "name_cue", name_norm(text[s:e]))
-    for m in _DEVA_NAME_RE.finditer(text):
+    if ascii_text:
+        return  # the Devanagari and Chinese cues below need their script
+    for m in _DEVA_NAME_RE.finditer(text) if _DEVA_GATE.might_match(text) else ():
         g = 1 if m.group(1) else 2
         val = m.group(g)
         if any(w in _DEVA_STOP for w in val.split()):
             continue
         yield Match("person_name", m.start(g), m.end(g), 0.85, "name_cue", name_norm(val))
-    for m in _ZH_NAME_RE.finditer(text):
+    for m in _ZH_NAME_RE.finditer(text) if _ZH_GATE.might_match(text) else ():
         val = m.group(1)
         if any(c in _ZH_STOP_CHARS for c in val):
             continue

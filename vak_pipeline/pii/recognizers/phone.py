@@ -9,6 +9,7 @@ where some candidate could be a valid number. Regions sharing a country code (US
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -17,17 +18,34 @@ from phonenumbers import Leniency, PhoneNumber, PhoneNumberFormat, PhoneNumberMa
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from .base import Match, business_context, has_cue
+from .base import Match, RegexGate, business_context, has_cue
 
 _DIGIT_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d){5,}")
 _CANDIDATE = re.compile(r"(?:\+\s?)?\d(?:[\s().\-/]{0,2}\d){5,}")
 _SPLIT = re.compile(r"[\s().\-/]+")
 
 
+@functools.lru_cache(maxsize=1024)
+def _lengths(cc: int) -> frozenset[int] | None:
+    """Lengths a valid national number of country code `cc` can have: is_valid_number checks the number
+    against the general description of its region, whose possible lengths these are (None: unknown, or some
+    region lists none)."""
+    out: set[int] = set()
+    for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(cc, ()):
+        meta = phonenumbers.PhoneMetadata.metadata_for_region_or_calling_code(cc, region)
+        if meta is None or meta.general_desc is None or not meta.general_desc.possible_length:
+            return None
+        out.update(meta.general_desc.possible_length)
+    return frozenset(out) or None
+
+
 @functools.lru_cache(maxsize=65536)
 def _valid(cc: int, national: str) -> bool:
     if not national or len(national) > 14:
         return False
+    lengths = _lengths(cc)
+    if lengths is not None and len(str(int(national))) not in lengths:
+        return False  # what is_valid_number would say, without its pattern scans
     return phonenumbers.is_valid_number(PhoneNumber(country_code=cc, national_number=int(national)))
 
 
@@ -63,11 +81,16 @@ def _gate(text: str, plan: tuple[tuple[str, int, str], ...]) -> bool:
         raw = m.group()
         plus = raw.startswith("+")
         groups = [g for g in _SPLIT.split(raw.lstrip("+ ")) if g]
-        # any contiguous run of groups may be the number (a number followed by a year, say)
+        if len(groups) == 1:  # the common case: one run of digits
+            if 6 <= len(groups[0]) <= 17 and _could_be_valid(groups[0], plus, plan):
+                return True
+            continue
+        # any contiguous run of groups may be the number (a number followed by a year, say); only runs of
+        # 6 to 17 digits are looked at, so their lengths are summed before any is joined
+        ends = list(itertools.accumulate(map(len, groups), initial=0))
         for i in range(len(groups)):
             for j in range(len(groups), i, -1):
-                d = "".join(groups[i:j])
-                if 6 <= len(d) <= 17 and _could_be_valid(d, plus and i == 0, plan):
+                if 6 <= ends[j] - ends[i] <= 17 and _could_be_valid("".join(groups[i:j]), plus and i == 0, plan):
                     return True
     return False
 
@@ -100,12 +123,15 @@ _PHONE_CUE = re.compile(
                      for w in p.rules.shared_cue_words.get("phone", ())]),
     re.IGNORECASE,
 )
+_PHONE_CUE_GATE = RegexGate(_PHONE_CUE)
 _HOMOPHONES = {"to": "2", "too": "2", "for": "4", "oh": "0", "o": "0"}
 _LOOSE_RUN = re.compile(r"\d(?:(?:[\s().\-/,]{0,2}|\s(?:to|too|for|oh|o)\s)\d){6,}", re.IGNORECASE)
 
 
 def find_cued_digit_runs(text: str, cued: bool = False) -> Iterator[Match]:
     """`cued`: the previous turn asked for a number ("can I have your phone number?")."""
+    if not cued and not _PHONE_CUE_GATE.might_match(text):
+        return  # no run can have the cue before it
     for m in _LOOSE_RUN.finditer(text):
         if not (cued or has_cue(text, m.start(), _PHONE_CUE)) or business_context(text, m.start(), end=m.end()):
             continue
@@ -118,8 +144,9 @@ def asks_for_number(text: str) -> bool:
     return _PHONE_CUE.search(text[-80:]) is not None
 
 
-def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[Match]:
-    if not _DIGIT_RUN.search(text):
+def find_phones(text: str, regions: tuple[str, ...], has_run: bool = False) -> Iterator[Match]:
+    """`has_run`: the caller knows the text has a run of six digits (find_pii's gate)."""
+    if not has_run and not _DIGIT_RUN.search(text):
         return
     yield from find_cued_digit_runs(text)
     seen: set[tuple[int, int]] = set()

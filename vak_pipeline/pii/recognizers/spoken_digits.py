@@ -27,6 +27,11 @@ _L = r"(?<![\w\u0900-\u097F])"  # word boundaries that also respect Devanagari v
 _R = r"(?![\w\u0900-\u097F])"
 _REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
 _ZH_RUN_RE = re.compile(rf"[{_ZH_CHARS}0-9]{{6,}}")
+_WORD_RUN = re.compile(r"\w+")
+_LETTERS = re.compile("[A-Za-z]+")
+_SCRIPT_RUN = re.compile(r"[\w\u0900-\u097F]+")  # what _L and _R bound
+_ASCII_CASE_ODD = frozenset("\u0130\u0131\u017f\u212a")  # letters re.IGNORECASE takes for ASCII ones
+_LATIN_OR_ODD = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
 
 
 @dataclass(frozen=True)
@@ -38,12 +43,25 @@ class _Table:
     token_re: re.Pattern[str]
     prefilter: re.Pattern[str]
     ascii_words: frozenset[str]
+    # for counting the prefilter's matches without it (see _count_words); None where that is not exact
+    ascii_lower: frozenset[str] | None
+    other_words: frozenset[str] | None
+    lettered: bool  # every number and repeat word holds a letter: a run without one has no word
+    most: int  # the most digits one word run can give (longest word's digits, times the largest repeat)
 
 
 @functools.lru_cache(maxsize=64)
 def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
     words = {**_WORDS, **dict(extra)}
     alt = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    # The prefilter's matches are the Chinese digit characters and the whole runs of word characters (\w and
+    # Devanagari, its boundaries) that are number words: ASCII ones in any case, others as they are. That
+    # count is exact when the ASCII words are made of letters, no word holds a letter re.IGNORECASE takes
+    # for an ASCII one (İ ı ſ K) and the other words have no case and are such runs.
+    odd = any(_ASCII_CASE_ODD.intersection(w) for w in words)
+    plain = all(_LETTERS.fullmatch(w) for w in words if w.isascii())
+    others = frozenset(w for w in words if not w.isascii())
+    uncased = all(w == w.lower() == w.upper() and _SCRIPT_RUN.fullmatch(w) for w in others)
     token = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{alt}|\d+){_R}"
     return _Table(
         words,
@@ -51,7 +69,24 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
         re.compile(rf"(?:({_REP_ALT})\s+)?({alt}|\d+)", re.IGNORECASE),
         re.compile(rf"{_L}(?:{alt}){_R}|[{_ZH_CHARS}]", re.IGNORECASE),
         frozenset(w for w in words if w.isascii()),
+        None if odd or not plain else frozenset(w.lower() for w in words if w.isascii()),
+        None if odd or not plain or not uncased else others,
+        all(any(c.isalpha() for c in w) for w in [*words, *_REPEAT]),
+        max(map(len, words.values()), default=1) * max(_REPEAT.values(), default=1),
     )
+
+
+def _count_words(text: str, table: _Table, ascii_text: bool) -> int:
+    """len(table.prefilter.findall(text)), without the scan where a cheaper count is exact."""
+    if ascii_text and table.ascii_lower is not None:
+        return sum(map(table.ascii_lower.__contains__, _WORD_RUN.findall(text.lower())))
+    if not ascii_text and table.other_words is not None and table.ascii_lower is not None and (
+        _ASCII_CASE_ODD.isdisjoint(text)
+    ):
+        latin, other = table.ascii_lower, table.other_words
+        n = sum(map(text.count, _ZH))
+        return n + sum(1 for r in _SCRIPT_RUN.findall(text) if r in other or (r.isascii() and r.lower() in latin))
+    return len(table.prefilter.findall(text))
 
 
 MIN_DIGITS = 5  # a spoken US ZIP has five
@@ -101,18 +136,32 @@ def _convert_run(text: str, m: re.Match[str], table: _Table) -> list[tuple[str, 
     return out
 
 
-def digit_view(text: str, extra_words: tuple[tuple[str, str], ...] = ()) -> DigitView | None:
+def digit_view(
+    text: str, extra_words: tuple[tuple[str, str], ...] = (), words: frozenset[str] | None = None
+) -> DigitView | None:
     """The digit view of `text`, or None when nothing is spoken as digits (the common, cheap case).
 
-    `extra_words`: a pack file's number words ("vijf", "fünf", "cinq"), added to the built-in table."""
+    `extra_words`: a pack file's number words ("vijf", "fünf", "cinq"), added to the built-in table.
+    `words`: latin_words(text), when the caller has it."""
     table = _table(extra_words)
-    if text.isascii() and table.ascii_words.isdisjoint(latin_words(text)):
+    ascii_text = text.isascii()
+    if ascii_text and table.ascii_words.isdisjoint(latin_words(text) if words is None else words):
         return None  # the common case, decided by a set lookup over the text's words
-    words = len(table.prefilter.findall(text))
-    if not words or words + sum(c.isdigit() for c in text) < MIN_DIGITS:
+    n_words = _count_words(text, table, ascii_text)
+    if not n_words:
+        return None
+    digits = sum(map(text.count, "0123456789")) if ascii_text else sum(map(str.isdigit, text))
+    if n_words + digits < MIN_DIGITS:
         return None
     runs: list[tuple[int, int, list[tuple[str, int, int]]]] = []
     for m in table.run_re.finditer(text):
+        seg = m.group()
+        if table.lettered and (
+            not any(map(str.isalpha, seg))  # no number or repeat word in it
+            # or too few digits, at most: each digit as often as a repeat word says, each word run its most
+            or (sum(map(str.isdecimal, seg)) + len(_SCRIPT_RUN.findall(seg))) * table.most < MIN_DIGITS
+        ):
+            continue  # _convert_run would say None
         conv = _convert_run(text, m, table)
         if conv:
             runs.append((m.start(), m.end(), conv))
