@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Generic, TypeVar
+from typing import IO, Any, Generic, Self, TypeVar
 
 M = TypeVar("M")
 DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024  # a single record larger than this is refused, not loaded
@@ -59,6 +59,19 @@ def atomic_write_json(path: Path, obj: Any) -> Path:
 def dumps_line(obj: Any) -> str:
     """One compact JSONL line (UTF-8 kept readable)."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+class Closing:
+    """`with obj:` closes it on the way out: for readers and stores that hold a file or a connection."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class JsonlWriter:

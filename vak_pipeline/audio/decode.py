@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..storage import Closing
+
 SOUNDFILE_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 AV_SUFFIXES = (".m4a", ".aac")
 _DATA_SIZE = re.compile(r"data\s*:\s*(\d+)\s*\(should be (\d+)\)")
@@ -61,7 +63,7 @@ def _check_not_truncated(sf_file, path: Path) -> None:
                      "upload the complete file again (the copy or export was interrupted)")
 
 
-class AudioReader:
+class AudioReader(Closing):
     """An open recording: `info` up front, then `blocks(frames)` streamed once. Use as a context manager."""
 
     def __init__(self, path: Path) -> None:
@@ -180,11 +182,6 @@ class AudioReader:
             self._av.close()
             self._av = None
 
-    def __enter__(self) -> AudioReader:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def open_audio(path: Path) -> AudioReader:

@@ -30,7 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
+from ..storage import Closing, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
 from .issue import Issue
 
 T = TypeVar("T")
@@ -127,7 +127,7 @@ class PlacedWriter(JsonlWriter):
         return place
 
 
-class PreviousLines:
+class PreviousLines(Closing):
     """The previous version of a stage's JSONL output, read at the places its ledger recorded.
 
     Opened before the stage rewrites the file (`PlacedWriter` replaces it only when closed), so it reads the
@@ -158,11 +158,6 @@ class PreviousLines:
             self._fh.close()
             self._fh = None
 
-    def __enter__(self) -> PreviousLines:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 # ------------------------------------------------------------------------------------ result and report

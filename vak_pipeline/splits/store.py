@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..storage import atomic_open, sha256_file
+from ..storage import Closing, atomic_open, sha256_file
 from .model import JSON_KEY_ORDER, MAPS, SplitsFile, SplitsHeader
 
 BATCH = 10_000
@@ -49,7 +49,7 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
     return conn
 
 
-class SplitStore:
+class SplitStore(Closing):
     """One splits.json as SQLite tables: the header as JSON, each map as a (k, v) table keyed by k."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
@@ -105,11 +105,6 @@ class SplitStore:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)
 
-    def __enter__(self) -> SplitStore:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     # --- header
     @property
