@@ -40,14 +40,19 @@ class InspectReport(BaseModel):
     notes: list[str] = Field(default_factory=list, description="Observations worth a steward's look (never errors).")
 
 
-class NormalizedAudio(BaseModel):
-    """One recording of an upload after normalization: a line of work/<upload>/audio.jsonl."""
+class RecordingSource(BaseModel):
+    """Which raw recording a work line is about: every stage's line of a recording starts with these."""
 
     model_config = ConfigDict(extra="forbid")
     conv_id: str
     upload: str
     source_file: str = Field(description="Path of the raw file relative to raw/<upload>/.")
     source_sha256: str
+
+
+class NormalizedAudio(RecordingSource):
+    """One recording of an upload after normalization: a line of work/<upload>/audio.jsonl."""
+
     settings_hash: str = Field(description="Hash of everything that shapes the output wav; equal hash + equal "
                                "source sha256 means the wav need not be rebuilt.")
     path: str = Field(description="Relative to the data root: work/<upload>/audio/<conv_id>.wav (unredacted, private).")

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..audio.crosstalk import Crosstalk
+from ..audio.models import RecordingSource
 from ..schema.record import Diarization, Speaker
 
 _NO_SPACE_BEFORE = tuple(".,!?;:%)]}'-") + ("n't",)
@@ -62,14 +63,10 @@ class SpeakerSegment(_Model):
     end: float = Field(ge=0)
 
 
-class ConversationTranscript(_Model):
+class ConversationTranscript(RecordingSource):
     """ASR result of one recording: a line of work/<upload>/transcripts.jsonl."""
 
-    conv_id: str
-    upload: str
-    source_file: str
     audio_path: str = Field(description="Normalized audio, relative to the data root.")
-    source_sha256: str
     cache_key: str = Field(description="The recording's key in the transcripts ledger (audio sha, ASR/diarization/"
                                        "clean-up settings, stage version); unchanged key = not transcribed again.")
     engine: str = Field(description="ASR engine, e.g. faster-whisper-tiny.en.")
