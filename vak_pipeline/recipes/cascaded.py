@@ -39,16 +39,7 @@ from ..schema import Turn, VakRecord
 from ..speech.language_fit import unfit_asr_turns
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import (
-    PLACEHOLDER_RE,
-    BuildResult,
-    ExportBuild,
-    SplitWriters,
-    SynthesizedAudio,
-    explain_empty_splits,
-    iter_eligible,
-    safe_name,
-)
+from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio
 from .shards import run_recipe
 
@@ -118,7 +109,7 @@ def _export_records(build: ExportBuild, config: CascadedConfig) -> None:
         stt_w = stack.enter_context(build.writers(config.splits, "stt/{split}.jsonl")) if "stt" in parts else None
         llm_w = stack.enter_context(build.writers(config.splits, "llm/{split}.jsonl")) if "llm" in parts else None
         stack.callback(tts.close)
-        for record, split in iter_eligible(build, config.splits):
+        for record, split in build.eligible(config.splits):
             if llm_w is not None:
                 _llm(build, config, record, split, llm_w)
             if parts & {"stt", "tts"}:
@@ -133,13 +124,13 @@ def _finish(build: ExportBuild) -> None:
         build.counts["tts_voices"] = voices
     if "stt" in config.parts:
         rows = {s: build.counts.get(f"stt_clips_{s}", 0) for s in config.splits}
-        explain_empty_splits(build, rows, config.splits, needs_audio=True, part="stt")
+        build.explain_empty(rows, config.splits, needs_audio=True, part="stt")
         # NeMo reads `manifest_filepath` as a comma-separated list of manifests; one per line here
         (build.stage / "stt" / "manifests.txt").write_text(
             "".join(f"{s}.jsonl\n" for s in config.splits if rows[s]), encoding="utf-8")
     if "llm" in config.parts:
         rows = {s: build.counts.get(f"llm_examples_{s}", 0) for s in config.splits}
-        explain_empty_splits(build, rows, config.splits, needs_audio=False, part="llm")
+        build.explain_empty(rows, config.splits, needs_audio=False, part="llm")
 
 
 def llm_example(record: VakRecord, config: CascadedConfig, stats) -> dict:

@@ -134,6 +134,24 @@ class ExportBuild:
         return BuildResult(self.recipe, self.final, self.manifest_sha256, self.config.model_dump(mode="json"),
                            dict(self.counts), dict(self.skipped_counts), dict(self.flag_counts), self.diagnostics_ext)
 
+    def eligible(self, splits_wanted: list[str] | None = None) -> Iterator[tuple[VakRecord, str]]:
+        """(record, split) for every record this export may use (`iter_eligible`)."""
+        return iter_eligible(self, splits_wanted)
+
+    def asr_fit(self, splits_wanted: list[str] | None,
+                asr_language_unfit: Literal["exclude", "keep"]) -> Iterator[tuple[VakRecord, str]]:
+        """`eligible`, less the records an ASR model transcribed without their language (`iter_asr_fit`)."""
+        return iter_asr_fit(self, splits_wanted, asr_language_unfit)
+
+    def explain_empty(self, rows: dict[str, int], splits: list[str], needs_audio: bool,
+                      part: str | None = None) -> dict[str, str]:
+        """build.json `empty_splits` (`explain_empty_splits`)."""
+        return explain_empty_splits(self, rows, splits, needs_audio, part)
+
+    def write_json(self, obj: Any, *parts: str) -> None:
+        """A compact JSON file of the export at `parts` (`write_json`)."""
+        write_json(self.path(*parts), obj)
+
     def writers(self, names: list[str], pattern: str = "{split}.jsonl") -> SplitWriters:
         """One streamed JSONL file per split (created even when empty, so consumers find every split)."""
         return SplitWriters(self, names, pattern)

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..schema import VakRecord
 from .audio_io import AudioProblem, read_audio, resample_int16, role_channels
-from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, explain_empty_splits, iter_asr_fit, safe_name
+from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, safe_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .moshi_lora import synthetic_stereo
 from .shards import run_recipe
@@ -166,7 +166,7 @@ def _reset_gzip_header(path: Path) -> None:
 def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
     writers = _Writers(build, config)
     try:
-        for record, split in iter_asr_fit(build, config.splits, config.asr_language_unfit):
+        for record, split in build.asr_fit(config.splits, config.asr_language_unfit):
             try:
                 data, rate = read_audio(build.layout.root, record)
                 data, masked = apply_masks(data, rate, load_masks(build.layout.root, record), config.redacted_audio)
@@ -225,7 +225,7 @@ def _finish(build: ExportBuild) -> None:
 
     config = build.config
     rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
-    empty = explain_empty_splits(build, rows, config.splits, needs_audio=True)
+    empty = build.explain_empty(rows, config.splits, needs_audio=True)
     head = [
         "# NeMo speechlm2 DuplexS2S data block (examples/speechlm2/conf/s2s_duplex.yaml) for this export.",
         "# shar_path values are relative to this folder: prefix them with its location.",

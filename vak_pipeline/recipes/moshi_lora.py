@@ -31,17 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ..layout import DataRoot
 from ..schema import Alignment, AudioMask, VakRecord
 from .audio_io import AudioProblem, read_audio, role_channels, write_wav
-from .common import (
-    PLACEHOLDER_RE,
-    BuildResult,
-    ExportBuild,
-    SplitWriters,
-    SynthesizedAudio,
-    explain_empty_splits,
-    iter_asr_fit,
-    safe_name,
-    write_json,
-)
+from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio, apply_masks, inside_masks, load_masks
 from .shards import run_recipe
 
@@ -149,7 +139,7 @@ def _finish(build: ExportBuild) -> None:
     """Why any split is empty, and the moshi-finetune `data:` block pointing at the non-empty indexes."""
     config = build.config
     rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
-    explain_empty_splits(build, rows, config.splits, needs_audio=True)
+    build.explain_empty(rows, config.splits, needs_audio=True)
     write_text(build.path("moshi_finetune.yaml"), moshi_finetune_yaml(rows, build.extra["empty_splits"]))
 
 
@@ -175,7 +165,7 @@ def write_text(path: Path, text: str) -> None:
 
 
 def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWriters) -> None:
-    for record, split in iter_asr_fit(build, config.splits, config.asr_language_unfit):
+    for record, split in build.asr_fit(config.splits, config.asr_language_unfit):
         try:
             data, rate = read_audio(build.layout.root, record)
             masks = load_masks(build.layout.root, record)
@@ -196,7 +186,7 @@ def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: Spli
             build.skip(record.id, "id_collision", f"another conversation already exported as {split}/{stem}.wav")
             continue
         duration = write_wav(build.path(split, f"{stem}.wav"), stereo, rate)
-        write_json(build.path(split, f"{stem}.json"), {"alignments": words})
+        build.write_json({"alignments": words}, split, f"{stem}.json")
         indexes.write(split, {"path": f"{split}/{stem}.wav", "duration": duration})
         build.counts["conversations"] += 1
         build.counts[f"conversations_{split}"] += 1

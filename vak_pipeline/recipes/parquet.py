@@ -36,7 +36,7 @@ from ..layout import DataRoot
 from ..schema import Meta, VakRecord
 from ..storage import atomic_write_text, resolve_inside
 from .audio_io import AudioProblem, read_audio
-from .common import BuildResult, ExportBuild, SynthesizedAudio, explain_empty_splits, iter_eligible, safe_name
+from .common import BuildResult, ExportBuild, SynthesizedAudio, safe_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .shards import run_recipe
 
@@ -175,7 +175,7 @@ def _export_rows(build: ExportBuild, config: ParquetConfig) -> None:
     data_dir.mkdir(exist_ok=True)
     pieces = {s: _Pieces(data_dir, s, build.part or 0, schema, config.rows_per_file, batch) for s in config.splits}
     try:
-        for record, split in iter_eligible(build, config.splits):
+        for record, split in build.eligible(config.splits):
             audio_bytes, audio_path = _audio(build, record, config)
             pieces[split].write(record_row(record, split, audio_bytes, config.embed_audio, audio_path))
             for key, value in (("split", split), ("locale", record.locale), ("source", record.meta.source),
@@ -196,7 +196,7 @@ def _finish(build: ExportBuild) -> None:
     for s in config.splits:
         build.counts[f"rows_{s}"] += 0  # an empty split is listed with 0 rows
     build.extra["files"] = files
-    explain_empty_splits(build, {s: len(fs) for s, fs in files.items()}, config.splits, needs_audio=False)
+    build.explain_empty({s: len(fs) for s, fs in files.items()}, config.splits, needs_audio=False)
     build.extra["json_string_columns"] = JSON_STRING_COLUMNS
     tallies = {k: build.tallies[k] for k in TALLIES}
     atomic_write_text(build.path("README.md"),

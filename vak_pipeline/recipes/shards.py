@@ -3,7 +3,7 @@ over each, and the shards' appended files are joined in shard order, so the expo
 as a one-process build (record files keep their names; per-split indexes and skipped rows keep
 manifest order).
 
-A recipe is a `body(build, config)` that streams `iter_eligible(build)` and writes through the build
+A recipe is a `body(build, config)` that streams `build.eligible()` and writes through the build
 (`append_path` / `writers` for shared files, `path` / `claim` for a record's own files). Counters from
 the workers are added up; `finish(build)` runs once at the end for figures that need the whole export.
 """

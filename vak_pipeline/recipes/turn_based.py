@@ -41,16 +41,7 @@ from ..layout import DataRoot
 from ..schema import Turn, VakRecord
 from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
-from .common import (
-    BuildResult,
-    ExportBuild,
-    SplitWriters,
-    SynthesizedAudio,
-    explain_empty_splits,
-    iter_asr_fit,
-    safe_name,
-    write_json,
-)
+from .common import BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio
 from .shards import run_recipe
 
@@ -190,13 +181,13 @@ def _export_records(build: ExportBuild, config: TurnBasedConfig) -> None:
 def _finish(build: ExportBuild) -> None:
     config = build.config
     rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
-    explain_empty_splits(build, rows, config.splits, needs_audio=True)
-    write_json(build.path("dataset_info.json"), dataset_info(config, rows))
+    build.explain_empty(rows, config.splits, needs_audio=True)
+    build.write_json(dataset_info(config, rows), "dataset_info.json")
 
 
 def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: SplitWriters,
                           targets: SplitWriters, lf: SplitWriters) -> None:
-    for record, split in iter_asr_fit(build, config.splits, config.asr_language_unfit):
+    for record, split in build.asr_fit(config.splits, config.asr_language_unfit):
         try:
             audio = ConversationAudio.open(build.layout.root, record, config.redacted_audio)
         except AudioProblem as exc:
