@@ -67,6 +67,28 @@ class PatternRule:
 
 
 @dataclass(frozen=True)
+class IntroRule:
+    """A self-introduction: a name between `before` words ("my name is", "ich bin") and `after` words
+    ("am Apparat", "bol raha"); either side may be empty. For the pack-file rules (packs without
+    shared_cues) the words are compiled here; the built-in recognizer compiles the shared ones itself."""
+
+    lang: str
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    capitalised: bool
+    known_name: bool
+    before_re: re.Pattern[str] | None = None  # ends where the name starts
+    after_re: re.Pattern[str] | None = None  # anchored: must match at the end of the name
+
+
+# name_context roles (docs/locale-packs.md): the words around a name, and which words are never one
+NAME_ROLES = (
+    "titles", "before", "strong_before", "after", "strong_after", "name_words", "stop", "common_words",
+    "fillers", "not_before", "ambiguous", "particles", "surnames", "prefixes", "persona_before", "persona_after",
+)
+
+
+@dataclass(frozen=True)
 class PackRules:
     """The compiled, data-driven part of a pack (empty for the built-in packs' Python recognizers)."""
 
@@ -85,8 +107,14 @@ class PackRules:
     # with shared_cues: the file's cue lists by kind (person_name, phone, address, postcode), all languages in
     # file order, for the built-in (Python) recognizers of the original packs; empty for other packs
     shared_cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # with shared_cues: name_context words by role (titles, before, strong_before, after, strong_after)
+    # with shared_cues: name_context words by role (NAME_ROLES)
     shared_name_context: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # name_intros: the pack-file rules' (no shared_cues), or the built-in recognizer's (shared_cues)
+    intros: tuple[IntroRule, ...] = ()
+    shared_intros: tuple[IntroRule, ...] = ()
+    # name_context of a pack without shared_cues: its words that end a name and its particles (van, de)
+    name_stop: frozenset[str] = frozenset()
+    name_particles: frozenset[str] = frozenset()
 
 
 @functools.cache
@@ -153,6 +181,14 @@ def _cue_re(words: list[str]) -> re.Pattern[str] | None:
         return None
     alts = sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True)
     return re.compile(r"(?<![\w])(?:" + "|".join(alts) + r")(?![\w])", re.IGNORECASE)
+
+
+def _after_re(words: list[str]) -> re.Pattern[str] | None:
+    """Words that must follow a name at once ("am Apparat", "à l'appareil"), anchored where the name ends."""
+    if not words:
+        return None
+    alts = sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True)
+    return re.compile(r"\s+(?:" + "|".join(alts) + r")(?![\w])", re.IGNORECASE)
 
 
 def cue_alternation(words: list[str] | tuple[str, ...], other_gap: str = r"\s?") -> str:
@@ -300,6 +336,20 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         )
     shared = bool(doc.get("shared_business_cues", False))
     own = not doc.get("shared_cues", False)  # shared: the built-in recognizers read them (cue_words)
+    context = doc.get("name_context") or {}
+    intros = tuple(
+        IntroRule(
+            lang,
+            tuple(r.get("before") or ()),
+            tuple(r.get("after") or ()),
+            bool(r.get("capitalised", own)),
+            bool(r.get("known_name", False)),
+            _cue_re(r.get("before") or []) if own else None,
+            _after_re(r.get("after") or []) if own else None,
+        )
+        for lang, rules in (doc.get("name_intros") or {}).items()
+        for r in rules
+    )
     rules = PackRules(
         tuple(ids),
         tuple(posts),
@@ -313,12 +363,15 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             _per_lang_items(doc, key) if doc.get("shared_number_words") else ()
             for key in ("number_words", "repeat_words", "digit_characters")
         ),
-        {} if own else {kind: tuple(_cues_of(doc, kind)) for kind in ("person_name", "phone", "address", "postcode")},
-        {}
-        if own
-        else {
-            role: tuple(w for per_lang in (doc.get("name_context") or {}).values() for w in per_lang.get(role, []))
-            for role in ("titles", "before", "strong_before", "after", "strong_after")
+        shared_cue_words={} if own else {
+            kind: tuple(_cues_of(doc, kind)) for kind in ("person_name", "phone", "address", "postcode")
         },
+        shared_name_context={} if own else {
+            role: tuple(w for per_lang in context.values() for w in per_lang.get(role, [])) for role in NAME_ROLES
+        },
+        intros=intros if own else (),
+        shared_intros=() if own else intros,
+        name_stop=frozenset(w.lower() for c in context.values() for w in c.get("stop", [])) if own else frozenset(),
+        name_particles=frozenset(w for c in context.values() for w in c.get("particles", [])) if own else frozenset(),
     )
     return doc, rules

@@ -94,3 +94,43 @@ def test_a_user_pack_that_replaces_a_builtin_one_leaves_the_shared_tables_as_shi
     assert registry.PACKS["en-US"].source != "built-in"
     assert registry.BUILTIN_PACKS["en-US"].source == "built-in"
     assert dict(registry.BUILTIN_PACKS["en-US"].rules.shared_number_words)["nine"] == "9"
+
+
+def test_self_introductions_are_read_from_the_pack_files_per_script():
+    from vak_pipeline.pii.recognizers import names
+
+    def found(text: str) -> list[str]:
+        return [text[m.start : m.end] for m in names.find_cued_names(text)]
+
+    assert [r.lang for r in PACKS["en-US"].rules.shared_intros][:1] == ["en"]
+    assert found("hi, my name is priya sharma and I need help") == ["priya sharma"]  # en-US
+    assert found("This is Rahul from the billing team") == ["Rahul"]  # en-US, with its follower
+    assert found("this is about my order") == []  # no follower after the words: not an introduction
+    assert found("I am Worried about the bill") == ["Worried"] and found("i am worried") == []  # capitalised rule
+    assert found("haan ji mera naam sunita devi hai") == ["sunita devi"]  # hi-Latn-IN
+    assert found("main rohit bol raha hoon") == ["rohit"]
+    assert found("मेरा नाम अनीता शर्मा है") == ["अनीता शर्मा"]  # hi-IN
+    assert found("मैं आप से बोल रहा हूँ") == []  # a stop word of hi-IN is never a name
+    assert found("你好，我叫王小明，手机坏了") == ["王小明"]  # zh-CN
+    assert found("我名叫李华。") == ["李华"]  # every cue of the file counts (the old prefilter missed this one)
+    assert "namaste" in names.STOP and "the" in names.STOP and "है" in names._DEVA_STOP
+
+
+def test_the_persona_and_ambiguous_name_words_are_read_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import names
+
+    assert names.persona_names("You are Priya from SunCare Solar support.") == {"priya"}  # en-US
+    assert names.persona_names("aap Meera ho, ek helpful assistant") == {"meera"}  # hi-Latn-IN
+    assert {"grace", "will"} <= names._AMBIGUOUS
+    # "Grace" is matched as written, "grace" (an ordinary word) is not
+    text = "by the grace of Grace Lee"
+    spans = {(m.start, m.end) for m in names.find_given_names(text, ("Grace Lee",))}
+    assert (text.index("Grace Lee"), len(text)) in spans and (7, 12) not in spans
+
+
+def test_a_self_introduction_without_before_or_after_words_is_refused_with_its_line(tmp_path: Path):
+    text = (BUILTIN_DIR / "zh-CN.yaml").read_text(encoding="utf-8")
+    text = text.replace("    - before: [我叫", "    - capitalised: true\n      not_before: [我叫")
+    (tmp_path / "zh-CN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"zh-CN\.yaml:\d+: name_intros\.zh\[0\]"):
+        load_pack_file(tmp_path / "zh-CN.yaml", "test")
