@@ -134,3 +134,23 @@ def test_a_self_introduction_without_before_or_after_words_is_refused_with_its_l
     (tmp_path / "zh-CN.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(PackFileError, match=r"zh-CN\.yaml:\d+: name_intros\.zh\[0\]"):
         load_pack_file(tmp_path / "zh-CN.yaml", "test")
+
+
+def test_the_name_lists_grammar_and_stop_words_are_read_from_the_pack_files():
+    from vak_pipeline.locales.registry import BUILTIN_PACKS
+    from vak_pipeline.pii.recognizers import lexicon_names as ln
+
+    zh = BUILTIN_PACKS["zh-CN"].rules.shared_name_context
+    assert "王" in zh["surnames"] and "收件人是" in zh["strong_before"] and "小" in zh["prefixes"]
+    assert ln._ZH_SURNAMES == frozenset(zh["surnames"]) and {"我", "吗"} <= ln._ZH_STOP  # stop + common_words
+    assert {"das", "pal", "rupees"} <= ln._NON_NAME and "yeah" in ln._FILLERS and "haan" in ln._FILLERS
+    assert "बोल" in ln._DEVA_AFTER_ANY and "बोल" not in ln._DEVA_AFTER  # after a listed name only
+    assert "this side" in ln._CUE_NEXT2 and ln._NAME_WORDS == {"name", "naam"}
+    pack = PACKS["zh-CN"]
+
+    def names_in(text: str) -> list[str]:
+        return [text[m.start : m.end] for m in ln.find_lexicon_names(text, pack)]
+
+    assert names_in("收件人是张伟，电话发你了") == ["张伟"]  # a surname after a cue of the file
+    assert names_in("小王，你好") == ["小王"]  # 小 + surname as a whole reply
+    assert names_in("我们和他们都说了") == []  # grammar characters, no name
