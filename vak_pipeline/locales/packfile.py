@@ -81,6 +81,8 @@ class IntroRule:
     after_re: re.Pattern[str] | None = None  # anchored: must match at the end of the name
 
 
+# cue kinds the built-in recognizers read from the packs with shared_cues (the others: business, own rules)
+SHARED_CUE_KINDS = ("person_name", "phone", "address", "postcode", "personal", "business_links", "business_determiners")
 # name_context roles (docs/locale-packs.md): the words around a name, and which words are never one
 NAME_ROLES = (
     "titles", "before", "strong_before", "after", "strong_after", "name_words", "stop", "common_words",
@@ -97,6 +99,7 @@ class PackRules:
     addresses: tuple[PatternRule, ...] = ()
     name_cues: re.Pattern[str] | None = None
     phone_cues: re.Pattern[str] | None = None
+    personal_cues: re.Pattern[str] | None = None  # a pack's own `personal` cues (phone cues and id cues count too)
     business_cues: re.Pattern[str] | None = None
     placeholders: dict[str, str] = field(default_factory=dict)
     shared_business: tuple[str, ...] = ()  # words for the built-in recognizers' table (shared_business_cues)
@@ -350,21 +353,22 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         for lang, rules in (doc.get("name_intros") or {}).items()
         for r in rules
     )
+    numbers = doc.get("shared_number_words", False)
     rules = PackRules(
-        tuple(ids),
-        tuple(posts),
-        tuple(addrs),
-        _cue_re(_cues_of(doc, "person_name")) if own else None,
-        _cue_re(_cues_of(doc, "phone")) if own else None,
-        None if shared else _cue_re(_cues_of(doc, "business")),
-        placeholders,
-        tuple(_cues_of(doc, "business")) if shared else (),
-        *(
-            _per_lang_items(doc, key) if doc.get("shared_number_words") else ()
-            for key in ("number_words", "repeat_words", "digit_characters")
-        ),
+        ids=tuple(ids),
+        postcodes=tuple(posts),
+        addresses=tuple(addrs),
+        name_cues=_cue_re(_cues_of(doc, "person_name")) if own else None,
+        phone_cues=_cue_re(_cues_of(doc, "phone")) if own else None,
+        personal_cues=_cue_re(_cues_of(doc, "personal")) if own else None,
+        business_cues=None if shared else _cue_re(_cues_of(doc, "business")),
+        placeholders=placeholders,
+        shared_business=tuple(_cues_of(doc, "business")) if shared else (),
+        shared_number_words=_per_lang_items(doc, "number_words") if numbers else (),
+        shared_repeat_words=_per_lang_items(doc, "repeat_words") if numbers else (),
+        shared_digit_chars=_per_lang_items(doc, "digit_characters") if numbers else (),
         shared_cue_words={} if own else {
-            kind: tuple(_cues_of(doc, kind)) for kind in ("person_name", "phone", "address", "postcode")
+            kind: tuple(_cues_of(doc, kind)) for kind in SHARED_CUE_KINDS
         },
         shared_name_context={} if own else {
             role: tuple(w for per_lang in context.values() for w in per_lang.get(role, [])) for role in NAME_ROLES

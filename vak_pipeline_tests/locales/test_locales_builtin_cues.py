@@ -154,3 +154,18 @@ def test_the_name_lists_grammar_and_stop_words_are_read_from_the_pack_files():
     assert names_in("收件人是张伟，电话发你了") == ["张伟"]  # a surname after a cue of the file
     assert names_in("小王，你好") == ["小王"]  # 小 + surname as a whole reply
     assert names_in("我们和他们都说了") == []  # grammar characters, no name
+
+
+def test_personal_cues_and_the_words_before_a_trailing_business_cue_are_read_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import base
+
+    assert "nhs" in PACKS["en-GB"].rules.shared_cue_words["personal"]  # en-GB, read by every pack
+    packs = ("en-US", "en-IN", "hi-IN", "zh-CN")
+    assert all(base._PERSONAL_CUES.fullmatch(w) for p in packs for w in PACKS[p].rules.shared_cue_words["personal"])
+    # a personal cue closer to the number than the business cue outweighs it
+    assert base.business_context("the order number is 2345 6789 0123", 20)
+    assert not base.business_context("order issue, my aadhaar is 2345 6789 0123", 27)
+    text = "4155550132 is my order number"
+    assert base.business_context(text, 0, end=10)  # "is" (business_links) + "my" (business_determiners)
+    assert not base.business_context("4155550132, my order is late", 0, end=10)  # after a comma: other clause
+    assert base.business_context("8123456789 wala booking", 0, end=10)  # hi-Latn-IN

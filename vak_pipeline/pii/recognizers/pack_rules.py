@@ -39,7 +39,7 @@ def pack_business(text: str, start: int, end: int, rules: PackRules) -> bool:
     biz = [m.end() for m in rules.business_cues.finditer(left)]
     if not biz:
         return False
-    personal = [m.end() for rx in (rules.phone_cues,) if rx is not None for m in rx.finditer(left)]
+    personal = [m.end() for rx in (rules.phone_cues, rules.personal_cues) if rx is not None for m in rx.finditer(left)]
     personal += [m.end() for r in rules.ids if r.cues is not None for m in r.cues.finditer(left)]
     return not personal or biz[-1] > personal[-1]
 
