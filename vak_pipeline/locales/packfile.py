@@ -107,6 +107,8 @@ class PackRules:
     shared_number_words: tuple[tuple[str, str], ...] = ()
     shared_repeat_words: tuple[tuple[str, int], ...] = ()
     shared_digit_chars: tuple[tuple[str, str], ...] = ()
+    shared_misheard_digits: tuple[tuple[str, str], ...] = ()  # "to" -> 2 between digits after a phone cue
+    shared_plus_words: tuple[str, ...] = ()  # "plus" before a country code
     # with shared_cues: the file's cue lists by kind (person_name, phone, address, postcode), all languages in
     # file order, for the built-in (Python) recognizers of the original packs; empty for other packs
     shared_cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -367,6 +369,8 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         shared_number_words=_per_lang_items(doc, "number_words") if numbers else (),
         shared_repeat_words=_per_lang_items(doc, "repeat_words") if numbers else (),
         shared_digit_chars=_per_lang_items(doc, "digit_characters") if numbers else (),
+        shared_misheard_digits=_per_lang_items(doc, "misheard_digits") if numbers else (),
+        shared_plus_words=tuple(w for ws in (doc.get("plus_words") or {}).values() for w in ws) if numbers else (),
         shared_cue_words={} if own else {
             kind: tuple(_cues_of(doc, kind)) for kind in SHARED_CUE_KINDS
         },

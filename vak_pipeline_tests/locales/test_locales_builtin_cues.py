@@ -169,3 +169,14 @@ def test_personal_cues_and_the_words_before_a_trailing_business_cue_are_read_fro
     assert base.business_context(text, 0, end=10)  # "is" (business_links) + "my" (business_determiners)
     assert not base.business_context("4155550132, my order is late", 0, end=10)  # after a comma: other clause
     assert base.business_context("8123456789 wala booking", 0, end=10)  # hi-Latn-IN
+
+
+def test_misheard_digits_and_the_word_for_plus_are_read_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import phone
+
+    assert dict(PACKS["en-US"].rules.shared_misheard_digits) == phone._HOMOPHONES
+    # "nine eight seven six five four three two one zero" as ASR wrote it, after a phone cue
+    assert [m.norm for m in phone.find_cued_digit_runs("my phone is 876 to 1 for 3 oh 12")] == ["8762143012"]
+    assert [m.norm for m in phone.find_cued_digit_runs("the order is 876 to 1 for 3 oh 12")] == []  # no phone cue
+    view = spoken_digits.digit_view("plus nine one nine eight seven six five four three two one")
+    assert view is not None and view.text == "+91987654321"
