@@ -83,6 +83,12 @@ class IntroRule:
 
 # cue kinds the built-in recognizers read from the packs with shared_cues (the others: business, own rules)
 SHARED_CUE_KINDS = ("person_name", "phone", "address", "postcode", "personal", "business_links", "business_determiners")
+# address_words roles (docs/locale-packs.md): the words of the built-in address forms
+ADDRESS_ROLES = (
+    "street", "not_street", "unit", "unit_number", "sector", "sector_more", "sector_house", "sector_number",
+    "locality", "cue_links", "postcode_before", "postcode_links", "province", "city", "district", "number_mark",
+    "building", "letter_building", "estate", "estate_building", "lead_owners", "lead_home", "lead",
+)
 # name_context roles (docs/locale-packs.md): the words around a name, and which words are never one
 NAME_ROLES = (
     "titles", "before", "strong_before", "after", "strong_after", "name_words", "stop", "common_words",
@@ -114,6 +120,8 @@ class PackRules:
     shared_cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # with shared_cues: name_context words by role (NAME_ROLES)
     shared_name_context: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # with shared_cues: address_words by role (ADDRESS_ROLES), regex alternatives, all languages in file order
+    shared_address_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # name_intros: the pack-file rules' (no shared_cues), or the built-in recognizer's (shared_cues)
     intros: tuple[IntroRule, ...] = ()
     shared_intros: tuple[IntroRule, ...] = ()
@@ -298,6 +306,10 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
                 where, f"not a valid regular expression ({exc}); fix: escape backslashes in YAML with single quotes"
             ) from None
 
+    for lang, by_role in (doc.get("address_words") or {}).items():
+        for role, items in by_role.items():
+            for k, item in enumerate(items):
+                compile_rx(("address_words", lang, role, k), item)
     postcode_alt = "|".join(f"(?:{p['pattern']})" for p in doc.get("postcodes") or [])
     street = "|".join(
         re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len, reverse=True)
@@ -376,6 +388,12 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         },
         shared_name_context={} if own else {
             role: tuple(w for per_lang in context.values() for w in per_lang.get(role, [])) for role in NAME_ROLES
+        },
+        shared_address_words={}
+        if own
+        else {
+            role: tuple(w for per_lang in (doc.get("address_words") or {}).values() for w in per_lang.get(role, []))
+            for role in ADDRESS_ROLES
         },
         intros=intros if own else (),
         shared_intros=() if own else intros,

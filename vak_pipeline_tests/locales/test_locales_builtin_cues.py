@@ -180,3 +180,30 @@ def test_misheard_digits_and_the_word_for_plus_are_read_from_the_pack_files():
     assert [m.norm for m in phone.find_cued_digit_runs("the order is 876 to 1 for 3 oh 12")] == []  # no phone cue
     view = spoken_digits.digit_view("plus nine one nine eight seven six five four three two one")
     assert view is not None and view.text == "+91987654321"
+
+
+def test_the_address_forms_read_their_words_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import addresses
+
+    street = {w for p in ("en-US", "en-IN", "hi-Latn-IN") for w in PACKS[p].rules.shared_address_words["street"]}
+    assert {"street", "marg", "colony"} <= street and street <= addresses._STREET_WORDS
+    assert {"h", "hno"} <= addresses._UNIT_WORDS  # the first word of "h.no", "h no", "hno"
+    assert addresses._CUE_WORDS == {"live", "address", "pata", "deliver", "ship", "staying"}
+
+    def found(text: str) -> list[str]:
+        return [text[m.start : m.end] for m in addresses.find_addresses(text)]
+
+    assert found("I live at 42 Baker Street, London NW1 6XE.") == ["42 Baker Street, London NW1 6XE"]  # en-US
+    assert found("ship it to flat no. 12, Lajpat Nagar, 110024") == ["flat no. 12, Lajpat Nagar, 110024"]
+    assert found("mera address hai H-42, sector 15, Noida 201301") == ["H-42, sector 15, Noida 201301"]
+    assert found("मकान नंबर 12, गली 3, शास्त्री नगर") == ["मकान नंबर 12, गली 3, शास्त्री नगर"]  # hi-IN
+    assert found("我住在北京市朝阳区建国路88号3号楼") == ["北京市朝阳区建国路88号3号楼"]  # zh-CN, lead removed
+    assert found("it took 12 minutes to the road") == []  # "minutes", "to", "the": never in a street name
+
+
+def test_an_address_word_that_is_not_a_regex_is_refused_with_its_line(tmp_path: Path):
+    text = (BUILTIN_DIR / "hi-IN.yaml").read_text(encoding="utf-8").replace("'नं\\.?'", "'नं(\\.?'")
+    assert "नं(" in text
+    (tmp_path / "hi-IN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"hi-IN\.yaml:\d+: address_words\.hi\.unit_number\[2\]: not a valid"):
+        load_pack_file(tmp_path / "hi-IN.yaml", "test")
