@@ -207,3 +207,13 @@ def test_an_address_word_that_is_not_a_regex_is_refused_with_its_line(tmp_path: 
     (tmp_path / "hi-IN.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(PackFileError, match=r"hi-IN\.yaml:\d+: address_words\.hi\.unit_number\[2\]: not a valid"):
         load_pack_file(tmp_path / "hi-IN.yaml", "test")
+
+
+def test_the_european_packs_stop_words_and_particles_are_read_from_their_files():
+    from vak_pipeline.pii.recognizers import pack_rules
+
+    assert {"und", "och", "oui", "and"} <= pack_rules._NAME_STOP and {"van", "von", "del"} <= pack_rules._PARTICLES
+    assert PACKS["nl-NL"].rules.name_particles >= {"van", "ter"}
+    pack = PACKS["nl-NL"]
+    found = pack_rules.find_pack_names("Goedemiddag, u spreekt met Sanne de Vries en ik bel over", pack.rules)
+    assert [m.norm for m in found] == ["sanne de vries"]  # a particle inside, "en" (a stop word) ends it

@@ -13,19 +13,17 @@ from collections.abc import Iterable, Iterator
 
 from ...locales.base import LocalePack
 from ...locales.packfile import PackRules
+from ...locales.registry import BUILTIN_PACKS
 from .base import Match, business_context, digits_of, has_cue
 from .phone import find_cued_digit_runs
 
 _TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
-# words that end a name after a cue, in the new packs' languages (capitalised sentence words, fillers)
-_NAME_STOP = frozenset(
-    """
-en and und et y och de der die das la le el van von und ik ich je jag yo i is ist est es är hier ici aquí
-bij bei chez från mit with met avec con med und und ja nee nein oui non sí no nej
-""".split()
-)
-
-_PARTICLES = frozenset("van de der den ter ten von zu la le del da di dos".split())
+# Words that end a name after a cue (capitalised sentence words, fillers) and particles inside one ("van",
+# "de"): `name_context.<lang>.stop` and `.particles` of the shipped packs without shared_cues (the European
+# ones), which apply in all of them, as when they were one Python list; a user's pack adds its own.
+_OWN = [p.rules for p in BUILTIN_PACKS.values() if p.rules is not None]
+_NAME_STOP = frozenset().union(*(r.name_stop for r in _OWN))
+_PARTICLES = frozenset().union(*(r.name_particles for r in _OWN))
 
 
 def pack_business(text: str, start: int, end: int, rules: PackRules) -> bool:
@@ -102,9 +100,11 @@ def find_pack_addresses(text: str, rules: PackRules) -> Iterator[Match]:
 
 
 def find_pack_names(text: str, rules: PackRules) -> Iterator[Match]:
-    """One to three capitalised words after a name cue ("mijn naam is", "ich heiße", "me llamo")."""
+    """One to four capitalised words after a name cue ("mijn naam is", "ich heiße", "me llamo")."""
     if rules.name_cues is None:
         return
+    stop = _NAME_STOP | rules.name_stop
+    particles = _PARTICLES | rules.name_particles
     for cue in rules.name_cues.finditer(text):
         pos, start, end, n = cue.end(), None, None, 0
         while n < 4:
@@ -112,13 +112,13 @@ def find_pack_names(text: str, rules: PackRules) -> Iterator[Match]:
             if not m:
                 break
             tok = m.group(1)
-            if start is not None and tok in _PARTICLES:  # "Sanne de Vries", "Ludwig van Beethoven"
+            if start is not None and tok in particles:  # "Sanne de Vries", "Ludwig van Beethoven"
                 nxt = _TOK.match(text, m.end())
-                if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in _NAME_STOP:
+                if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in stop:
                     pos = m.end()
                     continue
                 break
-            if not tok[0].isupper() or tok.lower() in _NAME_STOP or len(tok) < 2:
+            if not tok[0].isupper() or tok.lower() in stop or len(tok) < 2:
                 break
             start = m.start(1) if start is None else start
             end, pos, n = m.end(1), m.end(), n + 1
