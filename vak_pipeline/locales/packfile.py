@@ -76,9 +76,10 @@ class IntroRule:
     before: tuple[str, ...]
     after: tuple[str, ...]
     capitalised: bool
-    known_name: bool
+    full_name: bool  # two or more words, or one of the pack's name lists (pack-file rules)
     before_re: re.Pattern[str] | None = None  # ends where the name starts
     after_re: re.Pattern[str] | None = None  # anchored: must match at the end of the name
+    after_find: re.Pattern[str] | None = None  # without before words: where the after words are
 
 
 # cue kinds the built-in recognizers read from the packs with shared_cues (the others: business, own rules)
@@ -360,9 +361,10 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             tuple(r.get("before") or ()),
             tuple(r.get("after") or ()),
             bool(r.get("capitalised", own)),
-            bool(r.get("known_name", False)),
+            bool(r.get("full_name", False)),
             _cue_re(r.get("before") or []) if own else None,
             _after_re(r.get("after") or []) if own else None,
+            _cue_re(r.get("after") or []) if own and not r.get("before") else None,
         )
         for lang, rules in (doc.get("name_intros") or {}).items()
         for r in rules

@@ -215,5 +215,5 @@ def test_the_european_packs_stop_words_and_particles_are_read_from_their_files()
     assert {"und", "och", "oui", "and"} <= pack_rules._NAME_STOP and {"van", "von", "del"} <= pack_rules._PARTICLES
     assert PACKS["nl-NL"].rules.name_particles >= {"van", "ter"}
     pack = PACKS["nl-NL"]
-    found = pack_rules.find_pack_names("Goedemiddag, u spreekt met Sanne de Vries en ik bel over", pack.rules)
+    found = pack_rules.find_pack_names("Goedemiddag, u spreekt met Sanne de Vries en ik bel over", pack)
     assert [m.norm for m in found] == ["sanne de vries"]  # a particle inside, "en" (a stop word) ends it

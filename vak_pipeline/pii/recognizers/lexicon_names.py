@@ -127,6 +127,11 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
     return got
 
 
+def pack_names(pack: LocalePack) -> frozenset[str]:
+    """Every first and last name word (lower case) of the pack's name lists (`name_countries`)."""
+    return _pack_sets(pack)[0]
+
+
 def find_lexicon_names(text: str, pack: LocalePack) -> Iterator[Match]:
     """Names found by the lists and their context (see module docstring)."""
     if _LATIN2.search(text):

@@ -12,12 +12,14 @@ import re
 from collections.abc import Iterable, Iterator
 
 from ...locales.base import LocalePack
-from ...locales.packfile import PackRules
+from ...locales.packfile import IntroRule, PackRules
 from ...locales.registry import BUILTIN_PACKS
 from .base import Match, business_context, digits_of, has_cue
+from .lexicon_names import pack_names
 from .phone import find_cued_digit_runs
 
 _TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
+_TOK_BEFORE = re.compile(r"(?<![\w'\-])([^\W\d_][\w'\-]*)\s*$")
 # Words that end a name after a cue (capitalised sentence words, fillers) and particles inside one ("van",
 # "de"): `name_context.<lang>.stop` and `.particles` of the shipped packs without shared_cues (the European
 # ones), which apply in all of them, as when they were one Python list; a user's pack adds its own.
@@ -99,31 +101,94 @@ def find_pack_addresses(text: str, rules: PackRules) -> Iterator[Match]:
             )
 
 
-def find_pack_names(text: str, rules: PackRules) -> Iterator[Match]:
-    """One to four capitalised words after a name cue ("mijn naam is", "ich heiße", "me llamo")."""
-    if rules.name_cues is None:
-        return
+def _name_after(
+    text: str, pos: int, stop: frozenset[str], particles: frozenset[str], capitalised: bool = True
+) -> tuple[int, int] | None:
+    """Up to four words from `pos`, particles allowed between capitalised ones; None if none."""
+    start = end = None
+    n = 0
+    while n < 4:
+        m = _TOK.match(text, pos)
+        if not m:
+            break
+        tok = m.group(1)
+        if start is not None and tok in particles:  # "Sanne de Vries", "Ludwig van Beethoven"
+            nxt = _TOK.match(text, m.end())
+            if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in stop:
+                pos = m.end()
+                continue
+            break
+        if (capitalised and not tok[0].isupper()) or tok.lower() in stop or len(tok) < 2:
+            break
+        start = m.start(1) if start is None else start
+        end, pos, n = m.end(1), m.end(), n + 1
+    return (start, end) if start is not None and end is not None else None
+
+
+def _name_before(
+    text: str, pos: int, stop: frozenset[str], particles: frozenset[str], capitalised: bool = True
+) -> tuple[int, int] | None:
+    """Up to four words that end just before `pos` (only spaces between): "Stefan Krüger" am Apparat; None
+    when a stop word comes just before them."""
+    start = end = None
+    n = 0
+    while n < 4:
+        m = _TOK_BEFORE.search(text, 0, pos)
+        if not m:
+            break
+        tok = m.group(1)
+        if start is not None and tok in particles:
+            prev = _TOK_BEFORE.search(text, 0, m.start())
+            if prev and prev.group(1)[0].isupper() and prev.group(1).lower() not in stop:
+                pos = m.start()
+                continue
+            break
+        if tok.lower() in stop and start is not None:
+            return None  # an article or pronoun before it: a noun phrase ("Der Techniker am Apparat")
+        if (capitalised and not tok[0].isupper()) or tok.lower() in stop or len(tok) < 2:
+            break
+        end = m.end(1) if end is None else end
+        start, pos, n = m.start(1), m.start(), n + 1
+    return (start, end) if start is not None and end is not None else None
+
+
+def _name_match(text: str, span: tuple[int, int] | None, rule: IntroRule, pack: LocalePack) -> Match | None:
+    if span is None:
+        return None
+    s, e = span
+    words = text[s:e].lower().split()
+    if rule.full_name and len(words) < 2:  # one word: only a listed name ("ich bin Kunde" is not one)
+        if words[0] not in pack_names(pack):
+            return None
+    return Match("person_name", s, e, 0.85, "name_cue", " ".join(words))
+
+
+def find_pack_names(text: str, pack: LocalePack) -> Iterator[Match]:
+    """Names after the pack's name cues ("mijn naam is", "ich heiße", "me llamo": one to four capitalised
+    words), and around its self-introductions (`name_intros`: "ich bin ...", "... am Apparat")."""
+    rules: PackRules = pack.rules
     stop = _NAME_STOP | rules.name_stop
     particles = _PARTICLES | rules.name_particles
-    for cue in rules.name_cues.finditer(text):
-        pos, start, end, n = cue.end(), None, None, 0
-        while n < 4:
-            m = _TOK.match(text, pos)
-            if not m:
-                break
-            tok = m.group(1)
-            if start is not None and tok in particles:  # "Sanne de Vries", "Ludwig van Beethoven"
-                nxt = _TOK.match(text, m.end())
-                if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in stop:
-                    pos = m.end()
-                    continue
-                break
-            if not tok[0].isupper() or tok.lower() in stop or len(tok) < 2:
-                break
-            start = m.start(1) if start is None else start
-            end, pos, n = m.end(1), m.end(), n + 1
-        if start is not None and end is not None:
-            yield Match("person_name", start, end, 0.85, "name_cue", " ".join(text[start:end].lower().split()))
+    if rules.name_cues is not None:
+        for cue in rules.name_cues.finditer(text):
+            span = _name_after(text, cue.end(), stop, particles)
+            if span is not None:
+                s, e = span
+                yield Match("person_name", s, e, 0.85, "name_cue", " ".join(text[s:e].lower().split()))
+    for rule in rules.intros:
+        if rule.before_re is not None:
+            for cue in rule.before_re.finditer(text):
+                span = _name_after(text, cue.end(), stop, particles, rule.capitalised)
+                if span is not None and (rule.after_re is None or rule.after_re.match(text, span[1])):
+                    found = _name_match(text, span, rule, pack)
+                    if found is not None:
+                        yield found
+        elif rule.after_find is not None:
+            for cue in rule.after_find.finditer(text):
+                span = _name_before(text, cue.start(), stop, particles, rule.capitalised)
+                found = _name_match(text, span, rule, pack)
+                if found is not None:
+                    yield found
 
 
 def find_pack_rules(text: str, pack: LocalePack, has_digit: bool, numbers_only: bool) -> Iterator[Match]:
@@ -139,4 +204,4 @@ def find_pack_rules(text: str, pack: LocalePack, has_digit: bool, numbers_only: 
         if "address" in pack.pii_types:
             yield from find_pack_addresses(text, rules)
     if not numbers_only and "person_name" in pack.pii_types:
-        yield from find_pack_names(text, rules)
+        yield from find_pack_names(text, pack)
