@@ -189,12 +189,16 @@ def _key(path: tuple[Any, ...]) -> str:
     return out or "(top level)"
 
 
+def _cue_alts(words: list[str]) -> str:
+    """Cue words/phrases as regex alternatives, longest first; spaces match any whitespace."""
+    return "|".join(sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True))
+
+
 def _cue_re(words: list[str]) -> re.Pattern[str] | None:
-    """Cue words/phrases as one case-insensitive regex; spaces match any whitespace."""
+    """Cue words/phrases as one case-insensitive regex."""
     if not words:
         return None
-    alts = sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True)
-    return re.compile(r"(?<![\w])(?:" + "|".join(alts) + r")(?![\w])", re.IGNORECASE)
+    return re.compile(r"(?<![\w])(?:" + _cue_alts(words) + r")(?![\w])", re.IGNORECASE)
 
 
 def _after_re(words: list[str]) -> re.Pattern[str] | None:
@@ -342,7 +346,12 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         )
     addrs = []
     for k, rx in enumerate((doc.get("address") or {}).get("patterns", [])):
-        full = rx.replace("{street}", f"(?i:{street or 'street'})").replace("{postcode}", f"(?:{postcode_alt or '$^'})")
+        cues = _cues_of(doc, "address")
+        full = (
+            rx.replace("{street}", f"(?i:{street or 'street'})")
+            .replace("{postcode}", f"(?:{postcode_alt or '$^'})")
+            .replace("{cue}", rf"(?<![\w])(?i:{_cue_alts(cues)})(?![\w])" if cues else "(?!)")
+        )
         addrs.append(
             PatternRule(
                 "address",

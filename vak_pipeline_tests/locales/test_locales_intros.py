@@ -52,3 +52,28 @@ def test_a_pack_files_self_introductions_are_its_own():
     rules = PACKS["de-DE"].rules
     assert [(r.before, r.after) for r in rules.intros] == [(("ich bin", "hier ist"), ()), ((), ("am apparat",))]
     assert PACKS["de-DE"].rules.shared_intros == () and PACKS["en-US"].rules.intros == ()
+
+
+def addresses(pack_id: str, text: str) -> list[str]:
+    return [text[m.start : m.end] for m in find_pii(PACKS[pack_id], text) if m.type == "address"]
+
+
+@pytest.mark.parametrize(
+    ("pack_id", "text", "expected"),
+    [
+        # after an address cue, up to the postcode and city, whatever the street looks like
+        ("de-DE", "Meine Adresse ist Unter den Linden 12, 10117 Berlin.", ["Unter den Linden 12, 10117 Berlin"]),
+        ("de-AT", "Meine Anschrift ist Postfach 12, 1010 Wien.", ["Postfach 12, 1010 Wien"]),
+        ("de-DE", "Meine Adresse ist geändert. Neu ist Lindenweg 5, 10115 Berlin.", ["Lindenweg 5, 10115 Berlin"]),
+        ("de-DE", "Meine Adresse ist seit 2019 unverändert, Kundennummer 12345.", []),
+        ("de-DE", "Ich wohne in Berlin, Bestellnummer 10115 Berlin ist angekommen.", []),
+        ("nl-NL", "Mijn adres is Postbus 1234, 3500 AB Utrecht.", ["Postbus 1234, 3500 AB Utrecht"]),
+        ("nl-NL", "Mijn adres is niet veranderd sinds 2019.", []),
+        ("sv-SE", "Min adress är Box 123, 114 55 Stockholm.", ["Box 123, 114 55 Stockholm"]),
+        ("fr-FR", "Mon adresse est BP 1234, 75008 Paris.", ["BP 1234, 75008 Paris"]),
+        ("es-ES", "Mi dirección es Apartado de Correos 123, 28013 Madrid.", ["Apartado de Correos 123, 28013 Madrid"]),
+        ("es-ES", "Vivo en Madrid desde 2015 y mi pedido 28013 no llega.", []),
+    ],
+)
+def test_an_address_after_an_address_cue_is_found_up_to_its_postcode(pack_id: str, text: str, expected: list[str]):
+    assert addresses(pack_id, text) == expected

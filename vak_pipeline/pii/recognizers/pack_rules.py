@@ -88,16 +88,21 @@ def find_pack_postcodes(text: str, rules: PackRules) -> Iterator[Match]:
 
 
 def find_pack_addresses(text: str, rules: PackRules) -> Iterator[Match]:
+    """The pack's address patterns; a pattern with a group (after its {cue}) gives the group as the value,
+    unless a business cue of the pack is inside it."""
     for r in rules.addresses:
         for m in r.pattern.finditer(text):
-            cued = r.cues is not None and has_cue(text, m.start(), r.cues, window=32)
+            g = 1 if r.pattern.groups and m.group(1) is not None else 0
+            if g and rules.business_cues is not None and rules.business_cues.search(m.group(1)):
+                continue  # an order or invoice number after the cue, not a postcode
+            cued = g == 1 or (r.cues is not None and has_cue(text, m.start(), r.cues, window=32))
             yield Match(
                 "address",
-                m.start(),
-                m.end(),
+                m.start(g),
+                m.end(g),
                 0.9 if cued else 0.8,
                 "address_pattern",
-                " ".join(m.group().lower().split()),
+                " ".join(m.group(g).lower().split()),
             )
 
 
