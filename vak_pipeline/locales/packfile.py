@@ -83,12 +83,15 @@ class IntroRule:
 
 
 # cue kinds the built-in recognizers read from the packs with shared_cues (the others: business, own rules)
-SHARED_CUE_KINDS = ("person_name", "phone", "address", "postcode", "personal", "business_links", "business_determiners")
+SHARED_CUE_KINDS = (
+    "person_name", "phone", "address", "postcode", "personal", "business_links", "business_determiners",
+    "us_ssn", "uk_nino", "uk_nhs", "in_aadhaar", "in_pan",
+)
 # address_words roles (docs/locale-packs.md): the words of the built-in address forms
 ADDRESS_ROLES = (
     "street", "not_street", "unit", "unit_number", "sector", "sector_more", "sector_house", "sector_number",
-    "locality", "cue_links", "postcode_before", "postcode_links", "province", "city", "district", "number_mark",
-    "building", "letter_building", "estate", "estate_building", "lead_owners", "lead_home", "lead",
+    "locality", "cue_links", "postcode_before", "postcode_links", "regions", "province", "city", "district",
+    "number_mark", "building", "letter_building", "estate", "estate_building", "lead_owners", "lead_home", "lead",
 )
 # name_context roles (docs/locale-packs.md): the words around a name, and which words are never one
 NAME_ROLES = (

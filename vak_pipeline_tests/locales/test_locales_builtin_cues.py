@@ -217,3 +217,14 @@ def test_the_european_packs_stop_words_and_particles_are_read_from_their_files()
     pack = PACKS["nl-NL"]
     found = pack_rules.find_pack_names("Goedemiddag, u spreekt met Sanne de Vries en ik bel over", pack)
     assert [m.norm for m in found] == ["sanne de vries"]  # a particle inside, "en" (a stop word) ends it
+
+
+def test_the_id_cues_and_the_us_states_are_read_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import national_ids, postcodes
+
+    assert "nino" in PACKS["en-GB"].rules.shared_cue_words["uk_nino"]
+    assert national_ids._AADHAAR_CUE.fullmatch("आधार") and national_ids._AADHAAR_CUE.fullmatch("aadhar")
+    assert national_ids._SSN_CUE.search("my social security number") and not national_ids._SSN_CUE.search("socially")
+    assert "TX" in PACKS["en-US"].rules.shared_address_words["regions"] and len(postcodes._STATES) == 51
+    assert [m.norm for m in postcodes.find_us_zip("ship it to 500 Congress Ave, Austin, TX 78701")] == ["78701"]
+    assert list(postcodes.find_us_zip("invoice total, XY 78701")) == []  # not a state

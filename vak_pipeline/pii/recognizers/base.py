@@ -34,7 +34,7 @@ _BUSINESS_CUES = re.compile(
 )
 
 
-def _shared_cues(kind: str) -> list[str]:
+def shared_cues(kind: str) -> list[str]:
     """`cues.<lang>.<kind>` of the built-in packs with `shared_cues: true`, in file order."""
     return [w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_cue_words.get(kind, ())]
 
@@ -42,14 +42,14 @@ def _shared_cues(kind: str) -> list[str]:
 # Words that mark a number as a person's for several types at once (phone, card, aadhaar, nhs, 身份证 ...):
 # closer to the number than a business cue, they outweigh it. Data: `cues.<lang>.personal` (en-US, en-GB,
 # en-IN, hi-IN, zh-CN).
-_PERSONAL_CUES = re.compile(cue_alternation(_shared_cues("personal")), re.IGNORECASE)
+_PERSONAL_CUES = re.compile(cue_alternation(shared_cues("personal")), re.IGNORECASE)
 # After a number, a business cue names it only when it follows at once, in the same clause ("4155550132
 # is my order number", "8123456789 wala booking", "是订单号"): after a comma it is about something else.
 # The words allowed between are data: `cues.<lang>.business_links` ("is", "wala", "是") and
 # `business_determiners` ("my", "mera").
 _BUSINESS_AFTER = re.compile(
-    r"^\s?(?:(?:" + "|".join(map(re.escape, _shared_cues("business_links"))) + r")\s*)?"
-    r"(?:(?:" + "|".join(map(re.escape, _shared_cues("business_determiners"))) + r")\s+)?"
+    r"^\s?(?:(?:" + "|".join(map(re.escape, shared_cues("business_links"))) + r")\s*)?"
+    r"(?:(?:" + "|".join(map(re.escape, shared_cues("business_determiners"))) + r")\s+)?"
     + _BUSINESS_CUES.pattern,
     re.IGNORECASE,
 )
