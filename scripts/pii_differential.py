@@ -6,6 +6,7 @@ both versions over the same texts, every pack, and reports each (text, pack) who
     python scripts/pii_differential.py                  # HEAD vs the working tree, 50000 texts
     python scripts/pii_differential.py --ref main -n 200000 --jobs 2
     python scripts/pii_differential.py --structures     # also compare the recognizers' module tables
+    python scripts/pii_differential.py --packs en-US,hi-IN --ref c68a426 -n 200000
 
 Texts: every text of bench/data/*.jsonl, then random joins of fragments mined from both versions (the
 words of the pack files and the string constants of the recognizer modules, names from the bench sets,
@@ -61,7 +62,8 @@ from vak_pipeline.pii.recognizers.names import find_given_names, persona_names
 from vak_pipeline.pii.recognizers.phone import asks_for_number
 texts = json.load(open(sys.argv[1]))["texts"]
 given = json.load(open(sys.argv[1]))["given"]
-packs = [PACKS[p] for p in sorted(PACKS)]
+only = json.load(open(sys.argv[1])).get("packs")
+packs = [PACKS[p] for p in sorted(PACKS) if not only or p in only]
 with open(sys.argv[2], "w") as f:
     for i, t in enumerate(texts):
         row = [[(m.type, m.start, m.end, m.score, m.recognizer, m.norm) for m in find_pii(p, t)] for p in packs]
@@ -269,6 +271,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1, help="run both versions at once (2) or one after the other")
     ap.add_argument("--show", action="store_true", help="print the differing (synthetic) texts")
     ap.add_argument("--structures", action="store_true")
+    ap.add_argument("--packs", default="", help="comma-separated pack ids (default: every pack)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="pii_diff_") as d:
         tmp = Path(d)
@@ -277,6 +280,7 @@ def main() -> int:
         _git_tree(args.ref, old)
         c = corpus(args.n, args.seed, [old, ROOT])
         bad = _structures(old, ROOT, tmp, c["texts"]) if args.structures else 0
+        c["packs"] = [p for p in args.packs.split(",") if p]
         cf = tmp / "corpus.json"
         cf.write_text(json.dumps(c, ensure_ascii=False), encoding="utf-8")
         procs = []

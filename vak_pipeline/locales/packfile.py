@@ -119,8 +119,8 @@ class PackRules:
     shared_digit_chars: tuple[tuple[str, str], ...] = ()
     shared_misheard_digits: tuple[tuple[str, str], ...] = ()  # "to" -> 2 between digits after a phone cue
     shared_plus_words: tuple[str, ...] = ()  # "plus" before a country code
-    # with shared_cues: the file's cue lists by kind (person_name, phone, address, postcode), all languages in
-    # file order, for the built-in (Python) recognizers of the original packs; empty for other packs
+    # with shared_cues: the file's cue lists by kind (SHARED_CUE_KINDS), all languages in file order, for the
+    # built-in (Python) recognizers of the original packs; empty for other packs
     shared_cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # with shared_cues: name_context words by role (NAME_ROLES)
     shared_name_context: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -208,8 +208,7 @@ def _after_re(words: list[str]) -> re.Pattern[str] | None:
     """Words that must follow a name at once ("am Apparat", "à l'appareil"), anchored where the name ends."""
     if not words:
         return None
-    alts = sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True)
-    return re.compile(r"\s+(?:" + "|".join(alts) + r")(?![\w])", re.IGNORECASE)
+    return re.compile(r"\s+(?:" + _cue_alts(words) + r")(?![\w])", re.IGNORECASE)
 
 
 def cue_alternation(words: list[str] | tuple[str, ...], other_gap: str = r"\s?") -> str:
@@ -348,8 +347,8 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             )
         )
     addrs = []
+    cues = _cues_of(doc, "address")
     for k, rx in enumerate((doc.get("address") or {}).get("patterns", [])):
-        cues = _cues_of(doc, "address")
         full = (
             rx.replace("{street}", f"(?i:{street or 'street'})")
             .replace("{postcode}", f"(?:{postcode_alt or '$^'})")
@@ -367,6 +366,14 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
     shared = bool(doc.get("shared_business_cues", False))
     own = not doc.get("shared_cues", False)  # shared: the built-in recognizers read them (cue_words)
     context = doc.get("name_context") or {}
+    for lang, lang_rules in (doc.get("name_intros") or {}).items():
+        for k, r in enumerate(lang_rules):
+            if not own and not r.get("before"):
+                raise bad(
+                    ("name_intros", lang, k),
+                    "the built-in name recognizer (shared_cues) needs before words; fix: add before, or "
+                    "declare the rule in a pack without shared_cues",
+                )
     intros = tuple(
         IntroRule(
             lang,
@@ -397,12 +404,10 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         shared_digit_chars=_per_lang_items(doc, "digit_characters") if numbers else (),
         shared_misheard_digits=_per_lang_items(doc, "misheard_digits") if numbers else (),
         shared_plus_words=tuple(w for ws in (doc.get("plus_words") or {}).values() for w in ws) if numbers else (),
-        shared_cue_words={} if own else {
-            kind: tuple(_cues_of(doc, kind)) for kind in SHARED_CUE_KINDS
-        },
-        shared_name_context={} if own else {
-            role: tuple(w for per_lang in context.values() for w in per_lang.get(role, [])) for role in NAME_ROLES
-        },
+        shared_cue_words={} if own else {kind: tuple(_cues_of(doc, kind)) for kind in SHARED_CUE_KINDS},
+        shared_name_context={}
+        if own
+        else {role: tuple(w for per_lang in context.values() for w in per_lang.get(role, [])) for role in NAME_ROLES},
         shared_address_words={}
         if own
         else {

@@ -228,3 +228,10 @@ def test_the_id_cues_and_the_us_states_are_read_from_the_pack_files():
     assert "TX" in PACKS["en-US"].rules.shared_address_words["regions"] and len(postcodes._STATES) == 51
     assert [m.norm for m in postcodes.find_us_zip("ship it to 500 Congress Ave, Austin, TX 78701")] == ["78701"]
     assert list(postcodes.find_us_zip("invoice total, XY 78701")) == []  # not a state
+
+
+def test_a_builtin_self_introduction_without_before_words_is_refused_with_its_line(tmp_path: Path):
+    text = (BUILTIN_DIR / "hi-IN.yaml").read_text(encoding="utf-8").replace("    - before: [मैं]\n", "    - ")
+    (tmp_path / "hi-IN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"hi-IN\.yaml:\d+: name_intros\.hi\[1\]: the built-in name recognizer"):
+        load_pack_file(tmp_path / "hi-IN.yaml", "test")
