@@ -76,10 +76,28 @@ def _words(phrases: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     return tuple({frozenset(re.findall(r"[a-z]+", w.lower())): None for w in phrases})
 
 
+def _telling(r: IntroRule) -> tuple[str, ...]:
+    """The side of a rule a prefilter looks for: both are required, the one with longer words is rarer
+    ("bol raha" rather than "main", "मेरा नाम" rather than "है"). Chinese followers are optional."""
+    if not r.after or _HAN.search(r.before[0]):
+        return r.before
+    return r.after if sum(map(len, r.after)) / len(r.after) > sum(map(len, r.before)) / len(r.before) else r.before
+
+
 # per rule: (cue phrases' words, follower phrases' words or None); all words of one of each must be there
 _GATES = tuple((_words(r.before), _words(r.after) if r.after else None) for r in _LATIN_RULES)
+# a text without one of these words cannot match (one set lookup for most turns): the longest word of each
+# phrase on the telling side of each rule
+_GATE_KEYS = frozenset(
+    max(sorted(w, reverse=True), key=len) for r in _LATIN_RULES for w in _words(_telling(r)) if w
+)
+# texts in other scripts: one search for the telling side of any rule, Latin ones included
 _LATIN_PREFILTER = re.compile(
-    r"\b(?:" + "|".join(_alt(r.before) for r in _LATIN_RULES) + ")" if _LATIN_RULES else "(?!)", re.IGNORECASE
+    r"\b(?:" + ("|".join(_alt(_telling(r)) for r in _LATIN_RULES) or "(?!)") + ")", re.IGNORECASE
+)
+_ANY_PREFILTER = re.compile(
+    "|".join([_LATIN_PREFILTER.pattern] + [_alt(_telling(r)) for s in ("deva", "han") for r in _intros(s)]),
+    re.IGNORECASE,
 )
 _TOKEN_RE = re.compile(rf"\s*({_TOK})")
 # Devanagari: a name of one or two words between the cue and its follower ("मेरा नाम ... है"), one group per rule
@@ -101,8 +119,12 @@ _ZH_NAME_RE = re.compile(
 _ZH_STOP_CHARS = set(context_words("stop", "han"))
 
 
+
+
 def _gated(words: frozenset[str]) -> bool:
     """Could a Latin-script rule match a text with these words (every word of a cue, and of a follower)?"""
+    if _GATE_KEYS.isdisjoint(words):
+        return False
     return any(
         any(w <= words for w in before) and (after is None or any(w <= words for w in after))
         for before, after in _GATES
@@ -133,7 +155,14 @@ def name_norm(s: str) -> str:
 
 def find_cued_names(text: str) -> Iterator[Match]:
     # a set lookup over the words, cheaper than the regexes for most turns; other scripts need a regex
-    latin = _gated(latin_words(text)) if text.isascii() else _LATIN_PREFILTER.search(text) is not None
+    if text.isascii():
+        latin = _gated(latin_words(text))
+        if not latin:
+            return
+    elif _ANY_PREFILTER.search(text) is None:
+        return
+    else:
+        latin = _LATIN_PREFILTER.search(text) is not None
     if latin:
         for cue, capitalised, follower in _CUES:
             for m in cue.finditer(text):

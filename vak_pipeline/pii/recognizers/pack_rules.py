@@ -172,8 +172,10 @@ def find_pack_names(text: str, pack: LocalePack) -> Iterator[Match]:
     """Names after the pack's name cues ("mijn naam is", "ich heiße", "me llamo": one to four capitalised
     words), and around its self-introductions (`name_intros`: "ich bin ...", "... am Apparat")."""
     rules: PackRules = pack.rules
-    stop = _NAME_STOP | rules.name_stop
-    particles = _PARTICLES | rules.name_particles
+    if rules.name_cues is None and not rules.intros:
+        return
+    stop = _NAME_STOP | rules.name_stop if rules.name_stop - _NAME_STOP else _NAME_STOP
+    particles = _PARTICLES | rules.name_particles if rules.name_particles - _PARTICLES else _PARTICLES
     if rules.name_cues is not None:
         for cue in rules.name_cues.finditer(text):
             span = _name_after(text, cue.end(), stop, particles)
