@@ -172,23 +172,21 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
     if not toks:
         return
-    words = _WORD_RE.findall(low)  # for the cues: "it's" stays
+    # for the cues ("it's" stays): each token in lower case. Not the tokens of text.lower(): İ and K lower to
+    # ASCII letters ("i" + a combining dot, "k"), so those would be other tokens, and the lists would not align.
+    words = [t.lower() for _, _, t in toks]
     # for the lists: "rahul's" -> "rahul" (read-only, like words: without an apostrophe they are the same)
     keys = [w[:-2] if w.endswith("'s") else w for w in words] if "'" in low else words
     n = len(toks)
     # Only these tokens can start a name: a listed name, a word after a title, or a word no list knows (and,
     # below, not a grammar word in lower case: "to Deepa" -> "Deepa"). The loop further down visits them alone.
-    maybe = (
-        [
-            k
-            for k in range(n)
-            if keys[k] in names
-            or (k >= 1 and words[k - 1].rstrip(".") in _TITLES)
-            or (len(keys[k]) > 2 and keys[k] not in english and keys[k] not in _NON_NAME and "'" not in keys[k])
-        ]
-        if len(words) == n
-        else range(n)  # (lower case changed the tokens: İ, K; every token is looked at, as before)
-    )
+    maybe = [
+        k
+        for k in range(n)
+        if keys[k] in names
+        or (k >= 1 and words[k - 1].rstrip(".") in _TITLES)
+        or (len(keys[k]) > 2 and keys[k] not in english and keys[k] not in _NON_NAME and "'" not in keys[k])
+    ]
     if not maybe:
         return
     if cased:  # only words that could be names need the (slower) sentence-start look-back
