@@ -67,6 +67,40 @@ class PatternRule:
 
 
 @dataclass(frozen=True)
+class IntroRule:
+    """A self-introduction: a name between `before` words ("my name is", "ich bin") and `after` words
+    ("am Apparat", "bol raha"); either side may be empty. For the pack-file rules (packs without
+    shared_cues) the words are compiled here; the built-in recognizer compiles the shared ones itself."""
+
+    lang: str
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    capitalised: bool
+    full_name: bool  # two or more words, or one of the pack's name lists (pack-file rules)
+    before_re: re.Pattern[str] | None = None  # ends where the name starts
+    after_re: re.Pattern[str] | None = None  # anchored: must match at the end of the name
+    after_find: re.Pattern[str] | None = None  # without before words: where the after words are
+
+
+# cue kinds the built-in recognizers read from the packs with shared_cues (the others: business, own rules)
+SHARED_CUE_KINDS = (
+    "person_name", "phone", "address", "postcode", "personal", "business_links", "business_determiners",
+    "us_ssn", "uk_nino", "uk_nhs", "in_aadhaar", "in_pan",
+)
+# address_words roles (docs/locale-packs.md): the words of the built-in address forms
+ADDRESS_ROLES = (
+    "street", "not_street", "unit", "unit_number", "sector", "sector_more", "sector_house", "sector_number",
+    "locality", "cue_links", "postcode_before", "postcode_links", "regions", "province", "city", "district",
+    "number_mark", "building", "letter_building", "estate", "estate_building", "lead_owners", "lead_home", "lead",
+)
+# name_context roles (docs/locale-packs.md): the words around a name, and which words are never one
+NAME_ROLES = (
+    "titles", "before", "strong_before", "after", "strong_after", "name_words", "stop", "common_words",
+    "fillers", "not_before", "ambiguous", "particles", "surnames", "prefixes", "persona_before", "persona_after",
+)
+
+
+@dataclass(frozen=True)
 class PackRules:
     """The compiled, data-driven part of a pack (empty for the built-in packs' Python recognizers)."""
 
@@ -75,6 +109,7 @@ class PackRules:
     addresses: tuple[PatternRule, ...] = ()
     name_cues: re.Pattern[str] | None = None
     phone_cues: re.Pattern[str] | None = None
+    personal_cues: re.Pattern[str] | None = None  # a pack's own `personal` cues (phone cues and id cues count too)
     business_cues: re.Pattern[str] | None = None
     placeholders: dict[str, str] = field(default_factory=dict)
     shared_business: tuple[str, ...] = ()  # words for the built-in recognizers' table (shared_business_cues)
@@ -82,11 +117,21 @@ class PackRules:
     shared_number_words: tuple[tuple[str, str], ...] = ()
     shared_repeat_words: tuple[tuple[str, int], ...] = ()
     shared_digit_chars: tuple[tuple[str, str], ...] = ()
-    # with shared_cues: the file's cue lists by kind (person_name, phone, address, postcode), all languages in
-    # file order, for the built-in (Python) recognizers of the original packs; empty for other packs
+    shared_misheard_digits: tuple[tuple[str, str], ...] = ()  # "to" -> 2 between digits after a phone cue
+    shared_plus_words: tuple[str, ...] = ()  # "plus" before a country code
+    # with shared_cues: the file's cue lists by kind (SHARED_CUE_KINDS), all languages in file order, for the
+    # built-in (Python) recognizers of the original packs; empty for other packs
     shared_cue_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # with shared_cues: name_context words by role (titles, before, strong_before, after, strong_after)
+    # with shared_cues: name_context words by role (NAME_ROLES)
     shared_name_context: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # with shared_cues: address_words by role (ADDRESS_ROLES), regex alternatives, all languages in file order
+    shared_address_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # name_intros: the pack-file rules' (no shared_cues), or the built-in recognizer's (shared_cues)
+    intros: tuple[IntroRule, ...] = ()
+    shared_intros: tuple[IntroRule, ...] = ()
+    # name_context of a pack without shared_cues: its words that end a name and its particles (van, de)
+    name_stop: frozenset[str] = frozenset()
+    name_particles: frozenset[str] = frozenset()
 
 
 @functools.cache
@@ -147,12 +192,23 @@ def _key(path: tuple[Any, ...]) -> str:
     return out or "(top level)"
 
 
+def _cue_alts(words: list[str]) -> str:
+    """Cue words/phrases as regex alternatives, longest first; spaces match any whitespace."""
+    return "|".join(sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True))
+
+
 def _cue_re(words: list[str]) -> re.Pattern[str] | None:
-    """Cue words/phrases as one case-insensitive regex; spaces match any whitespace."""
+    """Cue words/phrases as one case-insensitive regex."""
     if not words:
         return None
-    alts = sorted({r"\s+".join(re.escape(w) for w in word.split()) for word in words}, key=len, reverse=True)
-    return re.compile(r"(?<![\w])(?:" + "|".join(alts) + r")(?![\w])", re.IGNORECASE)
+    return re.compile(r"(?<![\w])(?:" + _cue_alts(words) + r")(?![\w])", re.IGNORECASE)
+
+
+def _after_re(words: list[str]) -> re.Pattern[str] | None:
+    """Words that must follow a name at once ("am Apparat", "à l'appareil"), anchored where the name ends."""
+    if not words:
+        return None
+    return re.compile(r"\s+(?:" + _cue_alts(words) + r")(?![\w])", re.IGNORECASE)
 
 
 def cue_alternation(words: list[str] | tuple[str, ...], other_gap: str = r"\s?") -> str:
@@ -257,6 +313,10 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
                 where, f"not a valid regular expression ({exc}); fix: escape backslashes in YAML with single quotes"
             ) from None
 
+    for lang, by_role in (doc.get("address_words") or {}).items():
+        for role, items in by_role.items():
+            for k, item in enumerate(items):
+                compile_rx(("address_words", lang, role, k), item)
     postcode_alt = "|".join(f"(?:{p['pattern']})" for p in doc.get("postcodes") or [])
     street = "|".join(
         re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len, reverse=True)
@@ -287,8 +347,13 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             )
         )
     addrs = []
+    cues = _cues_of(doc, "address")
     for k, rx in enumerate((doc.get("address") or {}).get("patterns", [])):
-        full = rx.replace("{street}", f"(?i:{street or 'street'})").replace("{postcode}", f"(?:{postcode_alt or '$^'})")
+        full = (
+            rx.replace("{street}", f"(?i:{street or 'street'})")
+            .replace("{postcode}", f"(?:{postcode_alt or '$^'})")
+            .replace("{cue}", rf"(?<![\w])(?i:{_cue_alts(cues)})(?![\w])" if cues else "(?!)")
+        )
         addrs.append(
             PatternRule(
                 "address",
@@ -300,25 +365,58 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         )
     shared = bool(doc.get("shared_business_cues", False))
     own = not doc.get("shared_cues", False)  # shared: the built-in recognizers read them (cue_words)
+    context = doc.get("name_context") or {}
+    for lang, lang_rules in (doc.get("name_intros") or {}).items():
+        for k, r in enumerate(lang_rules):
+            if not own and not r.get("before"):
+                raise bad(
+                    ("name_intros", lang, k),
+                    "the built-in name recognizer (shared_cues) needs before words; fix: add before, or "
+                    "declare the rule in a pack without shared_cues",
+                )
+    intros = tuple(
+        IntroRule(
+            lang,
+            tuple(r.get("before") or ()),
+            tuple(r.get("after") or ()),
+            bool(r.get("capitalised", own)),
+            bool(r.get("full_name", False)),
+            _cue_re(r.get("before") or []) if own else None,
+            _after_re(r.get("after") or []) if own else None,
+            _cue_re(r.get("after") or []) if own and not r.get("before") else None,
+        )
+        for lang, rules in (doc.get("name_intros") or {}).items()
+        for r in rules
+    )
+    numbers = doc.get("shared_number_words", False)
     rules = PackRules(
-        tuple(ids),
-        tuple(posts),
-        tuple(addrs),
-        _cue_re(_cues_of(doc, "person_name")) if own else None,
-        _cue_re(_cues_of(doc, "phone")) if own else None,
-        None if shared else _cue_re(_cues_of(doc, "business")),
-        placeholders,
-        tuple(_cues_of(doc, "business")) if shared else (),
-        *(
-            _per_lang_items(doc, key) if doc.get("shared_number_words") else ()
-            for key in ("number_words", "repeat_words", "digit_characters")
-        ),
-        {} if own else {kind: tuple(_cues_of(doc, kind)) for kind in ("person_name", "phone", "address", "postcode")},
-        {}
+        ids=tuple(ids),
+        postcodes=tuple(posts),
+        addresses=tuple(addrs),
+        name_cues=_cue_re(_cues_of(doc, "person_name")) if own else None,
+        phone_cues=_cue_re(_cues_of(doc, "phone")) if own else None,
+        personal_cues=_cue_re(_cues_of(doc, "personal")) if own else None,
+        business_cues=None if shared else _cue_re(_cues_of(doc, "business")),
+        placeholders=placeholders,
+        shared_business=tuple(_cues_of(doc, "business")) if shared else (),
+        shared_number_words=_per_lang_items(doc, "number_words") if numbers else (),
+        shared_repeat_words=_per_lang_items(doc, "repeat_words") if numbers else (),
+        shared_digit_chars=_per_lang_items(doc, "digit_characters") if numbers else (),
+        shared_misheard_digits=_per_lang_items(doc, "misheard_digits") if numbers else (),
+        shared_plus_words=tuple(w for ws in (doc.get("plus_words") or {}).values() for w in ws) if numbers else (),
+        shared_cue_words={} if own else {kind: tuple(_cues_of(doc, kind)) for kind in SHARED_CUE_KINDS},
+        shared_name_context={}
+        if own
+        else {role: tuple(w for per_lang in context.values() for w in per_lang.get(role, [])) for role in NAME_ROLES},
+        shared_address_words={}
         if own
         else {
-            role: tuple(w for per_lang in (doc.get("name_context") or {}).values() for w in per_lang.get(role, []))
-            for role in ("titles", "before", "strong_before", "after", "strong_after")
+            role: tuple(w for per_lang in (doc.get("address_words") or {}).values() for w in per_lang.get(role, []))
+            for role in ADDRESS_ROLES
         },
+        intros=intros if own else (),
+        shared_intros=() if own else intros,
+        name_stop=frozenset(w.lower() for c in context.values() for w in c.get("stop", [])) if own else frozenset(),
+        name_particles=frozenset(w for c in context.values() for w in c.get("particles", [])) if own else frozenset(),
     )
     return doc, rules

@@ -94,3 +94,144 @@ def test_a_user_pack_that_replaces_a_builtin_one_leaves_the_shared_tables_as_shi
     assert registry.PACKS["en-US"].source != "built-in"
     assert registry.BUILTIN_PACKS["en-US"].source == "built-in"
     assert dict(registry.BUILTIN_PACKS["en-US"].rules.shared_number_words)["nine"] == "9"
+
+
+def test_self_introductions_are_read_from_the_pack_files_per_script():
+    from vak_pipeline.pii.recognizers import names
+
+    def found(text: str) -> list[str]:
+        return [text[m.start : m.end] for m in names.find_cued_names(text)]
+
+    assert [r.lang for r in PACKS["en-US"].rules.shared_intros][:1] == ["en"]
+    assert found("hi, my name is priya sharma and I need help") == ["priya sharma"]  # en-US
+    assert found("This is Rahul from the billing team") == ["Rahul"]  # en-US, with its follower
+    assert found("this is about my order") == []  # no follower after the words: not an introduction
+    assert found("I am Worried about the bill") == ["Worried"] and found("i am worried") == []  # capitalised rule
+    assert found("haan ji mera naam sunita devi hai") == ["sunita devi"]  # hi-Latn-IN
+    assert found("main rohit bol raha hoon") == ["rohit"]
+    assert found("मेरा नाम अनीता शर्मा है") == ["अनीता शर्मा"]  # hi-IN
+    assert found("मैं आप से बोल रहा हूँ") == []  # a stop word of hi-IN is never a name
+    assert found("你好，我叫王小明，手机坏了") == ["王小明"]  # zh-CN
+    assert found("我名叫李华。") == ["李华"]  # every cue of the file counts (the old prefilter missed this one)
+    assert "namaste" in names.STOP and "the" in names.STOP and "है" in names._DEVA_STOP
+
+
+def test_the_persona_and_ambiguous_name_words_are_read_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import names
+
+    assert names.persona_names("You are Priya from SunCare Solar support.") == {"priya"}  # en-US
+    assert names.persona_names("aap Meera ho, ek helpful assistant") == {"meera"}  # hi-Latn-IN
+    assert {"grace", "will"} <= names._AMBIGUOUS
+    # "Grace" is matched as written, "grace" (an ordinary word) is not
+    text = "by the grace of Grace Lee"
+    spans = {(m.start, m.end) for m in names.find_given_names(text, ("Grace Lee",))}
+    assert (text.index("Grace Lee"), len(text)) in spans and (7, 12) not in spans
+
+
+def test_a_self_introduction_without_before_or_after_words_is_refused_with_its_line(tmp_path: Path):
+    text = (BUILTIN_DIR / "zh-CN.yaml").read_text(encoding="utf-8")
+    text = text.replace("    - before: [我叫", "    - capitalised: true\n      not_before: [我叫")
+    (tmp_path / "zh-CN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"zh-CN\.yaml:\d+: name_intros\.zh\[0\]"):
+        load_pack_file(tmp_path / "zh-CN.yaml", "test")
+
+
+def test_the_name_lists_grammar_and_stop_words_are_read_from_the_pack_files():
+    from vak_pipeline.locales.registry import BUILTIN_PACKS
+    from vak_pipeline.pii.recognizers import lexicon_names as ln
+
+    zh = BUILTIN_PACKS["zh-CN"].rules.shared_name_context
+    assert "王" in zh["surnames"] and "收件人是" in zh["strong_before"] and "小" in zh["prefixes"]
+    assert ln._ZH_SURNAMES == frozenset(zh["surnames"]) and {"我", "吗"} <= ln._ZH_STOP  # stop + common_words
+    assert {"das", "pal", "rupees"} <= ln._NON_NAME and "yeah" in ln._FILLERS and "haan" in ln._FILLERS
+    assert "बोल" in ln._DEVA_AFTER_ANY and "बोल" not in ln._DEVA_AFTER  # after a listed name only
+    assert "this side" in ln._CUE_NEXT2 and ln._NAME_WORDS == {"name", "naam"}
+    pack = PACKS["zh-CN"]
+
+    def names_in(text: str) -> list[str]:
+        return [text[m.start : m.end] for m in ln.find_lexicon_names(text, pack)]
+
+    assert names_in("收件人是张伟，电话发你了") == ["张伟"]  # a surname after a cue of the file
+    assert names_in("小王，你好") == ["小王"]  # 小 + surname as a whole reply
+    assert names_in("我们和他们都说了") == []  # grammar characters, no name
+
+
+def test_personal_cues_and_the_words_before_a_trailing_business_cue_are_read_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import base
+
+    assert "nhs" in PACKS["en-GB"].rules.shared_cue_words["personal"]  # en-GB, read by every pack
+    packs = ("en-US", "en-IN", "hi-IN", "zh-CN")
+    assert all(base._PERSONAL_CUES.fullmatch(w) for p in packs for w in PACKS[p].rules.shared_cue_words["personal"])
+    # a personal cue closer to the number than the business cue outweighs it
+    assert base.business_context("the order number is 2345 6789 0123", 20)
+    assert not base.business_context("order issue, my aadhaar is 2345 6789 0123", 27)
+    text = "4155550132 is my order number"
+    assert base.business_context(text, 0, end=10)  # "is" (business_links) + "my" (business_determiners)
+    assert not base.business_context("4155550132, my order is late", 0, end=10)  # after a comma: other clause
+    assert base.business_context("8123456789 wala booking", 0, end=10)  # hi-Latn-IN
+
+
+def test_misheard_digits_and_the_word_for_plus_are_read_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import phone
+
+    assert dict(PACKS["en-US"].rules.shared_misheard_digits) == phone._HOMOPHONES
+    # "nine eight seven six five four three two one zero" as ASR wrote it, after a phone cue
+    assert [m.norm for m in phone.find_cued_digit_runs("my phone is 876 to 1 for 3 oh 12")] == ["8762143012"]
+    assert [m.norm for m in phone.find_cued_digit_runs("the order is 876 to 1 for 3 oh 12")] == []  # no phone cue
+    view = spoken_digits.digit_view("plus nine one nine eight seven six five four three two one")
+    assert view is not None and view.text == "+91987654321"
+
+
+def test_the_address_forms_read_their_words_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import addresses
+
+    street = {w for p in ("en-US", "en-IN", "hi-Latn-IN") for w in PACKS[p].rules.shared_address_words["street"]}
+    assert {"street", "marg", "colony"} <= street and street <= addresses._STREET_WORDS
+    assert {"h", "hno"} <= addresses._UNIT_WORDS  # the first word of "h.no", "h no", "hno"
+    assert addresses._CUE_WORDS == {"live", "address", "pata", "deliver", "ship", "staying"}
+
+    def found(text: str) -> list[str]:
+        return [text[m.start : m.end] for m in addresses.find_addresses(text)]
+
+    assert found("I live at 42 Baker Street, London NW1 6XE.") == ["42 Baker Street, London NW1 6XE"]  # en-US
+    assert found("ship it to flat no. 12, Lajpat Nagar, 110024") == ["flat no. 12, Lajpat Nagar, 110024"]
+    assert found("mera address hai H-42, sector 15, Noida 201301") == ["H-42, sector 15, Noida 201301"]
+    assert found("मकान नंबर 12, गली 3, शास्त्री नगर") == ["मकान नंबर 12, गली 3, शास्त्री नगर"]  # hi-IN
+    assert found("我住在北京市朝阳区建国路88号3号楼") == ["北京市朝阳区建国路88号3号楼"]  # zh-CN, lead removed
+    assert found("it took 12 minutes to the road") == []  # "minutes", "to", "the": never in a street name
+
+
+def test_an_address_word_that_is_not_a_regex_is_refused_with_its_line(tmp_path: Path):
+    text = (BUILTIN_DIR / "hi-IN.yaml").read_text(encoding="utf-8").replace("'नं\\.?'", "'नं(\\.?'")
+    assert "नं(" in text
+    (tmp_path / "hi-IN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"hi-IN\.yaml:\d+: address_words\.hi\.unit_number\[2\]: not a valid"):
+        load_pack_file(tmp_path / "hi-IN.yaml", "test")
+
+
+def test_the_european_packs_stop_words_and_particles_are_read_from_their_files():
+    from vak_pipeline.pii.recognizers import pack_rules
+
+    assert {"und", "och", "oui", "and"} <= pack_rules._NAME_STOP and {"van", "von", "del"} <= pack_rules._PARTICLES
+    assert PACKS["nl-NL"].rules.name_particles >= {"van", "ter"}
+    pack = PACKS["nl-NL"]
+    found = pack_rules.find_pack_names("Goedemiddag, u spreekt met Sanne de Vries en ik bel over", pack)
+    assert [m.norm for m in found] == ["sanne de vries"]  # a particle inside, "en" (a stop word) ends it
+
+
+def test_the_id_cues_and_the_us_states_are_read_from_the_pack_files():
+    from vak_pipeline.pii.recognizers import national_ids, postcodes
+
+    assert "nino" in PACKS["en-GB"].rules.shared_cue_words["uk_nino"]
+    assert national_ids._AADHAAR_CUE.fullmatch("आधार") and national_ids._AADHAAR_CUE.fullmatch("aadhar")
+    assert national_ids._SSN_CUE.search("my social security number") and not national_ids._SSN_CUE.search("socially")
+    assert "TX" in PACKS["en-US"].rules.shared_address_words["regions"] and len(postcodes._STATES) == 51
+    assert [m.norm for m in postcodes.find_us_zip("ship it to 500 Congress Ave, Austin, TX 78701")] == ["78701"]
+    assert list(postcodes.find_us_zip("invoice total, XY 78701")) == []  # not a state
+
+
+def test_a_builtin_self_introduction_without_before_words_is_refused_with_its_line(tmp_path: Path):
+    text = (BUILTIN_DIR / "hi-IN.yaml").read_text(encoding="utf-8").replace("    - before: [मैं]\n", "    - ")
+    (tmp_path / "hi-IN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"hi-IN\.yaml:\d+: name_intros\.hi\[1\]: the built-in name recognizer"):
+        load_pack_file(tmp_path / "hi-IN.yaml", "test")

@@ -47,7 +47,8 @@ def _texts() -> list[str]:
 def _gated() -> list[tuple[str, re.Pattern[str]]]:
     pats = [(f"names._CUES[{k}]", cue) for k, (cue, _, _) in enumerate(names._CUES)]
     pats += [
-        ("names._ANY_NAME_PREFILTER", names._ANY_NAME_PREFILTER),
+        ("names._ANY_PREFILTER", names._ANY_PREFILTER),
+        ("names._LATIN_PREFILTER", names._LATIN_PREFILTER),
         ("names._DEVA_NAME_RE", names._DEVA_NAME_RE),
         ("names._ZH_NAME_RE", names._ZH_NAME_RE),
         ("lexicon_names._QUICK_PHRASES_RE", lexicon_names._QUICK_PHRASES_RE),  # (a gate would not pay here)

@@ -85,3 +85,15 @@ def test_the_lexicon_is_derived_offline_and_knows_which_names_are_words():
     assert not {"john", "mary", "rahul", "priya"} & lex.common  # names first
     assert lex.first["rahul"]["IN"] <= 10 and "IN" in lex.last["sharma"]
     assert len(fingerprint()) == 12 and fingerprint() == fingerprint()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "en-GB", "en-IN"])
+def test_a_turn_with_a_dotted_capital_i_is_scanned_like_any_other(locale):
+    """İ (U+0130) lowers to two characters, "i" and a combining dot; a Turkish name in a cased turn once made
+    the name scan raise, and with it the redaction of the whole call. The names around it are still found."""
+    text = "Thanks Priya, I spoke to İsmail Yılmaz and Deepa yesterday, my number is +1 415 555 0132."
+    assert spans(locale, text) == [at(text, "Priya"), at(text, "Deepa")]
+    assert spans(locale, text, "phone") == [at(text, "+1 415 555 0132")]
+    # the same turn with a plain I: the same findings
+    plain = text.replace("İ", "I")
+    assert spans(locale, plain) == [at(plain, "Priya"), at(plain, "Deepa")]

@@ -6,15 +6,72 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...locales.registry import BUILTIN_PACKS
 from .base import Match, latin_words
 
-_STOPS = (r"(?:a|an|the|and|or|at|on|in|to|of|for|from|my|is|was|by|with|it|this|that|your|our|order|orders|items?|"
-          r"rs|inr|rupees|dollars|pounds|minutes?|hours?|days?|times?|am|pm)")
+_DEVA = re.compile(r"[\u0900-\u097F]")
+_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+_PLAIN = re.compile(r"[a-z]+")
+
+
+def _script_of(item: str) -> str:
+    return "deva" if _DEVA.search(item) else "han" if _HAN_CHAR.search(item) else "latin"
+
+
+def _words(role: str, script: str = "latin") -> list[str]:
+    """`address_words.<lang>.<role>` of the built-in packs with `shared_cues: true` (en-US, en-GB, en-IN,
+    hi-Latn-IN, hi-IN, zh-CN) in one script, in file order: regex alternatives, most of them plain words."""
+    items = [
+        w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_address_words.get(role, ())
+    ]
+    return [w for w in items if _script_of(w) == script]
+
+
+def _cue_words(script: str) -> list[str]:
+    """The address cues of the built-in packs (`cues.<lang>.address`: "i live at", "पता", "住在") in one script."""
+    words = [
+        w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_cue_words.get("address", ())
+    ]
+    return [w for w in words if _script_of(w) == script]
+
+
+def _cues(script: str) -> list[str]:
+    """The address cues as regexes: a space matches any whitespace."""
+    return [r"\s+".join(map(re.escape, w.split())) for w in _cue_words(script)]
+
+
+def _alt(items: list[str]) -> str:
+    return "(?:" + ("|".join(items) or "(?!)") + ")"
+
+
+def _chars(items: list[str]) -> str:
+    """Single characters as one class ([路街]); longer items as alternatives."""
+    one = "".join(i for i in items if len(i) == 1)
+    more = [i for i in items if len(i) > 1]
+    return _alt(([f"[{one}]"] if one else []) + more) if more else f"[{one}]" if one else "(?!)"
+
+
+def _spellings(item: str) -> list[str]:
+    """The texts a word pattern stands for when its optional dots and spaces are written or not
+    ("h\\.?\\s?no" -> "h.no", "h. no", "hno" ...); other regex syntax is left as it is."""
+    out = [""]
+    for tok in re.findall(r"\\[.s][?+*]?|.", item):
+        alts = {"\\.?": [".", ""], "\\s?": [" ", ""], "\\s*": [" ", ""], "\\s+": [" "], "\\.": ["."]}.get(tok, [tok])
+        out = [o + a for o in out for a in alts]
+    return out
+
+
+def _gate(items: list[str]) -> frozenset[str]:
+    """The words a text needs for a form with these items: the first word of each item, as it may be
+    spelled ("h.no" -> "h", "hno"); a set lookup over the text's words."""
+    return frozenset(w for i in items for sp in _spellings(i) for w in _PLAIN.findall(sp.lower())[:1])
+
+
+# The words of every form are data (`address_words` in the built-in pack files, docs/locale-packs.md); the
+# shapes stay here: house numbers, postcodes, how many words a street name has, where the pieces go.
+_STOPS = _alt(_words("not_street"))
 _WORD = rf"(?!{_STOPS}\b)[A-Za-z][A-Za-z'.\-]*"
-_SUFFIX = (r"(?:street|st|road|rd|lane|ln|avenue|ave|drive|dr|close|way|place|pl|court|ct|boulevard|blvd|crescent|"
-           r"terrace|gardens|marg|nagar|colony|highway|hwy|square|sq|parkway|circle|mews|row|grove|hill|park|"
-           r"vihar|enclave|apartments?|society|layout|mohalla|chowk|bazaar|bazar|puram|extension|heights|residency|towers?|"
-           r"complex|plaza|villas?|niwas|sadan|bhavan|bhawan)\b\.?")
+_SUFFIX = rf"{_alt(_words('street'))}\b\.?"
 UK_POSTCODE = r"(?:GIR ?0AA|[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})"
 _POSTAL = (r"(?:(?<!\d)\d{6}(?!\d)|(?<!\d)\d{3} \d{3}(?!\d)|(?:[A-Z]{2} )?(?<!\d)\d{5}(?:-\d{4})?(?!\d)"
            rf"|\b{UK_POSTCODE}\b)")
@@ -25,55 +82,71 @@ _STREET_RE = re.compile(
     rf"(?<![\w/-])\d{{1,5}}[A-Za-z]?(?:[/-]\d{{1,4}}[A-Za-z]?)?,?\s+(?:{_WORD}\s+){{0,4}}{_SUFFIX}{_TAIL}",
     re.IGNORECASE)
 _UNIT_RE = re.compile(
-    rf"\b(?:flat|house|apt|apartment|plot|door|unit|makaan|makan|ghar|h\.?\s?no\.?|house\s+no\.?|flat\s+no\.?)\s*"
-    rf"(?:no\.?\s*|number\s*|nambar\s*|num\s*)?"
+    rf"\b{_alt(_words('unit'))}\s*(?:{_alt(_words('unit_number'))}\s*)?"
     rf"#?[A-Za-z]?-?\d{{1,5}}[A-Za-z]?(?:(?:,\s*|\s+)[^,.\n]{{2,40}}?){{1,5}}?(?:,?\s*{_POSTAL}|{_SUFFIX}{_TAIL})",
     re.IGNORECASE)
+_CUE_LINKS = _alt(_words("cue_links") + _words("cue_links", "deva"))
 _CUE_POSTAL_RE = re.compile(
-    rf"(?:\b(?:i\s+live\s+at|live\s+at|address\s+is|address\s*:|address\s+hai|mera\s+address|mera\s+pata|"
-    rf"deliver\s+(?:it\s+)?to|ship\s+(?:it\s+)?to|staying\s+at)|पता|रहता\s+हूँ|रहती\s+हूँ)\s*(?:hai|है|is)?\s*:?\s*"
-    rf"(\S[^\n]{{3,80}}?,?\s*{_POSTAL})",
+    rf"(?:\b{_alt(_cues('latin'))}|{'|'.join(_cues('deva')) or '(?!)'})\s*{_CUE_LINKS}?"
+    rf"\s*:?\s*(\S[^\n]{{3,80}}?,?\s*{_POSTAL})",
     re.IGNORECASE)
 # After "I live at" / "my address is", a house number and the words up to the comma are the address
 # even when ASR garbled the street word that _STREET_RE needs ("33 maples treat" for "33 Maple Street").
+# Only these two of the address cues (cues.en.address): with the others ("deliver to", "mera pata") this
+# looser form would find more than it did, so the two stay here.
 _CUE_HOUSE_RE = re.compile(
     rf"\b(?:live\s+at|address\s+is)\s+(\d{{1,5}}[A-Za-z]{{0,2}},?\s+{_WORD}"
     rf"(?:(?:\s+[A-Za-z][A-Za-z'.\-]*){{0,2}}\s+{_WORD})?)", re.IGNORECASE)
-_ZH_RE = re.compile(
-    r"(?:(?<=住在)|(?<=住址是)|(?<=地址是)|(?<=地址：)|(?<=地址:)|(?<=送到)|(?<=寄到)|(?<=家在)|(?<=住址：)|(?<=收货地址是)|(?<=收货地址)|(?<=地址在))"
-    r"[\u4e00-\u9fff]{1,20}?(?:路|街|大道|巷|弄|胡同|道)[0-9一二三四五六七八九十百]+号"
-    r"(?:[0-9一二三四五六七八九十]+(?:号楼|栋|幢|座|单元|室|楼|层|号|户)|[A-Za-z](?:座|栋))*")
 # Chinese: [province/city/district ...] road + 号 [+ building/unit/room], with a cue (住在, 地址是 ...) or,
 # without one, when district-level and road-level parts are both there (朝阳区建国路88号).
 _ZH_NUM = r"[0-9一二三四五六七八九十百零〇两]+"
-_ZH_BLDG = rf"(?:{_ZH_NUM}(?:号楼|栋|幢|座|单元|楼|层|室|号|户)|[A-Za-z](?:座|栋))*"
+_ZH_ROAD = _alt(_words("street", "han"))
+_ZH_MARK = _alt(_words("number_mark", "han"))
+_ZH_LETTER = rf"[A-Za-z]{_alt(_words('letter_building', 'han'))}"
+_ZH_RE = re.compile(
+    _alt([f"(?<={c})" for c in _cues("han")])
+    + rf"[\u4e00-\u9fff]{{1,20}}?{_ZH_ROAD}[0-9一二三四五六七八九十百]+{_ZH_MARK}"
+    rf"(?:[0-9一二三四五六七八九十]+{_alt(_words('building', 'han'))}|{_ZH_LETTER})*")
+_ZH_BLDG = rf"(?:{_ZH_NUM}{_alt(_words('building', 'han'))}|{_ZH_LETTER})*"
+_ZH_PROVINCE, _ZH_CITY, _ZH_DISTRICT = (_alt(_words(r, "han")) for r in ("province", "city", "district"))
+_ZH_ESTATE, _ZH_ESTATE_BLDG = _alt(_words("estate", "han")), _alt(_words("estate_building", "han"))
 _ZH_STRICT_RE = re.compile(
-    r"(?:[\u4e00-\u9fff]{2,8}?(?:省|自治区))?(?:[\u4e00-\u9fff]{1,6}?市)?[\u4e00-\u9fff]{1,6}?(?:区|县|镇|乡)"
-    rf"[\u4e00-\u9fff]{{1,12}}?(?:路|街|大道|大街|巷|弄|胡同|道){_ZH_NUM}号{_ZH_BLDG}"
-    rf"|[\u4e00-\u9fff]{{2,12}}?(?:小区|花园|公寓|大厦|新村|苑){_ZH_NUM}(?:号楼|栋|幢|座){_ZH_BLDG}")
-_ZH_LEAD = re.compile(r"(?:[我你他她]的?)?(?:家)?(?:住在|住址是|地址是|地址在|收货地址是?|寄到|送到|家在|在|是|住)+")
-_ZH_STRICT_GATE = re.compile(r"[区县镇乡][^，。]{1,14}?[路街巷弄道]|小区|花园|公寓|大厦|新村|苑")
+    rf"(?:[\u4e00-\u9fff]{{2,8}}?{_ZH_PROVINCE})?(?:[\u4e00-\u9fff]{{1,6}}?{_ZH_CITY})?[\u4e00-\u9fff]{{1,6}}?{_ZH_DISTRICT}"
+    rf"[\u4e00-\u9fff]{{1,12}}?{_ZH_ROAD}{_ZH_NUM}{_ZH_MARK}{_ZH_BLDG}"
+    rf"|[\u4e00-\u9fff]{{2,12}}?{_ZH_ESTATE}{_ZH_NUM}{_ZH_ESTATE_BLDG}{_ZH_BLDG}")
+_ZH_LEAD = re.compile(
+    rf"{_alt(_words('lead_owners', 'han'))}?{_alt(_words('lead_home', 'han'))}?{_alt(_words('lead', 'han'))}+"
+)
+# a district word, then a one-character road word within 14 characters, or an estate word
+_ZH_STRICT_GATE = re.compile(
+    rf"{_chars(_words('district', 'han'))}[^，。]{{1,14}}?{_chars([w for w in _words('street', 'han') if len(w) == 1])}"
+    rf"|{'|'.join(_words('estate', 'han'))}"
+)
 # India: "sector 15", "gali number 3", "H-42, Lajpat Nagar" pieces; Devanagari house/flat forms.
+_SECTOR_NUMBER = _alt(_words("sector_number"))
 _IN_SECTOR_RE = re.compile(
-    r"\b(?:(?:house|flat|plot|h|makaan|makan)\s*(?:no\.?|number)?\s*[A-Za-z]?-?\d{1,5}[A-Za-z]?,?\s+)?"
-    r"(?:sector|sec|phase|block|gali|lane)\s*(?:no\.?|number)?\s*-?\s*\d{1,3}[A-Za-z]?"
-    r"(?:,?\s+(?![0-9])[A-Za-z][A-Za-z.]*(?:\s+(?:east|west|north|south|extension|nagar|colony|vihar))?){0,2}"
+    rf"\b(?:{_alt(_words('sector_house'))}\s*{_SECTOR_NUMBER}?\s*[A-Za-z]?-?\d{{1,5}}[A-Za-z]?,?\s+)?"
+    rf"{_alt(_words('sector') + _words('sector_more'))}\s*{_SECTOR_NUMBER}?\s*-?\s*\d{{1,3}}[A-Za-z]?"
+    rf"(?:,?\s+(?![0-9])[A-Za-z][A-Za-z.]*(?:\s+{_alt(_words('locality'))})?){{0,2}}"
     rf"(?:,?\s*{_POSTAL})?",
     re.IGNORECASE)
 _DEVA_ADDR_RE = re.compile(
-    r"(?:मकान|फ्लैट|फ़्लैट|हाउस|प्लॉट|घर)\s*(?:नंबर|नम्बर|नं\.?|संख्या)?\s*[0-9०-९]{1,5}"
-    r"(?:[,\s]+[\u0900-\u097F0-9०-९]+){0,6}[,\s]+(?:[\u0900-\u097F]+\s+)?(?:नगर|कॉलोनी|कालोनी|विहार|मार्ग|सेक्टर\s*[0-9]+|"
-    r"गली\s*(?:नंबर|नं\.?)?\s*[0-9]+|मोहल्ला|रोड|चौक)(?:[,\s]+(?:पिन\s*कोड\s*)?[1-9][0-9]{5})?")
-_DEVA_GATE = re.compile(r"मकान|फ्लैट|फ़्लैट|हाउस|प्लॉट|घर")
+    rf"{_alt(_words('unit', 'deva'))}\s*{_alt(_words('unit_number', 'deva'))}?\s*[0-9०-९]{{1,5}}"
+    rf"(?:[,\s]+[\u0900-\u097F0-9०-९]+){{0,6}}[,\s]+(?:[\u0900-\u097F]+\s+)?{_alt(_words('street', 'deva'))}"
+    rf"(?:[,\s]+(?:{_alt(_words('postcode_before', 'deva'))}\s*)?[1-9][0-9]{{5}})?")
+_DEVA_GATE = re.compile("|".join(_words("unit", "deva")) or "(?!)")
 _UK_POSTCODE_RE = re.compile(rf"(?<![A-Za-z0-9]){UK_POSTCODE}(?![A-Za-z0-9])")
-_UK_POSTCODE_CUE_RE = re.compile(rf"\bpost\s?code\s+(?:is\s+)?({UK_POSTCODE})\b", re.IGNORECASE)
+_UK_POSTCODE_CUE_RE = re.compile(
+    rf"\b{_alt(_words('postcode_before'))}\s+(?:{_alt(_words('postcode_links'))}\s+)?({UK_POSTCODE})\b",
+    re.IGNORECASE)
 # keyword gates: one set intersection over the text's words instead of a regex scan per form
-_STREET_WORDS = frozenset(re.findall(r"[a-z]+", _SUFFIX.split("\\b")[0])) | {"apartment", "tower", "villa"}
-_UNIT_WORDS = frozenset("flat house apt apartment plot door unit makaan makan ghar h hno".split())
-_CUE_WORDS = frozenset("live address pata deliver ship staying".split())
-_SECTOR_WORDS = frozenset("sector sec phase block gali".split())
-_CUE_GATE_NONLATIN = re.compile(r"पता|रहत")
-_ZH_GATE = re.compile(r"住|地址|送到|寄到|家在")
+_STREET_WORDS = _gate(_words("street"))
+_UNIT_WORDS = _gate(_words("unit"))
+# an address cue's longest word (the last of equals): "live", "address", "pata"
+_CUE_WORDS = frozenset(max(reversed(re.findall(r"[a-z]+", w.lower())), key=len) for w in _cue_words("latin"))
+_SECTOR_WORDS = _gate(_words("sector"))
+_CUE_GATE_NONLATIN = re.compile("|".join(_cues("deva")) or "(?!)")
+_ZH_GATE = re.compile("|".join(_cues("han")) or "(?!)")
 _ANY_DIGIT = re.compile(r"\d")
 _ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")
 

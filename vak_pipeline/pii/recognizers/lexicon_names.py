@@ -25,47 +25,28 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...locales import lid
-from ...locales.registry import BUILTIN_PACKS
 
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
 from .base import Match, latin_words
 from .name_lexicon import NameLexicon, lexicon
-from .names import STOP
+from .names import STOP, context_words
 
 # A pack's (own countries, others whose top names also occur there) come from its pack file
 # (`name_countries`); ranks are kept for each. A pack without them uses every list at the secondary depth.
 DEFAULT_COUNTRIES: tuple[tuple[str, ...], tuple[str, ...]] = (("US", "GB", "IN", "CN"), ())
 PRIMARY_RANK, SECONDARY_RANK = 5000, 1000
 
-# Romanized-Hindi and English grammar words: never a name in lower case (lid's lexicons plus names.STOP).
-_HINDI_WORDS = frozenset(
-    """
-hai hain ho hoga tha thi nahi nahin na kya kyun kaise kab kahan kaun mera meri mere mujhe main mein maine
-hum hamara aap aapka aapki aapke aapko tum woh wo ye yeh is us unka uska iska ka ki ke ko se par pe tak
-liye wala wali wale kar karo karna kiya kiye raha rahi rahe gaya gayi gaye aaya aayi de do diya dijiye
-dekh bata batao bataiye sakte chahiye mil mila milega bol bolo sun theek thik accha acha achha bilkul
-shukriya dhanyavaad namaste abhi aaj kal parson pehle baad phir bhi toh to hi sirf bas bahut thoda kuch
-koi sab aur ya lekin magar kyunki agar jab tab ek teen chaar paanch das din mahina saal ghar paisa paise
-log wapas yaar haan han ji jee sahab saab bhai bhaiya didi madam sir number order account payment
-das pal lal dev raja rani prem sona heera moti jaan khushi asha kiran suraj chand roshan
-""".split()
-)
-_FILLERS = frozenset(
-    "yeah yes yep ya yah haan han ji jee hi hello hey ok okay um uh umm so well sure oh right hmm and".split()
-)
-
-
 def _context(role: str, script: str = "latin") -> tuple[str, ...]:
     """`name_context.<lang>.<role>` words of the built-in packs with `shared_cues: true` (en-US, hi-Latn-IN,
     hi-IN, zh-CN), in one script: "latin", "deva" (Devanagari) or "han"."""
-    words = [
-        w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_name_context.get(role, ())
-    ]
-    if script == "latin":
-        return tuple(w for w in words if w.isascii())
-    lo, hi = ("\u0900", "\u097f") if script == "deva" else ("\u4e00", "\u9fff")
-    return tuple(w for w in words if any(lo <= c <= hi for c in w))
+    return context_words(role, script)
+
+
+# The words that may open a reply before a name ("yeah", "haan"): `fillers` in en-US and hi-Latn-IN.
+_FILLERS = frozenset(_context("fillers"))
+# "naam"/"name": after it a name may follow a question mark or a colon ("aapka naam? charulata iyer")
+_NAME_WORDS = frozenset(_context("name_words"))
 
 
 # The words around a name are data (name_context in the pack files): titles, words just before one
@@ -73,60 +54,49 @@ def _context(role: str, script: str = "latin") -> tuple[str, ...]:
 _TITLES = frozenset(_context("titles"))
 _CUE_PREV = frozenset(w for w in _context("before") if " " not in w)
 _CUE_PREV2 = frozenset(w for w in _context("before") if " " in w)
-_CUE_NEXT = frozenset(_context("after"))
+_CUE_NEXT = frozenset(w for w in _context("after") if " " not in w)
+_CUE_NEXT2 = frozenset(w for w in _context("after") if " " in w)  # "this side"
 # Cues strong enough that an unknown word (in no name list, no English or Hindi word) is taken as a name:
 # "it's jocelyn okafor", "mr kowalczyk", "menon ji".
 _STRONG_PREV = frozenset(w for w in _context("strong_before") if " " not in w)
 _STRONG_PREV2 = frozenset(w for w in _context("strong_before") if " " in w)
 _STRONG_NEXT = frozenset(_context("strong_after"))
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
-_QUICK_PHRASES_RE = re.compile("|".join(re.escape(p) for p in sorted(_STRONG_PREV2 | {"it's", "i'm"})))
+# strong cues the word set cannot see (a space or an apostrophe inside): "speak to", "it's"
+_QUICK_PHRASES_RE = re.compile(
+    "|".join(re.escape(p) for p in sorted(_STRONG_PREV2 | {w for w in _context("strong_before") if "'" in w}))
+)
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
-_NOT_PREV = frozenset("the a an my your our this that these those of to".split())  # "the will", "my bill"
+_NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
 
 _WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
 _END_RE = re.compile(r"\s*(?:[,.!?;:]|$)")
 _SENT_START_RE = re.compile(r"(?:^|[.!?\n\"“]\s*)$")
 
 # Chinese: the most common single-character surnames (a fact list; names-dataset lists none of one
-# character), compound ones come from the dataset.
-_ZH_SURNAMES = frozenset(
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
-    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
-    "張劉陳楊黃趙吳孫馬鄭謝許韓馮鄧蕭葉蘇魏呂盧鍾譚陸範賈韋鄒閆龔錢嚴湯"
-)
+# character; compound ones come from the dataset), the cues a surname follows (姓, 收件人是), the words
+# that make 小/老 + surname a name, and characters never in a name: `name_context.zh` in zh-CN.
+_ZH_SURNAMES = frozenset(_context("surnames", "han"))
 _ZH_TITLES = _context("titles", "han")
-_ZH_CUES = re.compile(
-    r"(?:我姓|姓|收件人(?:是|叫)?|收货人(?:是|叫)?|联系人(?:是|叫)?|找一下|请找|转给|这边是|这里是|我这边是|我是|我叫)$"
-)
-_ZH_STOP = frozenset("我你他她的是了在有个来去想要这那不没和也就都还说吗呢吧啊呀么")
+_ZH_CUES = re.compile("(?:" + "|".join(map(re.escape, _context("strong_before", "han"))) + ")$")
+_ZH_PREFIXES = frozenset(_context("prefixes", "han"))
+_ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
 
 _DEVA_WORD = re.compile(r"[\u0900-\u097F]+")
 _DEVA_TITLES = frozenset(_context("titles", "deva"))
-_DEVA_AFTER = frozenset(_context("after", "deva"))
-_DEVA_STOP = frozenset(
-    "है हैं हूँ हूं था थी मैं मेरा मेरी मेरे आप आपका आपकी का की के को से ने में पर और नाम हाँ हां "
-    "जी नमस्ते ठीक बोल रहा रही क्या कब कहाँ यह वह एक दो तीन अच्छा बिल्कुल बताइए बताइये सुनिए देखिए "
-    "धन्यवाद शुक्रिया नहीं हां जी भाई सर मैडम अभी कल आज फिर भी तो ही बस और या लेकिन कृपया ज़रा जरा "
-    "चलिए रुकिए हेलो हैलो ओके सही गलत पैसे पैसा बिल खाता ऑर्डर टिकट नंबर".split()
-)
+_DEVA_AFTER = frozenset(_context("strong_after", "deva"))  # "सक्सेना जी": also after an unknown word
+_DEVA_AFTER_ANY = frozenset(_context("after", "deva"))  # after a listed name: also "बोल"
+_DEVA_STOP = frozenset(_context("stop", "deva") + _context("common_words", "deva"))
 _DEVA_CUES = frozenset(_context("before", "deva"))
 _LATIN2 = re.compile(r"[A-Za-z]{2}")
 
 
-_NON_NAME = (
-    STOP
-    | _HINDI_WORDS
-    | lid._HINDI
-    | _TITLES
-    | frozenset(
-        "kijiye karein karenge karega karegi fikar chinta sau hazaar hazar lakh crore rupaye rupaye rupiya rupees rs "
-        "bees tees chalis pachas saath sattar assi nabbe minute ghanta ghante hafta hafte".split()
-    )
-)
+# Never a name in lower case: the stop words, Romanized-Hindi and English ordinary words that are also
+# names ("das", "pal", "order": `common_words` in hi-Latn-IN), lid's Hindi lexicon and the titles.
+_NON_NAME = STOP | frozenset(_context("common_words")) | lid._HINDI | _TITLES
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
@@ -155,6 +125,11 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         english = (lex.english - names) | local
         got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english)
     return got
+
+
+def pack_names(pack: LocalePack) -> frozenset[str]:
+    """Every first and last name word (lower case) of the pack's name lists (`name_countries`)."""
+    return _pack_sets(pack)[0]
 
 
 def find_lexicon_names(text: str, pack: LocalePack, words: frozenset[str] | None = None) -> Iterator[Match]:
@@ -197,23 +172,21 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
     if not toks:
         return
-    words = _WORD_RE.findall(low)  # for the cues: "it's" stays
+    # for the cues ("it's" stays): each token in lower case. Not the tokens of text.lower(): İ and K lower to
+    # ASCII letters ("i" + a combining dot, "k"), so those would be other tokens, and the lists would not align.
+    words = [t.lower() for _, _, t in toks]
     # for the lists: "rahul's" -> "rahul" (read-only, like words: without an apostrophe they are the same)
     keys = [w[:-2] if w.endswith("'s") else w for w in words] if "'" in low else words
     n = len(toks)
     # Only these tokens can start a name: a listed name, a word after a title, or a word no list knows (and,
     # below, not a grammar word in lower case: "to Deepa" -> "Deepa"). The loop further down visits them alone.
-    maybe = (
-        [
-            k
-            for k in range(n)
-            if keys[k] in names
-            or (k >= 1 and words[k - 1].rstrip(".") in _TITLES)
-            or (len(keys[k]) > 2 and keys[k] not in english and keys[k] not in _NON_NAME and "'" not in keys[k])
-        ]
-        if len(words) == n
-        else range(n)  # (lower case changed the tokens: İ, K; every token is looked at, as before)
-    )
+    maybe = [
+        k
+        for k in range(n)
+        if keys[k] in names
+        or (k >= 1 and words[k - 1].rstrip(".") in _TITLES)
+        or (len(keys[k]) > 2 and keys[k] not in english and keys[k] not in _NON_NAME and "'" not in keys[k])
+    ]
     if not maybe:
         return
     if cased:  # only words that could be names need the (slower) sentence-start look-back
@@ -231,7 +204,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":"):
             return False
         p1 = words[i - 1]
-        if gap(i - 1, i) in ("?", ":") and p1 not in ("naam", "name"):  # "aapka naam? charulata iyer"
+        if gap(i - 1, i) in ("?", ":") and p1 not in _NAME_WORDS:  # "aapka naam? charulata iyer"
             return False
         if p1.rstrip(".") in _TITLES or p1 in _CUE_PREV:
             return True
@@ -240,7 +213,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     def cue_after(j: int) -> bool:
         if j + 1 < n and gap(j, j + 1) in ("", ","):
             nxt = words[j + 1]
-            return nxt in _CUE_NEXT or (nxt == "this" and j + 2 < n and words[j + 2] == "side")
+            return nxt in _CUE_NEXT or (j + 2 < n and f"{nxt} {words[j + 2]}" in _CUE_NEXT2)
         return False
 
     def unknown(k: int) -> bool:  # a word no list knows: neither a listed name nor English/Hindi
@@ -252,7 +225,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             return False
         p1 = words[i - 1].rstrip(".")
         if gap(i - 1, i) in ("?", ":"):
-            return p1 in ("naam", "name")
+            return p1 in _NAME_WORDS
         return p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
 
     def reply_start(i: int, j: int) -> bool:
@@ -370,7 +343,7 @@ def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) ->
                 nxt = chunk[g + glen : g + glen + 1]
                 if not nxt or nxt in _ZH_STOP or nxt in _ZH_PUNCT or glen == 0:
                     return k, g + glen
-    if k >= 1 and chunk[k - 1] in "小老" and sur == 1 and len(chunk) == k + 1 and k == 1:
+    if k >= 1 and chunk[k - 1] in _ZH_PREFIXES and sur == 1 and len(chunk) == k + 1 and k == 1:
         return k - 1, k + 1  # "小王" as a whole reply or vocative
     return None
 
@@ -395,7 +368,7 @@ def _deva(text: str) -> Iterator[Match]:
             if titled and j == i and after not in _DEVA_AFTER and j + 1 < n and toks[j + 1][2] not in _DEVA_STOP:
                 j += 1  # "श्रीमती सुनीता वर्मा": the word after a title's name is its surname unless a stop word
                 after = toks[j + 1][2] if j + 1 < n else ""
-            if titled or j > i or after in _DEVA_AFTER or after == "बोल":
+            if titled or j > i or after in _DEVA_AFTER_ANY:
                 yield Match("person_name", s, toks[j][1], 0.75, "name_lexicon", " ".join(x[2] for x in toks[i : j + 1]))
                 i = j + 1
                 continue

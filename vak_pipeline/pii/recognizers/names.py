@@ -8,52 +8,128 @@ import logging
 import re
 from collections.abc import Iterator
 
+from ...locales.packfile import IntroRule
+from ...locales.registry import BUILTIN_PACKS
 from .base import Match, RegexGate, latin_words
 
 log = logging.getLogger(__name__)
 
-# Words that end (or cannot be) a name after a cue; lowercase ASR text makes capitalisation unreliable.
-STOP = frozenset("""
-a an the and or but so to of for on in at by with from here there this that it is am are was were be been
-my your our his her their me you we they he she i im i'm its it's not no yes ok okay please thanks thank sir madam
-maam ma'am calling call speaking trying looking going having getting just also actually really very sorry
-fine good great happy sure well um uh hmm hi hello hey namaste ji haan nahi hai hain hoon hu hun aur se ka ki ke
-mera meri mere naam bol raha rahi rahe main mein kya kal aaj number phone email address customer id account
-order regarding about calling because since will would can could should may might do does did have has had
-your's from there calling again still back now today tomorrow new old one two three four five six seven eight
-nine ten zero oh here's what when where who why how which agent support team service care company bank
-""".split())
 _TOK = r"[A-Za-z][A-Za-z'\-]*"
 _DEVA_TOK = r"[\u0900-\u097F]+"
 _L = r"(?<![\w\u0900-\u097F])"
 _R = r"(?![\w\u0900-\u097F])"
+_DEVA = re.compile(r"[\u0900-\u097F]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
-# (cue regex, require capitalised tokens, required follower regex or None)
-_CUES: tuple[tuple[re.Pattern[str], bool, re.Pattern[str] | None], ...] = (
-    (re.compile(r"\bmy\s+name(?:\s+is|'s)\s+", re.IGNORECASE), False, None),
-    (re.compile(r"\bname\s+is\s+", re.IGNORECASE), True, None),
-    (re.compile(r"\bmera\s+naam\s+", re.IGNORECASE), False, re.compile(r"\s+(?:hai|he|h)\b", re.IGNORECASE)),
-    (re.compile(r"\bthis\s+is\s+", re.IGNORECASE), False,
-     re.compile(r"\s+(?:from|here|speaking|calling)\b", re.IGNORECASE)),
-    (re.compile(r"\b(?:i\s+am|i'm)\s+", re.IGNORECASE), True, None),
-    (re.compile(r"\bspeaking\s+(?:with|to)\s+", re.IGNORECASE), False, None),
-    (re.compile(r"\b(?:mr|mrs|ms|miss|dr|shri|smt|shrimati)\.?\s+", re.IGNORECASE), True, None),
-    (re.compile(r"\b(?:main|se)\s+", re.IGNORECASE), False, re.compile(r"\s+bol\s+rah[aie]\b", re.IGNORECASE)),
+
+def context_words(role: str, script: str = "latin") -> tuple[str, ...]:
+    """`name_context.<lang>.<role>` words of the built-in packs with `shared_cues: true`, in one script."""
+    words = [
+        w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_name_context.get(role, ())
+    ]
+    if script == "latin":
+        return tuple(w for w in words if w.isascii())
+    rx = _DEVA if script == "deva" else _HAN
+    return tuple(w for w in words if rx.search(w))
+
+
+def _intros(script: str) -> list[IntroRule]:
+    """The built-in packs' `name_intros` whose `before` words are in `script`, in file order."""
+    rx = None if script == "latin" else _DEVA if script == "deva" else _HAN
+    return [
+        r
+        for p in BUILTIN_PACKS.values()
+        if p.rules is not None
+        for r in p.rules.shared_intros
+        if r.before and (all(w.isascii() for w in r.before) if rx is None else rx.search(r.before[0]))
+    ]
+
+
+def _one_of(regexes: list[str]) -> str:
+    return regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"
+
+
+def _alt(words: tuple[str, ...]) -> str:
+    """Words or phrases as one regex alternative; a space matches any whitespace."""
+    return _one_of([r"\s+".join(re.escape(part) for part in w.split()) for w in words])
+
+
+# Words that end (or cannot be) a name after a cue; lowercase ASR text makes capitalisation unreliable.
+# They are data: `name_context.<lang>.stop` (en-US, hi-Latn-IN; hi-IN and zh-CN for their scripts).
+STOP = frozenset(context_words("stop"))
+
+# Self-introductions are data too (`name_intros` in en-US, hi-Latn-IN, hi-IN, zh-CN): a Latin-script
+# rule is (cue regex, require capitalised tokens, required follower regex or None), a name of up to three
+# words after the cue; its gate is the words of each cue ("this" and "is" in the text's words).
+_LATIN_RULES = _intros("latin")
+_CUES: tuple[tuple[re.Pattern[str], bool, re.Pattern[str] | None], ...] = tuple(
+    (
+        re.compile(rf"\b{_alt(r.before)}\s+", re.IGNORECASE),
+        r.capitalised,
+        re.compile(rf"\s+{_alt(r.after)}\b", re.IGNORECASE) if r.after else None,
+    )
+    for r in _LATIN_RULES
 )
-_CUE_GATES = tuple(RegexGate(cue) for cue, _, _ in _CUES)
+
+
+def _words(phrases: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    return tuple({frozenset(re.findall(r"[a-z]+", w.lower())): None for w in phrases})
+
+
+def _telling(r: IntroRule) -> tuple[str, ...]:
+    """The side of a rule a prefilter looks for: both are required, the one with longer words is rarer
+    ("bol raha" rather than "main", "मेरा नाम" rather than "है"). Chinese followers are optional."""
+    if not r.after or _HAN.search(r.before[0]):
+        return r.before
+    return r.after if sum(map(len, r.after)) / len(r.after) > sum(map(len, r.before)) / len(r.before) else r.before
+
+
+# per rule: (cue phrases' words, follower phrases' words or None); all words of one of each must be there
+_GATES = tuple((_words(r.before), _words(r.after) if r.after else None) for r in _LATIN_RULES)
+# a text without one of these words cannot match (one set lookup for most turns): the longest word of each
+# phrase on the telling side of each rule
+_GATE_KEYS = frozenset(
+    max(sorted(w, reverse=True), key=len) for r in _LATIN_RULES for w in _words(_telling(r)) if w
+)
+# texts in other scripts: one search for the telling side of any rule, Latin ones included
+_LATIN_PREFILTER = re.compile(
+    r"\b(?:" + ("|".join(_alt(_telling(r)) for r in _LATIN_RULES) or "(?!)") + ")", re.IGNORECASE
+)
+_ANY_PREFILTER = re.compile(
+    "|".join([_LATIN_PREFILTER.pattern] + [_alt(_telling(r)) for s in ("deva", "han") for r in _intros(s)]),
+    re.IGNORECASE,
+)
 _TOKEN_RE = re.compile(rf"\s*({_TOK})")
+# Devanagari: a name of one or two words between the cue and its follower ("मेरा नाम ... है"), one group per rule
 _DEVA_NAME_RE = re.compile(
-    rf"(?:मेरा\s+नाम\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?)\s+है|मैं\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?)\s+बोल\s+रह)")
-_DEVA_STOP = frozenset("है हूँ हूं मैं मेरा मेरी आप का की के से और नाम".split())
-_ZH_NAME_RE = re.compile(r"(?:我叫|我的名字是|我的名字叫|我名叫|我是)([\u4e00-\u9fff]{2,3}?)"
-                         r"(?=[，。,.！!？?\s]|$|我|的|手机|电话|号码|住|在|今|想|要|身份)")
-_ZH_STOP_CHARS = set("我你他她的是了在有个来去想要这那不没")
-_LATIN_LETTER = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
-_GATE_WORDS = frozenset("name naam speaking mr mrs ms miss dr shri smt shrimati bol".split())
-_ANY_NAME_PREFILTER = re.compile(
-    r"\b(?:name|naam|this\s+is|i\s+am|i'm|speaking|mr|mrs|ms|miss|dr|shri|smt|shrimati|bol\s+rah)|नाम|बोल|我叫|名字|我是",
-    re.IGNORECASE)
-_ANY_GATE, _DEVA_GATE, _ZH_GATE = RegexGate(_ANY_NAME_PREFILTER), RegexGate(_DEVA_NAME_RE), RegexGate(_ZH_NAME_RE)
+    _one_of([rf"{_alt(r.before)}\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?)\s+{_alt(r.after)}" for r in _intros("deva")])
+    if _intros("deva")
+    else "(?!)"
+)
+_DEVA_STOP = frozenset(context_words("stop", "deva"))
+# Chinese: two or three characters after the cue, ended by punctuation, the end or a follower word
+_ZH_NAME_RE = re.compile(
+    _one_of([
+        rf"{_alt(r.before)}([\u4e00-\u9fff]{{2,3}}?)(?=[，。,.！!？?\s]|$|{'|'.join(map(re.escape, r.after))})"
+        for r in _intros("han")
+    ])
+    if _intros("han")
+    else "(?!)"
+)
+_ZH_STOP_CHARS = set(context_words("stop", "han"))
+# the literal prefixes of each pattern rule out a scan cheaply (RegexGate); built from the data-made regexes
+_CUE_GATES = tuple(RegexGate(cue) for cue, _, _ in _CUES)
+_ANY_GATE, _DEVA_GATE, _ZH_GATE = RegexGate(_ANY_PREFILTER), RegexGate(_DEVA_NAME_RE), RegexGate(_ZH_NAME_RE)
+
+
+def _gated(words: frozenset[str]) -> bool:
+    """Could a Latin-script rule match a text with these words (every word of a cue, and of a follower)?"""
+    if _GATE_KEYS.isdisjoint(words):
+        return False
+    return any(
+        any(w <= words for w in before) and (after is None or any(w <= words for w in after))
+        for before, after in _GATES
+    )
 
 
 def _take_name(text: str, pos: int, capitalised: bool) -> tuple[int, int] | None:
@@ -80,49 +156,51 @@ def name_norm(s: str) -> str:
 
 def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[Match]:
     """`words`: latin_words(text), when the caller has it."""
+    # a set lookup over the words, cheaper than the regexes for most turns; other scripts need a regex
     ascii_text = text.isascii()
-    if ascii_text:  # a set lookup over the words, cheaper than the regex for most turns
-        w = latin_words(text) if words is None else words
-        if w.isdisjoint(_GATE_WORDS) and not ("this" in w and "is" in w) and not ("i" in w and ("am" in w or "m" in w)):
+    if ascii_text:
+        if not _gated(latin_words(text) if words is None else words):
             return
+        latin = True
     else:
         pos = _ANY_GATE.start_pos(text)
-        if pos < 0 or not _ANY_NAME_PREFILTER.search(text, pos):
+        if pos < 0 or _ANY_PREFILTER.search(text, pos) is None:
             return
-    # the Latin cues need a Latin letter (or one of the letters re.IGNORECASE takes for one: İ ı ſ K); on
-    # ASCII text, each its own literal prefix ("my", "name", "mera" ...)
-    low = text.lower() if ascii_text else ""
-    for (cue, capitalised, follower), gate in zip(
-        _CUES if ascii_text or _LATIN_LETTER.search(text) else (), _CUE_GATES, strict=False
-    ):
-        if ascii_text and not gate.in_lower(low):
-            continue
-        for m in cue.finditer(text):
-            span = _take_name(text, m.end(), capitalised)
-            if span is None:
+        # (a match of the Latin prefilter is one of the combined prefilter: none starts before pos)
+        latin = _LATIN_PREFILTER.search(text, pos) is not None
+    if latin:
+        # on ASCII text each cue's own literal prefixes ("my", "name", "mera" ...) must be there
+        low = text.lower() if ascii_text else ""
+        for (cue, capitalised, follower), gate in zip(_CUES, _CUE_GATES, strict=True):
+            if ascii_text and not gate.in_lower(low):
                 continue
-            s, e = span
-            if follower is not None and not follower.match(text, e):
-                continue
-            yield Match("person_name", s, e, 0.85, "name_cue", name_norm(text[s:e]))
+            for m in cue.finditer(text):
+                span = _take_name(text, m.end(), capitalised)
+                if span is None:
+                    continue
+                s, e = span
+                if follower is not None and not follower.match(text, e):
+                    continue
+                yield Match("person_name", s, e, 0.85, "name_cue", name_norm(text[s:e]))
     if ascii_text:
         return  # the Devanagari and Chinese cues below need their script
     for m in _DEVA_NAME_RE.finditer(text) if _DEVA_GATE.might_match(text) else ():
-        g = 1 if m.group(1) else 2
+        g = next(k for k in range(1, (_DEVA_NAME_RE.groups or 1) + 1) if m.group(k))
         val = m.group(g)
         if any(w in _DEVA_STOP for w in val.split()):
             continue
         yield Match("person_name", m.start(g), m.end(g), 0.85, "name_cue", name_norm(val))
     for m in _ZH_NAME_RE.finditer(text) if _ZH_GATE.might_match(text) else ():
-        val = m.group(1)
+        g = next(k for k in range(1, (_ZH_NAME_RE.groups or 1) + 1) if m.group(k))
+        val = m.group(g)
         if any(c in _ZH_STOP_CHARS for c in val):
             continue
-        yield Match("person_name", m.start(1), m.end(1), 0.8, "name_cue", val)
+        yield Match("person_name", m.start(g), m.end(g), 0.8, "name_cue", val)
 
 
 # Parts of names that are also ordinary words: matched only when capitalised as in the descriptor.
-_AMBIGUOUS = STOP | frozenset("will grace rose may mark bill sunny joy hope faith april june summer rich dawn "
-                              "victor rocky lucky happy prince king bob pat sam".split())
+# They are data: `name_context.en.ambiguous` (en-US), with the stop words.
+_AMBIGUOUS = STOP | frozenset(context_words("ambiguous"))
 
 
 @functools.lru_cache(maxsize=256)
@@ -190,8 +268,10 @@ def find_ner_names(text: str) -> Iterator[Match]:
 
 # The agent persona a system prompt defines ("You are Priya from SunCare Solar support") is part of the
 # product, not a person's data: the format document's own example keeps "Priya" in a redacted record.
+# The words before and after the persona's name are data: `name_context.<lang>.persona_before/_after`.
 _PERSONA_RE = re.compile(
-    rf"\b(?:you\s+are|you're|your\s+name\s+is|aap)\s+({_TOK}(?:\s+{_TOK})?)(?=\s*(?:,|\.|from|at|of|with|ho|hain|$))",
+    rf"\b(?:{'|'.join(_alt((w,)) for w in context_words('persona_before'))})\s+({_TOK}(?:\s+{_TOK})?)"
+    rf"(?=\s*(?:{'|'.join(re.escape(w) for w in context_words('persona_after'))}|$))",
     re.IGNORECASE)
 
 

@@ -9,26 +9,29 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .base import Match, business_context, digits_of, has_cue
+from ...locales.packfile import cue_alternation
+from .base import Match, business_context, digits_of, has_cue, shared_cues
 from .checksums import aadhaar_ok, cn_resident_id_ok, nhs_ok, us_ssn_ok
 
 _SSN_RE = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
 _SSN_BARE_RE = re.compile(r"(?<!\d)\d{9}(?!\d)")
-_SSN_CUE = re.compile(r"\b(?:ssn|social\s+security|social)\b", re.IGNORECASE)
+# The words before each id ("ssn", "nhs", "aadhaar", "आधार") are data: `cues.<lang>.<type>` in en-US,
+# en-GB, en-IN and hi-IN.
+_SSN_CUE = re.compile(cue_alternation(shared_cues("us_ssn")), re.IGNORECASE)
 
 _NINO_RE = re.compile(
     r"(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)"
     r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])", re.IGNORECASE)
-_NINO_CUE = re.compile(r"\b(?:national\s+insurance|ni\s+number|nino|insurance\s+number)\b", re.IGNORECASE)
+_NINO_CUE = re.compile(cue_alternation(shared_cues("uk_nino")), re.IGNORECASE)
 
 _NHS_RE = re.compile(r"(?<![\d+])(\d{3})([ -]?)(\d{3})\2(\d{4})(?!\d)")
-_NHS_CUE = re.compile(r"\bnhs\b", re.IGNORECASE)
+_NHS_CUE = re.compile(cue_alternation(shared_cues("uk_nhs")), re.IGNORECASE)
 
 _AADHAAR_RE = re.compile(r"(?<![\d+])[2-9]\d{3}([ -]?)\d{4}\1\d{4}(?!\d)")
-_AADHAAR_CUE = re.compile(r"(?:\baadh?aa?r\b|\buid\b|आधार)", re.IGNORECASE)
+_AADHAAR_CUE = re.compile(cue_alternation(shared_cues("in_aadhaar")), re.IGNORECASE)
 
 _PAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z](?![A-Za-z0-9])", re.IGNORECASE)
-_PAN_CUE = re.compile(r"\bpan\b", re.IGNORECASE)
+_PAN_CUE = re.compile(cue_alternation(shared_cues("in_pan")), re.IGNORECASE)
 
 _CN_ID_RE = re.compile(
     r"(?<![0-9])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[0-9Xx](?![0-9A-Za-z])")

@@ -12,20 +12,20 @@ import re
 from collections.abc import Iterable, Iterator
 
 from ...locales.base import LocalePack
-from ...locales.packfile import PackRules
+from ...locales.packfile import IntroRule, PackRules
+from ...locales.registry import BUILTIN_PACKS
 from .base import Match, business_context, digits_of, has_cue
+from .lexicon_names import pack_names
 from .phone import find_cued_digit_runs
 
 _TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
-# words that end a name after a cue, in the new packs' languages (capitalised sentence words, fillers)
-_NAME_STOP = frozenset(
-    """
-en and und et y och de der die das la le el van von und ik ich je jag yo i is ist est es är hier ici aquí
-bij bei chez från mit with met avec con med und und ja nee nein oui non sí no nej
-""".split()
-)
-
-_PARTICLES = frozenset("van de der den ter ten von zu la le del da di dos".split())
+_TOK_BEFORE = re.compile(r"(?<![\w'\-])([^\W\d_][\w'\-]*)\s*$")
+# Words that end a name after a cue (capitalised sentence words, fillers) and particles inside one ("van",
+# "de"): `name_context.<lang>.stop` and `.particles` of the shipped packs without shared_cues (the European
+# ones), which apply in all of them, as when they were one Python list; a user's pack adds its own.
+_OWN = [p.rules for p in BUILTIN_PACKS.values() if p.rules is not None]
+_NAME_STOP = frozenset().union(*(r.name_stop for r in _OWN))
+_PARTICLES = frozenset().union(*(r.name_particles for r in _OWN))
 
 
 def pack_business(text: str, start: int, end: int, rules: PackRules) -> bool:
@@ -39,7 +39,7 @@ def pack_business(text: str, start: int, end: int, rules: PackRules) -> bool:
     biz = [m.end() for m in rules.business_cues.finditer(left)]
     if not biz:
         return False
-    personal = [m.end() for rx in (rules.phone_cues,) if rx is not None for m in rx.finditer(left)]
+    personal = [m.end() for rx in (rules.phone_cues, rules.personal_cues) if rx is not None for m in rx.finditer(left)]
     personal += [m.end() for r in rules.ids if r.cues is not None for m in r.cues.finditer(left)]
     return not personal or biz[-1] > personal[-1]
 
@@ -88,42 +88,114 @@ def find_pack_postcodes(text: str, rules: PackRules) -> Iterator[Match]:
 
 
 def find_pack_addresses(text: str, rules: PackRules) -> Iterator[Match]:
+    """The pack's address patterns; a pattern with a group (after its {cue}) gives the group as the value,
+    unless a business cue of the pack is inside it."""
     for r in rules.addresses:
         for m in r.pattern.finditer(text):
-            cued = r.cues is not None and has_cue(text, m.start(), r.cues, window=32)
+            g = 1 if r.pattern.groups and m.group(1) is not None else 0
+            if g and rules.business_cues is not None and rules.business_cues.search(m.group(1)):
+                continue  # an order or invoice number after the cue, not a postcode
+            cued = g == 1 or (r.cues is not None and has_cue(text, m.start(), r.cues, window=32))
             yield Match(
                 "address",
-                m.start(),
-                m.end(),
+                m.start(g),
+                m.end(g),
                 0.9 if cued else 0.8,
                 "address_pattern",
-                " ".join(m.group().lower().split()),
+                " ".join(m.group(g).lower().split()),
             )
 
 
-def find_pack_names(text: str, rules: PackRules) -> Iterator[Match]:
-    """One to three capitalised words after a name cue ("mijn naam is", "ich heiße", "me llamo")."""
-    if rules.name_cues is None:
+def _name_after(
+    text: str, pos: int, stop: frozenset[str], particles: frozenset[str], capitalised: bool = True
+) -> tuple[int, int] | None:
+    """Up to four words from `pos`, particles allowed between capitalised ones; None if none."""
+    start = end = None
+    n = 0
+    while n < 4:
+        m = _TOK.match(text, pos)
+        if not m:
+            break
+        tok = m.group(1)
+        if start is not None and tok in particles:  # "Sanne de Vries", "Ludwig van Beethoven"
+            nxt = _TOK.match(text, m.end())
+            if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in stop:
+                pos = m.end()
+                continue
+            break
+        if (capitalised and not tok[0].isupper()) or tok.lower() in stop or len(tok) < 2:
+            break
+        start = m.start(1) if start is None else start
+        end, pos, n = m.end(1), m.end(), n + 1
+    return (start, end) if start is not None and end is not None else None
+
+
+def _name_before(
+    text: str, pos: int, stop: frozenset[str], particles: frozenset[str], capitalised: bool = True
+) -> tuple[int, int] | None:
+    """Up to four words that end just before `pos` (only spaces between): "Stefan Krüger" am Apparat; None
+    when a stop word comes just before them."""
+    start = end = None
+    n = 0
+    while n < 4:
+        m = _TOK_BEFORE.search(text, 0, pos)
+        if not m:
+            break
+        tok = m.group(1)
+        if start is not None and tok in particles:
+            prev = _TOK_BEFORE.search(text, 0, m.start())
+            if prev and prev.group(1)[0].isupper() and prev.group(1).lower() not in stop:
+                pos = m.start()
+                continue
+            break
+        if tok.lower() in stop and start is not None:
+            return None  # an article or pronoun before it: a noun phrase ("Der Techniker am Apparat")
+        if (capitalised and not tok[0].isupper()) or tok.lower() in stop or len(tok) < 2:
+            break
+        end = m.end(1) if end is None else end
+        start, pos, n = m.start(1), m.start(), n + 1
+    return (start, end) if start is not None and end is not None else None
+
+
+def _name_match(text: str, span: tuple[int, int] | None, rule: IntroRule, pack: LocalePack) -> Match | None:
+    if span is None:
+        return None
+    s, e = span
+    words = text[s:e].lower().split()
+    if rule.full_name and len(words) < 2:  # one word: only a listed name ("ich bin Kunde" is not one)
+        if words[0] not in pack_names(pack):
+            return None
+    return Match("person_name", s, e, 0.85, "name_cue", " ".join(words))
+
+
+def find_pack_names(text: str, pack: LocalePack) -> Iterator[Match]:
+    """Names after the pack's name cues ("mijn naam is", "ich heiße", "me llamo": one to four capitalised
+    words), and around its self-introductions (`name_intros`: "ich bin ...", "... am Apparat")."""
+    rules: PackRules = pack.rules
+    if rules.name_cues is None and not rules.intros:
         return
-    for cue in rules.name_cues.finditer(text):
-        pos, start, end, n = cue.end(), None, None, 0
-        while n < 4:
-            m = _TOK.match(text, pos)
-            if not m:
-                break
-            tok = m.group(1)
-            if start is not None and tok in _PARTICLES:  # "Sanne de Vries", "Ludwig van Beethoven"
-                nxt = _TOK.match(text, m.end())
-                if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in _NAME_STOP:
-                    pos = m.end()
-                    continue
-                break
-            if not tok[0].isupper() or tok.lower() in _NAME_STOP or len(tok) < 2:
-                break
-            start = m.start(1) if start is None else start
-            end, pos, n = m.end(1), m.end(), n + 1
-        if start is not None and end is not None:
-            yield Match("person_name", start, end, 0.85, "name_cue", " ".join(text[start:end].lower().split()))
+    stop = _NAME_STOP | rules.name_stop if rules.name_stop - _NAME_STOP else _NAME_STOP
+    particles = _PARTICLES | rules.name_particles if rules.name_particles - _PARTICLES else _PARTICLES
+    if rules.name_cues is not None:
+        for cue in rules.name_cues.finditer(text):
+            span = _name_after(text, cue.end(), stop, particles)
+            if span is not None:
+                s, e = span
+                yield Match("person_name", s, e, 0.85, "name_cue", " ".join(text[s:e].lower().split()))
+    for rule in rules.intros:
+        if rule.before_re is not None:
+            for cue in rule.before_re.finditer(text):
+                span = _name_after(text, cue.end(), stop, particles, rule.capitalised)
+                if span is not None and (rule.after_re is None or rule.after_re.match(text, span[1])):
+                    found = _name_match(text, span, rule, pack)
+                    if found is not None:
+                        yield found
+        elif rule.after_find is not None:
+            for cue in rule.after_find.finditer(text):
+                span = _name_before(text, cue.start(), stop, particles, rule.capitalised)
+                found = _name_match(text, span, rule, pack)
+                if found is not None:
+                    yield found
 
 
 def find_pack_rules(text: str, pack: LocalePack, has_digit: bool, numbers_only: bool) -> Iterator[Match]:
@@ -139,4 +211,4 @@ def find_pack_rules(text: str, pack: LocalePack, has_digit: bool, numbers_only: 
         if "address" in pack.pii_types:
             yield from find_pack_addresses(text, rules)
     if not numbers_only and "person_name" in pack.pii_types:
-        yield from find_pack_names(text, rules)
+        yield from find_pack_names(text, pack)

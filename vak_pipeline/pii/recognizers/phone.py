@@ -124,8 +124,11 @@ _PHONE_CUE = re.compile(
     re.IGNORECASE,
 )
 _PHONE_CUE_GATE = RegexGate(_PHONE_CUE)
-_HOMOPHONES = {"to": "2", "too": "2", "for": "4", "oh": "0", "o": "0"}
-_LOOSE_RUN = re.compile(r"\d(?:(?:[\s().\-/,]{0,2}|\s(?:to|too|for|oh|o)\s)\d){6,}", re.IGNORECASE)
+# The homophones ASR writes for a digit ("to", "for", "oh") are data: `misheard_digits` in en-US.
+_HOMOPHONES = {w: d for p in BUILTIN_PACKS.values() if p.rules is not None for w, d in p.rules.shared_misheard_digits}
+_LOOSE_RUN = re.compile(
+    rf"\d(?:(?:[\s().\-/,]{{0,2}}|\s(?:{'|'.join(map(re.escape, _HOMOPHONES))})\s)\d){{6,}}", re.IGNORECASE
+)
 
 
 def find_cued_digit_runs(text: str, cued: bool = False) -> Iterator[Match]:

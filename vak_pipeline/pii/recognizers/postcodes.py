@@ -41,11 +41,11 @@ _CN_RE = re.compile(rf"{_CN_CUE.pattern}{_GAP}(?<!\d)(\d(?:{_SEP}\d){{5}})(?!{_S
 _US_RE = re.compile(
     rf"{_US_CUE.pattern}{_GAP}(?<!\d)(\d(?:{_SEP}\d){{4}}(?:\s?-\s?\d{{4}})?)(?!{_SEP}?\d)", re.IGNORECASE
 )
-_STATES = (
-    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK "
-    "OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC"
-)
-_US_STATE_RE = re.compile(rf",\s*(?:{'|'.join(_STATES.split())})\s+(\d{{5}}(?:-\d{{4}})?)(?!\d)")
+# the US states before a ZIP: `address_words.en.regions` in en-US
+_STATES = [
+    w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_address_words.get("regions", ())
+]
+_US_STATE_RE = re.compile(rf",\s*(?:{'|'.join(_STATES) or '(?!)'})\s+(\d{{5}}(?:-\d{{4}})?)(?!\d)")
 # "45,000" (or "3,72,220") after a cue is an amount written with thousands separators, not digits said one
 # by one ("1, 3, 9, 1, 6")
 _THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")

@@ -16,8 +16,9 @@ from .base import latin_words
 
 # The built-in table: the number words, repeat words ("double five") and digit characters (零 一 二 ...)
 # of the original packs, read from their pack files (`shared_number_words: true`: en-US, hi-Latn-IN, hi-IN,
-# zh-CN); they apply in every pack. "plus" before a number (a country code) is syntax and stays here.
+# zh-CN); they apply in every pack, with the words for + before a country code (`plus_words`: "plus").
 _SHARED = [p.rules for p in BUILTIN_PACKS.values() if p.rules is not None]
+_PLUS = tuple(sorted({w.lower() for r in _SHARED for w in r.shared_plus_words}, key=len, reverse=True))
 _WORDS: dict[str, str] = {w: d for r in _SHARED for w, d in r.shared_number_words}
 _REPEAT: dict[str, int] = {w: n for r in _SHARED for w, n in r.shared_repeat_words}
 _ZH: dict[str, str] = {c: d for r in _SHARED for c, d in r.shared_digit_chars}
@@ -26,6 +27,7 @@ _ZH_CHARS = "".join(re.escape(c) for c in _ZH)
 _L = r"(?<![\w\u0900-\u097F])"  # word boundaries that also respect Devanagari vowel signs
 _R = r"(?![\w\u0900-\u097F])"
 _REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
+_PLUS_ALT = re.escape(_PLUS[0]) if len(_PLUS) == 1 else "(?:" + ("|".join(map(re.escape, _PLUS)) or "(?!)") + ")"
 _ZH_RUN_RE = re.compile(rf"[{_ZH_CHARS}0-9]{{6,}}")
 _WORD_RUN = re.compile(r"\w+")
 _LETTERS = re.compile("[A-Za-z]+")
@@ -65,7 +67,7 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
     token = rf"{_L}(?:(?:{_REP_ALT})\s+)?(?:{alt}|\d+){_R}"
     return _Table(
         words,
-        re.compile(rf"(?:{_L}plus\s+)?{token}(?:[\s,\-]+{token})*", re.IGNORECASE),
+        re.compile(rf"(?:{_L}{_PLUS_ALT}\s+)?{token}(?:[\s,\-]+{token})*", re.IGNORECASE),
         re.compile(rf"(?:({_REP_ALT})\s+)?({alt}|\d+)", re.IGNORECASE),
         re.compile(rf"{_L}(?:{alt}){_R}|[{_ZH_CHARS}]", re.IGNORECASE),
         frozenset(w for w in words if w.isascii()),
@@ -110,8 +112,9 @@ def _convert_run(text: str, m: re.Match[str], table: _Table) -> list[tuple[str, 
     pos, end = m.start(), m.end()
     has_word = False
     seg = text[pos:end]
-    if seg[:4].lower() == "plus":
-        nxt = table.token_re.search(text, pos + 4, end)
+    plus = next((w for w in _PLUS if seg[: len(w)].lower() == w), None)
+    if plus is not None:
+        nxt = table.token_re.search(text, pos + len(plus), end)
         if nxt is None:
             return None
         out.append(("+", pos, nxt.start()))
