@@ -126,6 +126,8 @@ class PackRules:
     shared_name_context: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # with shared_cues: address_words by role (ADDRESS_ROLES), regex alternatives, all languages in file order
     shared_address_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # with shared_cues: version_words, regex alternatives, all languages in file order
+    shared_version_words: tuple[str, ...] = ()
     # name_intros: the pack-file rules' (no shared_cues), or the built-in recognizer's (shared_cues)
     intros: tuple[IntroRule, ...] = ()
     shared_intros: tuple[IntroRule, ...] = ()
@@ -317,6 +319,9 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         for role, items in by_role.items():
             for k, item in enumerate(items):
                 compile_rx(("address_words", lang, role, k), item)
+    for lang, items in (doc.get("version_words") or {}).items():
+        for k, item in enumerate(items):
+            compile_rx(("version_words", lang, k), item)
     postcode_alt = "|".join(f"(?:{p['pattern']})" for p in doc.get("postcodes") or [])
     street = "|".join(
         re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len, reverse=True)
@@ -414,6 +419,7 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             role: tuple(w for per_lang in (doc.get("address_words") or {}).values() for w in per_lang.get(role, []))
             for role in ADDRESS_ROLES
         },
+        shared_version_words=() if own else tuple(w for ws in (doc.get("version_words") or {}).values() for w in ws),
         intros=intros if own else (),
         shared_intros=() if own else intros,
         name_stop=frozenset(w.lower() for c in context.values() for w in c.get("stop", [])) if own else frozenset(),

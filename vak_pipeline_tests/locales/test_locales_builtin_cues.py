@@ -235,3 +235,21 @@ def test_a_builtin_self_introduction_without_before_words_is_refused_with_its_li
     (tmp_path / "hi-IN.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(PackFileError, match=r"hi-IN\.yaml:\d+: name_intros\.hi\[1\]: the built-in name recognizer"):
         load_pack_file(tmp_path / "hi-IN.yaml", "test")
+
+
+def test_the_words_before_a_version_are_read_from_the_pack_files(tmp_path: Path):
+    from vak_pipeline.pii.recognizers import network
+
+    assert "firmware\\s*" in PACKS["en-US"].rules.shared_version_words
+    assert "固件" in PACKS["zh-CN"].rules.shared_version_words
+
+    def ips(text: str) -> list[str]:
+        return [text[m.start : m.end] for m in network.find_ips(text)]
+
+    assert ips("the router is on firmware 4.2.0.118 now") == []  # en-US: a version
+    assert ips("固件版本号 4.2.0.118") == [] and ips("ऐप का वर्जन 4.2.0.118 है") == []  # zh-CN, hi-IN
+    assert ips("my laptop's address is 192.168.1.20") == ["192.168.1.20"]  # no version word before it
+    text = (BUILTIN_DIR / "zh-CN.yaml").read_text(encoding="utf-8").replace("'版本号?'", "'版本(号?'")
+    (tmp_path / "zh-CN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"zh-CN\.yaml:\d+: version_words\.zh\[0\]: not a valid"):
+        load_pack_file(tmp_path / "zh-CN.yaml", "test")
