@@ -208,3 +208,29 @@ def word_bounded(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     return not (before.isalnum() or after.isalnum())
+
+
+def take_name(text: str, pos: int, token_re: re.Pattern[str], stop: frozenset[str],
+              particles: frozenset[str] = frozenset(), capitalised: bool = True,
+              max_words: int = 4) -> tuple[int, int] | None:
+    """The span of the name that starts at `pos` (after a cue): up to `max_words` words of `token_re`
+    (its group 1), ended by a stop word, a word of one letter or, with `capitalised`, a lower-case word;
+    a particle ("van", "de") counts only between a word and a capitalised one. None if no word is taken."""
+    start = end = None
+    n = 0
+    while n < max_words:
+        m = token_re.match(text, pos)
+        if not m:
+            break
+        tok = m.group(1)
+        if start is not None and tok in particles:  # "Sanne de Vries", "Ludwig van Beethoven"
+            nxt = token_re.match(text, m.end())
+            if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in stop:
+                pos = m.end()
+                continue
+            break
+        if (capitalised and not tok[0].isupper()) or tok.lower() in stop or len(tok) < 2:
+            break
+        start = m.start(1) if start is None else start
+        end, pos, n = m.end(1), m.end(), n + 1
+    return (start, end) if start is not None and end is not None else None

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ...locales.packfile import IntroRule
 from ...locales.registry import BUILTIN_PACKS
-from .base import Match, RegexGate, latin_words
+from .base import Match, RegexGate, latin_words, take_name
 
 log = logging.getLogger(__name__)
 
@@ -133,21 +133,7 @@ def _gated(words: frozenset[str]) -> bool:
 
 
 def _take_name(text: str, pos: int, capitalised: bool) -> tuple[int, int] | None:
-    start = end = None
-    n = 0
-    while n < 3:
-        m = _TOKEN_RE.match(text, pos)
-        if not m:
-            break
-        tok = m.group(1)
-        if tok.lower() in STOP or (capitalised and not tok[0].isupper()) or len(tok) < 2:
-            break
-        if start is None:
-            start = m.start(1)
-        end = m.end(1)
-        pos = m.end()
-        n += 1
-    return (start, end) if start is not None and end is not None else None
+    return take_name(text, pos, _TOKEN_RE, STOP, capitalised=capitalised, max_words=3)
 
 
 def name_norm(s: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from ...locales.base import LocalePack
 from ...locales.packfile import IntroRule, PackRules
 from ...locales.registry import BUILTIN_PACKS
-from .base import Match, business_context, digits_of, has_cue
+from .base import Match, business_context, digits_of, has_cue, take_name
 from .lexicon_names import pack_names
 from .phone import find_cued_digit_runs
 
@@ -110,24 +110,7 @@ def _name_after(
     text: str, pos: int, stop: frozenset[str], particles: frozenset[str], capitalised: bool = True
 ) -> tuple[int, int] | None:
     """Up to four words from `pos`, particles allowed between capitalised ones; None if none."""
-    start = end = None
-    n = 0
-    while n < 4:
-        m = _TOK.match(text, pos)
-        if not m:
-            break
-        tok = m.group(1)
-        if start is not None and tok in particles:  # "Sanne de Vries", "Ludwig van Beethoven"
-            nxt = _TOK.match(text, m.end())
-            if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in stop:
-                pos = m.end()
-                continue
-            break
-        if (capitalised and not tok[0].isupper()) or tok.lower() in stop or len(tok) < 2:
-            break
-        start = m.start(1) if start is None else start
-        end, pos, n = m.end(1), m.end(), n + 1
-    return (start, end) if start is not None and end is not None else None
+    return take_name(text, pos, _TOK, stop, particles, capitalised, max_words=4)
 
 
 def _name_before(
