@@ -87,6 +87,8 @@ SHARED_CUE_KINDS = (
     "person_name", "phone", "address", "postcode", "personal", "business_links", "business_determiners",
     "us_ssn", "uk_nino", "uk_nhs", "in_aadhaar", "in_pan",
 )
+# question_words types: the value types a question can ask for (pii/recognizers/asked.py has their lengths)
+QUESTION_TYPES = ("payment_card", "in_pin", "us_zip", "cn_postcode")
 # address_words roles (docs/locale-packs.md): the words of the built-in address forms
 ADDRESS_ROLES = (
     "street", "not_street", "unit", "unit_number", "sector", "sector_more", "sector_house", "sector_number",
@@ -128,6 +130,8 @@ class PackRules:
     shared_address_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # with shared_cues: version_words, regex alternatives, all languages in file order
     shared_version_words: tuple[str, ...] = ()
+    # with shared_cues: question_words by type (QUESTION_TYPES), regex alternatives, all languages in file order
+    shared_question_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # name_intros: the pack-file rules' (no shared_cues), or the built-in recognizer's (shared_cues)
     intros: tuple[IntroRule, ...] = ()
     shared_intros: tuple[IntroRule, ...] = ()
@@ -322,6 +326,10 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
     for lang, items in (doc.get("version_words") or {}).items():
         for k, item in enumerate(items):
             compile_rx(("version_words", lang, k), item)
+    for lang, by_type in (doc.get("question_words") or {}).items():
+        for ptype, items in by_type.items():
+            for k, item in enumerate(items):
+                compile_rx(("question_words", lang, ptype, k), item)
     postcode_alt = "|".join(f"(?:{p['pattern']})" for p in doc.get("postcodes") or [])
     street = "|".join(
         re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len, reverse=True)
@@ -420,6 +428,12 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
             for role in ADDRESS_ROLES
         },
         shared_version_words=() if own else tuple(w for ws in (doc.get("version_words") or {}).values() for w in ws),
+        shared_question_words={}
+        if own
+        else {
+            t: tuple(w for per_lang in (doc.get("question_words") or {}).values() for w in per_lang.get(t, []))
+            for t in QUESTION_TYPES
+        },
         intros=intros if own else (),
         shared_intros=() if own else intros,
         name_stop=frozenset(w.lower() for c in context.values() for w in c.get("stop", [])) if own else frozenset(),

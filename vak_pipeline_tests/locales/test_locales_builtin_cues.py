@@ -253,3 +253,20 @@ def test_the_words_before_a_version_are_read_from_the_pack_files(tmp_path: Path)
     (tmp_path / "zh-CN.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(PackFileError, match=r"zh-CN\.yaml:\d+: version_words\.zh\[0\]: not a valid"):
         load_pack_file(tmp_path / "zh-CN.yaml", "test")
+
+
+def test_the_words_of_a_question_for_a_value_are_read_from_the_pack_files(tmp_path: Path):
+    from vak_pipeline.pii.recognizers import asked
+
+    assert "\\bpincode\\b" in PACKS["en-US"].rules.shared_question_words["in_pin"]
+    assert "邮编" in PACKS["zh-CN"].rules.shared_question_words["cn_postcode"]
+    types = ("payment_card", "in_pin", "us_zip", "cn_postcode")
+    assert asked.asked_types("could you read me the card number?", types) == ["payment_card"]  # en-US
+    assert asked.asked_types("आपका पिन कोड क्या है", types) == ["in_pin"]  # hi-IN
+    assert asked.asked_types("请说一下您的银行卡卡号和邮编", types) == ["payment_card", "cn_postcode"]  # zh-CN
+    assert asked.asked_types("what is the postal code there?", ("in_pin",)) == []  # only the pack's own types
+    assert asked.asked_types("is it still raining over there?", types) == []
+    text = (BUILTIN_DIR / "hi-IN.yaml").read_text(encoding="utf-8").replace("in_pin: ['पिन", "in_pin: ['पिन(")
+    (tmp_path / "hi-IN.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"hi-IN\.yaml:\d+: question_words\.hi\.in_pin\[0\]: not a valid"):
+        load_pack_file(tmp_path / "hi-IN.yaml", "test")
