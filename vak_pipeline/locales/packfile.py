@@ -89,6 +89,8 @@ SHARED_CUE_KINDS = (
 )
 # question_words types: the value types a question can ask for (pii/recognizers/asked.py has their lengths)
 QUESTION_TYPES = ("payment_card", "in_pin", "us_zip", "cn_postcode")
+# email_words roles: the words of a spoken email address (pii/recognizers/email.py)
+EMAIL_ROLES = ("dot", "underscore", "dash", "at", "providers", "tlds", "glued_tlds", "not_local")
 # address_words roles (docs/locale-packs.md): the words of the built-in address forms
 ADDRESS_ROLES = (
     "street", "not_street", "unit", "unit_number", "sector", "sector_more", "sector_house", "sector_number",
@@ -132,6 +134,8 @@ class PackRules:
     shared_version_words: tuple[str, ...] = ()
     # with shared_cues: question_words by type (QUESTION_TYPES), regex alternatives, all languages in file order
     shared_question_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # with shared_cues: email_words by role (EMAIL_ROLES), all languages in file order
+    shared_email_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # name_intros: the pack-file rules' (no shared_cues), or the built-in recognizer's (shared_cues)
     intros: tuple[IntroRule, ...] = ()
     shared_intros: tuple[IntroRule, ...] = ()
@@ -330,6 +334,10 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         for ptype, items in by_type.items():
             for k, item in enumerate(items):
                 compile_rx(("question_words", lang, ptype, k), item)
+    for lang, by_role in (doc.get("email_words") or {}).items():
+        for role in ("at", "glued_tlds"):
+            for k, item in enumerate(by_role.get(role, [])):
+                compile_rx(("email_words", lang, role, k), item)
     postcode_alt = "|".join(f"(?:{p['pattern']})" for p in doc.get("postcodes") or [])
     street = "|".join(
         re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len, reverse=True)
@@ -433,6 +441,12 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         else {
             t: tuple(w for per_lang in (doc.get("question_words") or {}).values() for w in per_lang.get(t, []))
             for t in QUESTION_TYPES
+        },
+        shared_email_words={}
+        if own
+        else {
+            role: tuple(w for per_lang in (doc.get("email_words") or {}).values() for w in per_lang.get(role, []))
+            for role in EMAIL_ROLES
         },
         intros=intros if own else (),
         shared_intros=() if own else intros,

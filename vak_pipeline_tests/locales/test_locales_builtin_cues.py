@@ -270,3 +270,24 @@ def test_the_words_of_a_question_for_a_value_are_read_from_the_pack_files(tmp_pa
     (tmp_path / "hi-IN.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(PackFileError, match=r"hi-IN\.yaml:\d+: question_words\.hi\.in_pin\[0\]: not a valid"):
         load_pack_file(tmp_path / "hi-IN.yaml", "test")
+
+
+def test_the_words_of_a_spoken_email_address_are_read_from_the_pack_files(tmp_path: Path):
+    from vak_pipeline.pii.recognizers import email
+
+    assert "hyphen" in PACKS["en-US"].rules.shared_email_words["dash"]
+    assert "rediffmail" in PACKS["en-US"].rules.shared_email_words["providers"]
+    assert "hai" in PACKS["hi-Latn-IN"].rules.shared_email_words["not_local"]
+
+    def emails(text: str) -> list[str]:
+        return [m.norm for m in email.find_emails(text)]
+
+    assert emails("it is priya underscore k at the rate gmail dot com") == ["priya_k@gmail.com"]  # at, underscore
+    assert emails("write to ravi hyphen m at yahoo dot in please") == ["ravi-m@yahoo.in"]  # dash words, tlds
+    assert emails("send it to meenaatrediffmail.com") == ["meena@rediffmail.com"]  # providers, glued_tlds
+    assert emails("mera email hai at gmail dot com") == []  # not_local (hi-Latn-IN)
+    assert emails("the dot at the end of the line") == []
+    text = (BUILTIN_DIR / "en-US.yaml").read_text(encoding="utf-8").replace("glued_tlds: [com,", "glued_tlds: ['(com',")
+    (tmp_path / "en-US.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"en-US\.yaml:\d+: email_words\.en\.glued_tlds\[0\]: not a valid"):
+        load_pack_file(tmp_path / "en-US.yaml", "test")

@@ -8,35 +8,61 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...locales.registry import BUILTIN_PACKS
 from .base import Match
 
 _EMAIL_RE = re.compile(
     r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9\-])")
-_TLDS = "com|in|co|org|net|io|uk|edu|gov|info|me|ai|us|cn|biz|app|dev"
-_SEP = r"(?:\s+(?:dot|underscore|dash|hyphen)\s+|[._\-])"
+
+
+def _words(role: str) -> list[str]:
+    """`email_words.<lang>.<role>` of the shipped packs (en-US; hi-Latn-IN's `not_local`), in file order."""
+    return [w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_email_words.get(role, ())]
+
+
+def _alt(items: list[str]) -> str:
+    """Regex alternatives, tried in order; one that never matches when there are none."""
+    return "|".join(items) or "(?!)"
+
+
+def _one(items: list[str]) -> str:
+    """The alternatives as one regex item (a single word stays as it is)."""
+    return items[0] if len(items) == 1 else f"(?:{_alt(items)})"
+
+
+# The words of a spoken address: `email_words` in en-US (dot, underscore, dash, at, providers, tlds ...).
+_DOT_WORDS = [re.escape(w) for w in _words("dot")]
+_SEP_WORDS = _alt(_DOT_WORDS + [re.escape(w) for role in ("underscore", "dash") for w in _words(role)])
+_SPOKEN_DOT = _one(_DOT_WORDS)
+_TLDS = _alt([re.escape(w) for w in _words("tlds")])
+_SEP = rf"(?:\s+(?:{_SEP_WORDS})\s+|[._\-])"
 _SPOKEN_RE = re.compile(
-    rf"\b([a-z0-9]+(?:{_SEP}[a-z0-9]+){{0,3}})\s+(?:at\s+the\s+rate(?:\s+of)?|at)\s+"
-    rf"([a-z0-9]+(?:(?:\s+dot\s+|\.)[a-z0-9]+)*(?:\s+dot\s+|\.)(?:{_TLDS}))\b",
+    rf"\b([a-z0-9]+(?:{_SEP}[a-z0-9]+){{0,3}})\s+(?:{_alt(_words('at'))})\s+"
+    rf"([a-z0-9]+(?:(?:\s+{_SPOKEN_DOT}\s+|\.)[a-z0-9]+)*(?:\s+{_SPOKEN_DOT}\s+|\.)(?:{_TLDS}))\b",
     re.IGNORECASE,
 )
-_PROVIDERS = r"(?:gmail|yahoo|hotmail|outlook|rediffmail|icloud|protonmail|live|aol|163|qq)"
+_PROVIDERS = r"(?:" + _alt([re.escape(w) for w in _words("providers")]) + r")"
 # "dot com" spoken, or "at gmail.com" (ASR writes the domain but keeps the spoken "at")
-_SPOKEN_PREFILTER = re.compile(r"\bdot\s+(?:" + _TLDS + r")\b|\bat\s+" + _PROVIDERS + r"\.", re.IGNORECASE)
-_DOT = re.compile(r"\bdot\b", re.IGNORECASE)
-# In ASCII text both spoken forms need the word "dot" or "<provider>." (lower case); None: no such shortcut.
-_PROVIDER_DOTS = tuple(p.lower() + "." for p in _PROVIDERS[3:-1].split("|"))
+_SPOKEN_PREFILTER = re.compile(r"\b" + _SPOKEN_DOT + r"\s+(?:" + _TLDS + r")\b|\bat\s+" + _PROVIDERS + r"\.",
+                               re.IGNORECASE)
+_DOT = re.compile(r"\b" + _SPOKEN_DOT + r"\b", re.IGNORECASE)
+_DOT_SET = frozenset(w.lower() for w in _words("dot"))
+# In ASCII text both spoken forms need a dot word or "<provider>." (lower case); None: no such shortcut.
+_PROVIDER_DOTS: tuple[str, ...] | None = tuple(p.lower() + "." for p in _words("providers"))
 if not all(p[:-1].isalnum() and p.isascii() for p in _PROVIDER_DOTS):
     _PROVIDER_DOTS = None
 _GLUED_GATE = re.compile(r"at" + _PROVIDERS + r"\.", re.IGNORECASE)
 # ASR glues "name at gmail dot com" into "name.calledwellatgmail.com": a run ending in "at<provider>.<tld>"
-_GLUED_RE = re.compile(r"(?<![\w@.])([a-z0-9][a-z0-9._\-]*?)at(" + _PROVIDERS + r"\.(?:com|co\.in|co\.uk|in|net))\b",
-                       re.IGNORECASE)
-_WORD_SEP = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
-_SEP_SUB = re.compile(r"\s+(dot|underscore|dash|hyphen)\s+", re.IGNORECASE)
+_GLUED_RE = re.compile(
+    r"(?<![\w@.])([a-z0-9][a-z0-9._\-]*?)at(" + _PROVIDERS + r"\.(?:" + _alt(_words("glued_tlds")) + r"))\b",
+    re.IGNORECASE,
+)
+_WORD_SEP = {w.lower(): c for role, c in (("dot", "."), ("underscore", "_"), ("dash", "-")) for w in _words(role)}
+_SEP_SUB = re.compile(r"\s+(" + _SEP_WORDS + r")\s+", re.IGNORECASE)
 _UPI_RE = re.compile(r"(?<![A-Za-z0-9._\-])[A-Za-z0-9][A-Za-z0-9._\-]{1,255}@[A-Za-z][A-Za-z0-9]{1,63}"
                      r"(?![A-Za-z0-9@]|\.[A-Za-z])")
-_NOT_WORD_LEFT = {"is", "my", "me", "the", "a", "an", "to", "at", "and", "email", "mail", "id", "hai", "address"}
+_NOT_WORD_LEFT = {w.lower() for w in _words("not_local")}
 
 
 def _spoken_norm(s: str) -> str:
@@ -48,10 +74,10 @@ def find_emails(text: str, words: frozenset[str] | None = None) -> Iterator[Matc
     if "@" in text:
         for m in _EMAIL_RE.finditer(text):
             yield Match("email", m.start(), m.end(), 0.95, "email", m.group().lower())
-    # both spoken forms need a "." or the word "dot" (d, o, t have no other case forms in re.IGNORECASE)
-    if "." not in text and ("dot" not in words if words is not None else _DOT.search(text) is None):
+    # both spoken forms need a "." or a dot word ("dot": d, o, t have no other case forms in re.IGNORECASE)
+    if "." not in text and (_DOT_SET.isdisjoint(words) if words is not None else _DOT.search(text) is None):
         return
-    if text.isascii() and _PROVIDER_DOTS is not None and words is not None and "dot" not in words:
+    if text.isascii() and _PROVIDER_DOTS is not None and words is not None and _DOT_SET.isdisjoint(words):
         low = text.lower()
         if not any(map(low.__contains__, _PROVIDER_DOTS)):
             return
