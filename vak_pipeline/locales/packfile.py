@@ -94,8 +94,9 @@ EMAIL_ROLES = ("dot", "underscore", "dash", "at", "providers", "tlds", "glued_tl
 # address_words roles (docs/locale-packs.md): the words of the built-in address forms
 ADDRESS_ROLES = (
     "street", "not_street", "unit", "unit_number", "sector", "sector_more", "sector_house", "sector_number",
-    "locality", "cue_links", "postcode_before", "postcode_links", "regions", "province", "city", "district",
-    "number_mark", "building", "letter_building", "estate", "estate_building", "lead_owners", "lead_home", "lead",
+    "locality", "cue_links", "house_cue", "postcode_before", "postcode_links", "regions", "province", "city",
+    "district", "number_mark", "building", "letter_building", "estate", "estate_building", "lead_owners", "lead_home",
+    "lead",
 )
 # name_context roles (docs/locale-packs.md): the words around a name, and which words are never one
 NAME_ROLES = (

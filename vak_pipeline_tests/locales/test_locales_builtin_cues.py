@@ -291,3 +291,22 @@ def test_the_words_of_a_spoken_email_address_are_read_from_the_pack_files(tmp_pa
     (tmp_path / "en-US.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(PackFileError, match=r"en-US\.yaml:\d+: email_words\.en\.glued_tlds\[0\]: not a valid"):
         load_pack_file(tmp_path / "en-US.yaml", "test")
+
+
+def test_the_cues_of_a_house_number_without_a_street_word_are_read_from_the_pack_files(tmp_path: Path):
+    """'I live at 33 maples treat': ASR garbled the street word; the pack's house cues still make it an address,
+    and only those cues (a parcel 'deliver to 12 units' is not an address)."""
+    from vak_pipeline.pii.recognizers import addresses
+
+    assert PACKS["en-US"].rules.shared_address_words["house_cue"] == ("live\\s+at", "address\\s+is")
+
+    def found(text: str) -> list[str]:
+        return [text[m.start : m.end] for m in addresses.find_addresses(text) if m.recognizer == "cue_house"]
+
+    assert found("yeah i live at 33 maples treat springfield") == ["33 maples treat springfield"]
+    assert found("my address is 42 harbour rode") == ["42 harbour rode"]
+    assert found("please deliver to 12 units by friday") == []
+    text = (BUILTIN_DIR / "en-US.yaml").read_text(encoding="utf-8").replace("'live\\s+at'", "'live\\s+(at'")
+    (tmp_path / "en-US.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(PackFileError, match=r"en-US\.yaml:\d+: address_words\.en\.house_cue\[0\]: not a valid"):
+        load_pack_file(tmp_path / "en-US.yaml", "test")

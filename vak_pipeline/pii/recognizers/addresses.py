@@ -92,10 +92,10 @@ _CUE_POSTAL_RE = re.compile(
     re.IGNORECASE)
 # After "I live at" / "my address is", a house number and the words up to the comma are the address
 # even when ASR garbled the street word that _STREET_RE needs ("33 maples treat" for "33 Maple Street").
-# Only these two of the address cues (cues.en.address): with the others ("deliver to", "mera pata") this
-# looser form would find more than it did, so the two stay here.
+# Its cues are their own list (address_words.<lang>.house_cue), not every address cue: with the others
+# ("deliver to", "mera pata") this looser form would take far more.
 _CUE_HOUSE_RE = re.compile(
-    rf"\b(?:live\s+at|address\s+is)\s+(\d{{1,5}}[A-Za-z]{{0,2}},?\s+{_WORD}"
+    rf"\b{_alt(_words('house_cue'))}\s+(\d{{1,5}}[A-Za-z]{{0,2}},?\s+{_WORD}"
     rf"(?:(?:\s+[A-Za-z][A-Za-z'.\-]*){{0,2}}\s+{_WORD})?)", re.IGNORECASE)
 # Chinese: [province/city/district ...] road + 号 [+ building/unit/room], with a cue (住在, 地址是 ...) or,
 # without one, when district-level and road-level parts are both there (朝阳区建国路88号).
