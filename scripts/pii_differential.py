@@ -441,14 +441,6 @@ def _run(tree: Path, corpus_file: Path, out: Path, mode: str) -> subprocess.Pope
     )
 
 
-def _git_tree(ref: str, dest: Path) -> None:
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
-    tar_path = dest.with_suffix(".tar")
-    tar_path.write_bytes(data)
-    with tarfile.open(tar_path) as tar:
-        tar.extractall(dest, filter="data")
-
-
 def corpus(n: int, seed: int, fragments: float, trees: list[Path]) -> dict[str, list]:
     """Every call (pack, text, descriptor names, persona) and the given-name lists; the same for the same
     arguments."""
