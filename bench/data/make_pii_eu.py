@@ -18,6 +18,8 @@ import json
 import random
 from pathlib import Path
 
+from make_pii_labelled import iban  # the ISO 13616 check digits, as the labelled set writes them
+
 OUT = Path(__file__).with_name("pii_eu.jsonl")
 rng = random.Random(20261201)
 PER_PACK = 64
@@ -95,14 +97,6 @@ def nie() -> str:
     p = rng.randint(0, 2)
     n = rng.randint(1000000, 9999999)
     return f"{'XYZ'[p]}{n}{_DNI[int(f'{p}{n}') % 23]}"
-
-
-def iban(country: str, bban: str) -> str:
-    s = bban + country + "00"
-    num = "".join(str(int(c, 36)) for c in s)
-    check = 98 - int(num) % 97
-    raw = f"{country}{check:02d}{bban}"
-    return " ".join(raw[i:i + 4] for i in range(0, len(raw), 4))
 
 
 def es_bban() -> str:
