@@ -41,21 +41,6 @@ class PackFileError(ValueError):
 
 
 @dataclass(frozen=True)
-class IdRule:
-    """A national id: candidate shape, the python-stdnum module that decides, and its cue words."""
-
-    type: str
-    placeholder: str
-    validator: str
-    pattern: re.Pattern[str]
-    cues: re.Pattern[str] | None
-    cue_required: bool
-
-    def is_valid(self, value: str) -> bool:
-        return bool(_stdnum(self.validator).is_valid(value))
-
-
-@dataclass(frozen=True)
 class PatternRule:
     """A postcode or address form: a regex (group 1 is the value when present) and its cue words."""
 
@@ -64,6 +49,16 @@ class PatternRule:
     pattern: re.Pattern[str]
     cues: re.Pattern[str] | None
     cue_required: bool
+
+
+@dataclass(frozen=True)
+class IdRule(PatternRule):
+    """A national id: a candidate shape like any pattern rule, plus the python-stdnum module that decides."""
+
+    validator: str
+
+    def is_valid(self, value: str) -> bool:
+        return bool(_stdnum(self.validator).is_valid(value))
 
 
 @dataclass(frozen=True)
@@ -343,31 +338,28 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
     street = "|".join(
         re.escape(w) for w in sorted((doc.get("address") or {}).get("street_words", []), key=len, reverse=True)
     )
-    ids = []
-    for k, r in enumerate(doc.get("national_ids") or []):
+    def typed_rule(section: str, k: int, r: dict[str, Any], body: str, cues: list[str]) -> dict[str, Any]:
+        """The fields every typed rule of a section shares; registers its placeholder."""
         placeholders[r["type"]] = r["placeholder"]
-        ids.append(
-            IdRule(
-                r["type"],
-                r["placeholder"],
-                r["validator"],
-                compile_rx(("national_ids", k, "pattern"), rf"(?<![\w.])(?:{r['pattern']})(?![\w])"),
-                _cue_re(r.get("cues") or []),
-                bool(r.get("cue_required", False)),
-            )
+        return {
+            "type": r["type"],
+            "placeholder": r["placeholder"],
+            "pattern": compile_rx((section, k, "pattern"), body),
+            "cues": _cue_re(cues),
+            "cue_required": bool(r.get("cue_required", False)),
+        }
+
+    ids = [
+        IdRule(
+            validator=r["validator"],
+            **typed_rule("national_ids", k, r, rf"(?<![\w.])(?:{r['pattern']})(?![\w])", r.get("cues") or []),
         )
-    posts = []
-    for k, r in enumerate(doc.get("postcodes") or []):
-        placeholders[r["type"]] = r["placeholder"]
-        posts.append(
-            PatternRule(
-                r["type"],
-                r["placeholder"],
-                compile_rx(("postcodes", k, "pattern"), rf"(?<![\w])({r['pattern']})(?![\w])"),
-                _cue_re(_cues_of(doc, "postcode")),
-                bool(r.get("cue_required", False)),
-            )
-        )
+        for k, r in enumerate(doc.get("national_ids") or [])
+    ]
+    posts = [
+        PatternRule(**typed_rule("postcodes", k, r, rf"(?<![\w])({r['pattern']})(?![\w])", _cues_of(doc, "postcode")))
+        for k, r in enumerate(doc.get("postcodes") or [])
+    ]
     addrs = []
     cues = _cues_of(doc, "address")
     for k, rx in enumerate((doc.get("address") or {}).get("patterns", [])):

@@ -65,14 +65,19 @@ class RecordingQuality(BaseModel):
     file: str | None = None
     locale: str | None = None
     duration_s: float = 0.0
-    speech_ratio: float | None = None
-    snr_db: float | None = None
-    clipping_ratio: float | None = None
-    cross_talk_db: float | None = None
-    hallucination_drops: int | None = None
-    words_per_s: float | None = None
-    lang_fallback_share: float | None = None
-    asr_confidence: float | None = None
+    # A metric is None when the stage that measures it did not run on this recording.
+    speech_ratio: float | None = Field(
+        default=None, description="Share of frames with speech, summed over channels, at most 1.")
+    snr_db: float | None = Field(default=None, description="Loud frames over quiet frames, dB.")
+    clipping_ratio: float | None = Field(default=None, description="Share of samples clipped at full scale (0-1).")
+    cross_talk_db: float | None = Field(
+        default=None, description="Loudest leak of one channel into the other, dB (higher = more bleed).")
+    hallucination_drops: int | None = Field(
+        default=None, description="ASR segments the hallucination filter removed.")
+    words_per_s: float | None = Field(default=None, description="Words per second of speech.")
+    lang_fallback_share: float | None = Field(
+        default=None, description="Share of spoken turns whose language fell back to the conversation's.")
+    asr_confidence: float | None = Field(default=None, description="Mean word probability of the ASR (0-1).")
     flags: list[str] = Field(default_factory=list)
 
     def row(self) -> dict[str, Any]:

@@ -33,13 +33,15 @@ class RecordingSettings(BaseModel):
     locale: str
     source: Source = "real"
     consent: Consent
-    consent_ref: str | None = None
-    voice_consent_ref: str | None = None
-    license: str | None = None
-    condition: Condition | None = None
-    domain: str | None = None
-    scenario: str | None = None
-    system_prompt: str | None = None
+    consent_ref: str | None = Field(default=None, description="Where the consent evidence is kept.")
+    voice_consent_ref: str | None = Field(
+        default=None, description="Consent to use the voices themselves (speech-to-speech training).")
+    license: str | None = Field(default=None, description="The licence the data may be used under.")
+    condition: Condition | None = Field(
+        default=None, description="How it was recorded (studio, clean, phone, noisy): declared, never guessed.")
+    domain: str | None = Field(default=None, description='The business domain, e.g. "telecom".')
+    scenario: str | None = Field(default=None, description='What the conversations are about, e.g. "billing dispute".')
+    system_prompt: str | None = Field(default=None, description="The agent's instructions, copied to every record.")
     tools: list[Tool] = Field(default_factory=list)
     channel_map: dict[str, ChannelRole] | None = Field(
         default=None, description='Stereo: which channel is whom, e.g. {"0": "user", "1": "agent"}.')
@@ -50,7 +52,8 @@ class RecordingSettings(BaseModel):
     agent_speaker_hint: str | None = Field(
         default=None, description="Mono: a diarized label or 'first'/'most' rule naming the agent.")
     names: list[str] = Field(default_factory=list, description="Person names to redact wherever they appear.")
-    allow_unconsented: bool = False
+    allow_unconsented: bool = Field(
+        default=False, description="Only with consent: none, and never for published data.")
     language_map: dict[str, str] = Field(
         default_factory=dict, description='Text sources: record language -> locale pack, e.g. {"en": "en-GB"}.')
     keep_notes: bool = Field(default=True, description="aidb: keep internal notes in meta.notes (never spoken).")
