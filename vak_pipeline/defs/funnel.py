@@ -7,11 +7,18 @@ name, with the reason and the fix. Thin: the funnel is computed by vak_pipeline.
 
 import dagster as dg
 
+from .metadata import rows_table
 from .partitions import uploads_partitions
 from .resources import DataResource
 
 DROPS_CAP = 50
 _COLUMNS = ("file", "line", "record_id", "code", "message", "fix")
+_FUNNEL_AUDIO = ("in", "decoded", "transcribed", "valid", "published")
+_FUNNEL_TEXT = ("in", "valid", "published")
+_UPLOAD_COLUMNS = (
+    "upload", "files", *(f"audio_{s}" for s in _FUNNEL_AUDIO), "hours_published", *(f"text_{s}" for s in _FUNNEL_TEXT),
+    "drops",
+)
 
 
 def drops_result(data: DataResource, upload: str, stages: tuple[str, ...]) -> dg.AssetCheckResult:
@@ -21,13 +28,7 @@ def drops_result(data: DataResource, upload: str, stages: tuple[str, ...]) -> dg
     f = upload_funnel(data.layout, upload)
     drops = [d for d in f.drops if d.stage in stages]
     files = sorted({d.file for d in drops})
-    table = dg.MetadataValue.table(
-        records=[
-            dg.TableRecord({c: ("" if getattr(d, c) is None else str(getattr(d, c))) for c in _COLUMNS})
-            for d in drops[:DROPS_CAP]
-        ],
-        schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in _COLUMNS]),
-    )
+    table = rows_table(drops, _COLUMNS, DROPS_CAP, int_columns=("line",))
     by_reason: dict[str, int] = {}
     for d in drops:
         by_reason[d.code] = by_reason.get(d.code, 0) + 1
@@ -98,42 +99,19 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
     ).hexdigest()
     html_path = layout.final(report.html)  # where it is read once `release` swaps the candidate in
     context.log.info(f"release verdict: {verdict.status}; " + "; ".join(verdict.reasons))
-    upload_cols = (
-        "upload",
-        "files",
-        "audio_in",
-        "audio_decoded",
-        "audio_transcribed",
-        "audio_valid",
-        "audio_published",
-        "hours_published",
-        "text_in",
-        "text_valid",
-        "text_published",
-        "drops",
-    )
     upload_rows = [
-        dg.TableRecord(
-            {
-                "upload": u.upload,
-                "files": u.files,
-                "audio_in": u.audio["in"].recordings,
-                "audio_decoded": u.audio["decoded"].recordings,
-                "audio_transcribed": u.audio["transcribed"].recordings,
-                "audio_valid": u.audio["valid"].recordings,
-                "audio_published": u.audio["published"].recordings,
-                "hours_published": round(u.audio["published"].hours or 0.0, 4),
-                "text_in": u.text["in"],
-                "text_valid": u.text["valid"],
-                "text_published": u.text["published"],
-                "drops": len(u.drops),
-            }
-        )
+        {
+            "upload": u.upload,
+            "files": u.files,
+            **{f"audio_{stage}": u.audio[stage].recordings for stage in _FUNNEL_AUDIO},
+            "hours_published": round(u.audio["published"].hours or 0.0, 4),
+            **{f"text_{stage}": u.text[stage] for stage in _FUNNEL_TEXT},
+            "drops": len(u.drops),
+        }
         for u in [*funnel.uploads, funnel.total]
     ]
     drops = funnel.total.drops
     flagged = [q for q in s.quality if q.flags]
-    q_cols = ("conv_id", "file", *METRICS, "flags")
     return dg.MaterializeResult(
         data_version=dg.DataVersion(version),
         metadata={
@@ -151,38 +129,18 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
             "audio_hours": dg.MetadataValue.float(round(s.audio_hours, 4)),
             "text_conversations": s.text_conversations,
             "rejected_rows": s.rejected_rows,
-            "funnel_by_upload": dg.MetadataValue.table(
-                records=upload_rows,
-                schema=dg.TableSchema(
-                    columns=[
-                        dg.TableColumn(c, "string" if c == "upload" else "float" if c == "hours_published" else "int")
-                        for c in upload_cols
-                    ]
-                ),
+            "funnel_by_upload": rows_table(
+                upload_rows,
+                _UPLOAD_COLUMNS,
+                cap=len(upload_rows),
+                int_columns=[c for c in _UPLOAD_COLUMNS[1:] if c != "hours_published"],
+                float_columns=("hours_published",),
             ),
             "drops_by_reason": dg.MetadataValue.json(funnel.total.drops_by_reason()),
-            "drops": dg.MetadataValue.table(
-                records=[
-                    dg.TableRecord(
-                        {
-                            c: "" if getattr(d, c) is None else str(getattr(d, c))
-                            for c in ("upload", "stage", "file", "line", "code", "fix")
-                        }
-                    )
-                    for d in drops[:DROPS_CAP]
-                ],
-                schema=dg.TableSchema(
-                    columns=[dg.TableColumn(c, "string") for c in ("upload", "stage", "file", "line", "code", "fix")]
-                ),
-            ),
+            "drops": rows_table(drops, ("upload", "stage", "file", "line", "code", "fix"), DROPS_CAP,
+                                int_columns=("line",)),
             "flagged_recordings": len(flagged),
-            "quality": dg.MetadataValue.table(
-                records=[
-                    dg.TableRecord({c: "" if q.row()[c] is None else str(q.row()[c]) for c in q_cols})
-                    for q in s.quality[:DROPS_CAP]
-                ],
-                schema=dg.TableSchema(columns=[dg.TableColumn(c, "string") for c in q_cols]),
-            ),
+            "quality": rows_table((q.row() for q in s.quality), ("conv_id", "file", *METRICS, "flags"), DROPS_CAP),
             "quality_csv": dg.MetadataValue.path(str(layout.final(report.out_dir / "quality.csv"))),
             "redactions_by_type": dg.MetadataValue.json(dict(s.redactions_by_type)),
         },

@@ -17,22 +17,31 @@ _INT_COLUMNS = frozenset({"line", "turn_index"})
 
 
 def rows_table(
-    rows: Iterable[Mapping[str, Any]], columns: Iterable[str], cap: int = ISSUES_CAP, int_columns: Iterable[str] = ()
+    rows: Iterable[Any],
+    columns: Iterable[str],
+    cap: int = ISSUES_CAP,
+    int_columns: Iterable[str] = (),
+    float_columns: Iterable[str] = (),
 ) -> dg.MetadataValue:
-    """A table of at most `cap` rows with the named columns (missing values: '' or None for int columns)."""
+    """A table of at most `cap` rows (mappings, or objects read by attribute) with the named columns.
+
+    Missing values are '' in string columns and None in number columns; enums show their value."""
     cols = tuple(columns)
-    ints = frozenset(int_columns)
+    ints, floats = frozenset(int_columns), frozenset(float_columns)
     records = []
     for row in islice(rows, cap):
         cells: dict[str, Any] = {}
         for c in cols:
-            v = row.get(c)
+            v = row.get(c) if isinstance(row, Mapping) else getattr(row, c, None)
             if c in ints:
                 cells[c] = int(v) if isinstance(v, int | float) or (isinstance(v, str) and v.isdigit()) else None
+            elif c in floats:
+                cells[c] = float(v) if isinstance(v, int | float) else None
             else:
                 cells[c] = "" if v is None else str(v.value if hasattr(v, "value") else v)
         records.append(dg.TableRecord(cells))
-    schema = dg.TableSchema(columns=[dg.TableColumn(c, "int" if c in ints else "string") for c in cols])
+    kind = {**dict.fromkeys(ints, "int"), **dict.fromkeys(floats, "float")}
+    schema = dg.TableSchema(columns=[dg.TableColumn(c, kind.get(c, "string")) for c in cols])
     return dg.MetadataValue.table(records=records, schema=schema)
 
 
