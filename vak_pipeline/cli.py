@@ -156,7 +156,7 @@ def _blocked_paragraph(root: Path, reasons: list[str], data_problem: bool = True
 
     layout = DataLayout.at(root)
     cand = layout.candidate()
-    where = [str(p) for p in (cand.rejected, cand.reports / "steward" / "index.html") if p.is_file()]
+    where = [str(p) for p in (cand.rejected, cand.steward_html) if p.is_file()]
     published = (f"The published release in {root} is unchanged (manifest, splits, exports and steward report stay "
                  "together)" if layout.manifest.is_file() else f"There is no published release in {root} yet")
     text = (f"Release BLOCKED: {'; '.join(reasons)}. {published}. The candidate and its verdict are kept in "
@@ -186,7 +186,7 @@ def _print_outputs(data: Path, release: str = "unchanged") -> None:
         if path.is_file():
             count = f" ({lines(path)} lines)" if path.suffix == ".jsonl" else ""
             typer.echo(f"  {label:14} {path}{count}")
-    exports = data / "exports"
+    exports = layout.exports
     if exports.is_dir():
         for d in sorted(p for p in exports.iterdir() if p.is_dir()):
             n = sum(1 for f in d.rglob("*") if f.is_file())
@@ -204,7 +204,7 @@ def _print_outputs(data: Path, release: str = "unchanged") -> None:
     if steward.is_file():
         typer.echo(f"  steward report {steward}")
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-            verdict = json.loads((steward.parent / "report.json").read_text(encoding="utf-8"))["verdict"]
+            verdict = json.loads(layout.steward_json.read_text(encoding="utf-8"))["verdict"]
             typer.echo(f"  release verdict: {verdict['status']}" + "".join(f"\n    - {r}" for r in verdict["reasons"]))
 
 

@@ -193,10 +193,12 @@ class DataLayout:
     validation_report = _Under("reports", "validation.jsonl")
     steward_dir = _Under("reports", "steward")
     steward_html = _Under("steward_dir", "index.html")
+    steward_json = _Under("steward_dir", "report.json")
+    exports = _Under("release_root", "exports")
     publish_marker = _Under("root", ".publish_done.json")
 
     def export_dir(self, recipe: str) -> Path:
-        return self.release_root / "exports" / recipe
+        return self.exports / recipe
 
 
 DataRoot = str | Path | DataLayout  # what the library's entry points accept as a data directory

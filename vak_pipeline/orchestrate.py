@@ -201,7 +201,7 @@ def _block_release(layout: DataLayout, run: StageRun) -> list[str]:
     reasons += [f"step {step} failed: {err}" for step, err in run.errors.items()]
     if not reasons:
         reasons = ["the publish run did not finish (see the run's logs)"]
-    where = [str(p.relative_to(layout.root)) for p in (cand.rejected, cand.reports / "validation.jsonl")
+    where = [str(p.relative_to(layout.root)) for p in (cand.rejected, cand.validation_report)
              if p.is_file()]
     block(layout, reasons, where)
     if cand.manifest.is_file():
@@ -221,7 +221,7 @@ def _top_issues(cand: DataLayout, check: str, limit: int = 3) -> str:
     from .storage import iter_jsonl
 
     family = check.removeprefix("rules_")
-    report = cand.reports / "validation.jsonl"
+    report = cand.validation_report
     if not report.is_file():
         return "see the check in the UI"
     counts: Counter = Counter()
@@ -240,8 +240,6 @@ def _top_issues(cand: DataLayout, check: str, limit: int = 3) -> str:
     return "; ".join(parts) or "see the check in the UI"
 
 
-# INGEST_MARKER (work/<upload>/ingest_done.json): what the last successful ingest was made from; the sensor reads it
-PUBLISH_MARKER = ".publish_done.json"
 
 
 @functools.lru_cache(maxsize=1)

@@ -141,7 +141,7 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
                                 int_columns=("line",)),
             "flagged_recordings": len(flagged),
             "quality": rows_table((q.row() for q in s.quality), ("conv_id", "file", *METRICS, "flags"), DROPS_CAP),
-            "quality_csv": dg.MetadataValue.path(str(layout.final(report.out_dir / "quality.csv"))),
+            "quality_csv": dg.MetadataValue.path(str(layout.final(report.quality_csv))),
             "redactions_by_type": dg.MetadataValue.json(dict(s.redactions_by_type)),
         },
     )

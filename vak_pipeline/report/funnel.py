@@ -235,7 +235,7 @@ def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
 
 def _trace_work_lines(layout: DataLayout, upload: str, drops: list[Drop]) -> None:
     """Drops a later stage reported by a line of work/<upload>/conversations.jsonl: named by the uploaded file."""
-    work = f"work/{upload}/conversations.jsonl"
+    work = layout.conversations(upload).relative_to(layout.root).as_posix()
     wanted = {d.line for d in drops if d.file == work and d.line}
     if not wanted or not layout.conversations(upload).is_file():
         return

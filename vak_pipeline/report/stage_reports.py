@@ -10,6 +10,7 @@ they do. It returns plain `StageIssue`s: which stage, and the Issue it reported.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +19,13 @@ from pydantic import BaseModel, ValidationError
 from ..core.issue import Issue
 from ..layout import DataLayout
 
-# stage names of the funnel, in order; the report file and section each stage's issues come from
-AUDIO_REPORT = "report.json"
-SPEECH_REPORT = "speech_report.json"
-REDACTION_REPORT = "redaction_report.json"
-_SOURCES: tuple[tuple[str, str, str | None], ...] = (
-    ("decoded", AUDIO_REPORT, None),
-    ("transcribed", SPEECH_REPORT, "transcripts"),
-    ("turns", SPEECH_REPORT, "text_import"),
-    ("turns", SPEECH_REPORT, "tagged_turns"),
-    ("redacted", REDACTION_REPORT, None),
+# stage names of the funnel, in order; the layout's report file and the section each stage's issues come from
+_SOURCES: tuple[tuple[str, Callable[[DataLayout, str], Path], str | None], ...] = (
+    ("decoded", DataLayout.upload_report, None),
+    ("transcribed", DataLayout.speech_report, "transcripts"),
+    ("turns", DataLayout.speech_report, "text_import"),
+    ("turns", DataLayout.speech_report, "tagged_turns"),
+    ("redacted", DataLayout.redaction_report, None),
 )
 
 
@@ -36,10 +34,6 @@ class StageIssue(BaseModel):
 
     stage: str
     issue: Issue
-
-
-def redaction_report_path(layout: DataLayout, upload: str) -> Path:
-    return layout.work(upload) / REDACTION_REPORT
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -63,8 +57,8 @@ def _issues(section: dict[str, Any]) -> list[Issue]:
 def stage_issues(layout: DataLayout, upload: str) -> list[StageIssue]:
     """Every issue of every stage of `upload`, in stage order (missing reports: none)."""
     out: list[StageIssue] = []
-    for stage, name, section in _SOURCES:
-        data = _read(layout.work(upload) / name)
+    for stage, report_of, section in _SOURCES:
+        data = _read(report_of(layout, upload))
         part = data.get(section, {}) if section else data
         if isinstance(part, dict):
             out += [StageIssue(stage=stage, issue=i) for i in _issues(part)]
@@ -74,12 +68,12 @@ def stage_issues(layout: DataLayout, upload: str) -> list[StageIssue]:
 def stage_counts(layout: DataLayout, upload: str) -> dict[str, dict[str, Any]]:
     """The counts each stage reported (stage name -> its counts dict), for metadata and debugging."""
     out: dict[str, dict[str, Any]] = {}
-    for stage, name, section in _SOURCES:
-        data = _read(layout.work(upload) / name)
+    for stage, report_of, section in _SOURCES:
+        data = _read(report_of(layout, upload))
         part = data.get(section, {}) if section else data
         if isinstance(part, dict) and isinstance(part.get("counts"), dict):
             out[stage] = part["counts"]
     return out
 
 
-__all__ = ["REDACTION_REPORT", "StageIssue", "redaction_report_path", "stage_counts", "stage_issues"]
+__all__ = ["StageIssue", "stage_counts", "stage_issues"]

@@ -198,6 +198,14 @@ class StewardReport:
     def json(self) -> Path:
         return self.out_dir / "report.json"
 
+    @property
+    def summary_json(self) -> Path:
+        return self.out_dir / "summary.json"
+
+    @property
+    def quality_csv(self) -> Path:
+        return self.out_dir / "quality.csv"
+
 
 def summarize(data_root: DataRoot, settings: ReportSettings | None = None) -> StewardSummary:
     """One streamed pass over the manifest, the rejected rows and the redaction logs."""
@@ -851,12 +859,13 @@ def build_steward_report(
     verdict = release_verdict(s, funnel, read_verdict(layout))
     charts = _charts(s, out)
     tables = _tables(s, funnel, verdict, layout, settings)
-    atomic_write_text(out / "report.md", _markdown(s, verdict, tables, charts, settings))
-    atomic_write_text(out / "index.html", _html(s, verdict, tables, charts, out, settings))
-    atomic_write_json(out / "summary.json", s.as_dict())
-    _write_quality_csv(out / "quality.csv", s.quality)
+    report = StewardReport(out, s, funnel, verdict)
+    atomic_write_text(report.markdown, _markdown(s, verdict, tables, charts, settings))
+    atomic_write_text(report.html, _html(s, verdict, tables, charts, out, settings))
+    atomic_write_json(report.summary_json, s.as_dict())
+    _write_quality_csv(report.quality_csv, s.quality)
     atomic_write_json(
-        out / "report.json",
+        report.json,
         {
             "generated_at": s.generated_at,
             "manifest_hash": s.manifest_hash,
@@ -879,7 +888,7 @@ def build_steward_report(
             },
         },
     )
-    return StewardReport(out, s, funnel, verdict)
+    return report
 
 
 def summary_markdown(s: StewardSummary, limit: int = 8) -> str:

@@ -13,8 +13,6 @@ import json
 from ..layout import DataLayout
 from .inventory import fingerprint
 
-INGEST_MARKER = "ingest_done.json"  # written by orchestrate.run_pipeline after a successful ingest
-
 
 def recorded_fingerprint(layout: DataLayout, upload: str) -> str | None:
     try:
@@ -36,7 +34,7 @@ def is_ingested(layout: DataLayout, upload: str, current: str | None = None) -> 
     out, inv = layout.redacted(upload), layout.inventory(upload)
     if not out.is_file():
         return False
-    if (layout.work(upload) / INGEST_MARKER).is_file():
+    if layout.ingest_marker(upload).is_file():
         return True
     return out.stat().st_mtime_ns >= inv.stat().st_mtime_ns
 

@@ -12,7 +12,7 @@ import dagster as dg
 from vak_pipeline.defs.ingest import nightly_reingest, upload_sensor
 from vak_pipeline.defs.resources import DataResource
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.sources.ingested import INGEST_MARKER, is_ingested, uploads_to_ingest
+from vak_pipeline.sources.ingested import is_ingested, uploads_to_ingest
 from vak_pipeline.sources.inventory import inventory
 
 NIGHT = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)
@@ -26,7 +26,7 @@ def _upload(layout: DataLayout, name: str, ingested: bool) -> None:
         layout.work(name).mkdir(parents=True)
         layout.inventory(name).write_text(inventory(up).model_dump_json())
         layout.redacted(name).write_text("")
-        (layout.work(name) / INGEST_MARKER).write_text(json.dumps({"stamp": "s"}))
+        layout.ingest_marker(name).write_text(json.dumps({"stamp": "s"}))
 
 
 def test_only_new_or_changed_uploads_are_requested(tmp_path):
@@ -56,7 +56,7 @@ def test_only_new_or_changed_uploads_are_requested(tmp_path):
 def test_an_ingest_that_stopped_half_way_is_not_ingested(tmp_path):
     layout = DataLayout.at(tmp_path)
     _upload(layout, "half", ingested=True)
-    (layout.work("half") / INGEST_MARKER).unlink()
+    layout.ingest_marker("half").unlink()
     os.utime(layout.redacted("half"), ns=(0, 0))  # redacted.jsonl older than the inventory: the run broke off
     assert not is_ingested(layout, "half")
 
