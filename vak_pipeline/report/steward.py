@@ -179,6 +179,11 @@ class Verdict(BaseModel):
     reasons: list[str] = Field(default_factory=list)
 
 
+def _in_out_dir(name: str) -> property:
+    """A file of the report, named once: read as an attribute of the written report."""
+    return property(lambda self: self.out_dir / name)
+
+
 @dataclass
 class StewardReport:
     out_dir: Path
@@ -186,25 +191,11 @@ class StewardReport:
     funnel: Funnel | None = None
     verdict: Verdict | None = None
 
-    @property
-    def html(self) -> Path:
-        return self.out_dir / "index.html"
-
-    @property
-    def markdown(self) -> Path:
-        return self.out_dir / "report.md"
-
-    @property
-    def json(self) -> Path:
-        return self.out_dir / "report.json"
-
-    @property
-    def summary_json(self) -> Path:
-        return self.out_dir / "summary.json"
-
-    @property
-    def quality_csv(self) -> Path:
-        return self.out_dir / "quality.csv"
+    html = _in_out_dir("index.html")
+    markdown = _in_out_dir("report.md")
+    json = _in_out_dir("report.json")
+    summary_json = _in_out_dir("summary.json")
+    quality_csv = _in_out_dir("quality.csv")
 
 
 def summarize(data_root: DataRoot, settings: ReportSettings | None = None) -> StewardSummary:
