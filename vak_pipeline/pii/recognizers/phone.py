@@ -269,6 +269,10 @@ def _could_be_valid(digits: str, plus: bool, plan: tuple[tuple[str, int, str], .
 def _gate(text: str, plan: tuple[tuple[str, int, str], ...]) -> bool:
     for m in _CANDIDATE.finditer(text):
         raw = m.group()
+        if raw.isdigit():  # the common case: one run of digits, nothing to split
+            if len(raw) <= 17 and _could_be_valid(raw, False, plan):
+                return True
+            continue
         plus = raw.startswith("+")
         groups = [g for g in _SPLIT.split(raw.lstrip("+ ")) if g]
         if len(groups) == 1:  # the common case: one run of digits
