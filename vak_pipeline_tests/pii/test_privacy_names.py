@@ -39,6 +39,13 @@ FOUND = [
     pytest.param("zh-CN", "收件人是张伟，电话另给", "张伟", id="han-recipient-cue"),
     pytest.param("zh-CN", "这边是欧阳靖，想查一下物流", "欧阳靖", id="han-compound-surname"),
     pytest.param("zh-CN", "my English name is Liang Shuyi, the account is in pinyin", "Liang Shuyi", id="pinyin"),
+    # cased turns: a capitalised common word inside a sentence, with a cue, is a name
+    pytest.param("en-US", "Sorry, I spoke to Will yesterday about the refund.", "Will", id="cased-will-after-cue"),
+    pytest.param("en-GB", "Yes, Grace said you may call back.", "Grace", id="cased-grace-said"),
+    pytest.param("en-US", "Can you ask Grace Patel to call me?", "Grace Patel", id="cased-common-first-surname"),
+    # a title right after the given name, or a one-character title (总)
+    pytest.param("zh-CN", "张伟女士，您的快递到了", "张伟", id="han-given-then-title"),
+    pytest.param("zh-CN", "请转告王总，合同已寄出", "王", id="han-one-character-title"),
 ]
 
 
@@ -61,6 +68,12 @@ KEPT = [
     pytest.param("hi-IN", "हाँ जी बताइए", id="haan-ji"),
     pytest.param("zh-CN", "这个时间不行，我马上去查一下，很高兴为您服务", id="surname-characters-in-words"),
     pytest.param("zh-CN", "张贴的通知说活动延期了", id="zhang-as-verb"),
+    # cased turns whose only list words are grammar words or common words in their ordinary use
+    pytest.param("en-US", "Thanks for waiting, let me check that for you.", id="cased-you"),
+    pytest.param("en-US", "I will check, and May is fine for the visit.", id="cased-will-may"),
+    pytest.param("en-US", "The grace period is over, so the bill will go out in May.", id="cased-grace-bill-may"),
+    pytest.param("en-US", "I Will Call You Back Tomorrow", id="title-case-sentence"),
+    pytest.param("zh-CN", "先生您好，请问有什么可以帮您", id="title-without-surname"),
 ]
 
 

@@ -79,6 +79,8 @@ _SENT_START_RE = re.compile(r"(?:^|[.!?\n\"“]\s*)$")
 # that make 小/老 + surname a name, and characters never in a name: `name_context.zh` in zh-CN.
 _ZH_SURNAMES = frozenset(_context("surnames", "han"))
 _ZH_TITLES = _context("titles", "han")
+# "does the text at this position start with a title": one anchored match instead of a startswith per title
+_ZH_TITLE_AT = re.compile("|".join(map(re.escape, _ZH_TITLES)) or "(?!)")
 _ZH_CUES = re.compile("(?:" + "|".join(map(re.escape, _context("strong_before", "han"))) + ")$")
 _ZH_PREFIXES = frozenset(_context("prefixes", "han"))
 _ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
@@ -151,6 +153,13 @@ def _sentence_start(text: str, s: int) -> bool:
     return k < 0 or text[k] in '.!?\n"“'
 
 
+def _capitalised(text: str, tok: tuple[int, int, str], key: str, names: frozenset[str],
+                 english: frozenset[str]) -> bool:
+    """A capitalised word (not all capitals) that may be a name and does not open a sentence: "to Deepa"."""
+    s, _, t = tok
+    return t[0].isupper() and not t.isupper() and (key in names or key not in english) and not _sentence_start(text, s)
+
+
 def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> Iterator[Match]:
     names, plain_set, last, first, english = _pack_sets(pack)
     if not names:
@@ -189,13 +198,16 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     ]
     if not maybe:
         return
-    if cased:  # only words that could be names need the (slower) sentence-start look-back
-        caps = [
-            t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, s)
-            for (s, _, t), k in zip(toks, keys, strict=True)
-        ]
+    if cased:
+        # a start is a capitalised word or one that is no grammar word: most texts have none, and then the
+        # capitals of the other words (with the slower sentence-start look-back) are never needed
+        starts = [k for k in maybe if keys[k] not in _NON_NAME or _capitalised(text, toks[k], keys[k], names, english)]
+        if not starts:
+            return
+        caps = [_capitalised(text, tok, k, names, english) for tok, k in zip(toks, keys, strict=True)]
     else:
         caps = [False] * len(toks)
+        starts = [k for k in maybe if keys[k] not in _NON_NAME]
 
     def gap(a: int, b: int) -> str:
         return text[toks[a][1] : toks[b][0]].strip()
@@ -233,7 +245,6 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         return all(words[k] in _FILLERS for k in range(i)) and bool(_END_RE.match(text, toks[j][1]))
 
     i = 0
-    starts = [k for k in maybe if caps[k] or keys[k] not in _NON_NAME]
     for start in starts:
         if start < i:
             continue
@@ -329,12 +340,11 @@ def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) ->
     if (
         chunk[g : g + 2] in given
         and not any(c in _ZH_STOP for c in chunk[g : g + 2])
-        and not any(chunk[g:].startswith(t) for t in _ZH_TITLES)
+        and _ZH_TITLE_AT.match(chunk, g) is None
     ):
         return k, g + 2  # surname + a listed two-character given name: 王美玲
     for glen in (2, 1, 0):  # surname (+ given) + title: 李先生, 张伟女士
-        rest = chunk[g + glen :]
-        if any(rest.startswith(t) for t in _ZH_TITLES) and not any(c in _ZH_STOP for c in chunk[g : g + glen]):
+        if _ZH_TITLE_AT.match(chunk, g + glen) is not None and not any(c in _ZH_STOP for c in chunk[g : g + glen]):
             return k, g + glen
     before = chunk[:k]
     if _ZH_CUES.search(before):

@@ -12,9 +12,10 @@ import functools
 import itertools
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import phonenumbers
-from phonenumbers import Leniency, PhoneNumber, PhoneNumberFormat, PhoneNumberMatcher
+from phonenumbers import Leniency, PhoneMetadata, PhoneNumber, PhoneNumberFormat, PhoneNumberMatch, PhoneNumberMatcher
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
@@ -49,6 +50,195 @@ def _valid(cc: int, national: str) -> bool:
     return phonenumbers.is_valid_number(PhoneNumber(country_code=cc, national_number=int(national)))
 
 
+def _is_valid(cc: int, nsn: str) -> bool:
+    """is_valid_number of (cc, nsn), nsn without a leading zero (_valid's short cut up to 14 digits)."""
+    if len(nsn) <= 14:
+        return _valid(cc, nsn)
+    return phonenumbers.is_valid_number(PhoneNumber(country_code=cc, national_number=int(nsn)))
+
+
+# The plainly written candidates the matcher's short cut takes (ASCII digits, spaces, dots, hyphens, one
+# bracketed group such as "(617)" or "(0)", a leading +); anything else goes to the library as it is.
+_PLAIN = re.compile(r"(?:\+ ?)?(?:[0-9][0-9 .\-]*)?(?:\([0-9]{1,6}\)[ .\-]?)?[0-9](?:[0-9 .\-]*[0-9])?")
+_FIRST_GROUP_ONLY = re.compile(r"\(?\\1\)?")  # a national-prefix formatting rule without the prefix ("(\1)")
+_DELEGATE = object()
+# Neighbours that are neither a Latin letter nor a currency sign to the library: ASCII other than letters,
+# $ and %; General Punctuation, Devanagari, CJK punctuation and ideographs, full-width forms but ＄.
+_NEUTRAL = re.compile(
+    "[\x00-\x23\x26-\x40\x5b-\x60\x7b-\x7f\u0900-\u097f\u2000-\u206f\u3000-\u303f\u4e00-\u9fff"
+    "\uff01-\uff03\uff05-\uffdf]"
+)
+_GLUED = frozenset("$%\u00a3\u00a5\u20ac\u20b9")  # $ % £ ¥ € ₹: a number next to one is an amount
+
+
+@functools.lru_cache(maxsize=1)
+def _min_nsn() -> int:
+    """The fewest digits a valid national number has in any region (4); 2 where a region lists no lengths."""
+    lows = []
+    for cc, regions in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.items():
+        for region in regions:
+            meta = PhoneMetadata.metadata_for_region_or_calling_code(cc, region)
+            gd = meta.general_desc if meta is not None else None
+            if gd is None or not [n for n in gd.possible_length if n > 0]:
+                return 2
+            lows.append(min(n for n in gd.possible_length if n > 0))
+    return min(lows, default=2)
+_SHORT, _LOCAL, _INVALID_LENGTH = "short", "local", "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class _Region:
+    """What parse() reads of one region's metadata, compiled once."""
+
+    cc: int
+    idd: re.Pattern[str] | None
+    prefix: re.Pattern[str] | None  # national_prefix_for_parsing
+    simple_prefix: bool  # no transform rule (a carrier-code group is checked per match)
+    general: re.Pattern[str] | None
+    lengths: tuple[int, ...]
+    local_lengths: tuple[int, ...]
+    # (leading digits or None, pattern, the national prefix must be written) per number format, in order
+    formats: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], bool], ...]
+
+
+@functools.lru_cache(maxsize=512)
+def _region(region: str) -> _Region | None:
+    meta = PhoneMetadata.metadata_for_region(region)
+    if meta is None:
+        return None
+    gd = meta.general_desc
+    formats = tuple(
+        (re.compile(f.leading_digits_pattern[-1]) if f.leading_digits_pattern else None, re.compile(f.pattern),
+         bool(f.national_prefix_formatting_rule) and not f.national_prefix_optional_when_formatting
+         and _FIRST_GROUP_ONLY.fullmatch(f.national_prefix_formatting_rule) is None)
+        for f in meta.number_format
+    )
+    return _Region(
+        meta.country_code,
+        re.compile(meta.international_prefix) if meta.international_prefix else None,
+        re.compile(meta.national_prefix_for_parsing) if meta.national_prefix_for_parsing else None,
+        not meta.national_prefix_transform_rule,
+        re.compile(gd.national_number_pattern) if gd is not None and gd.national_number_pattern else None,
+        tuple(gd.possible_length) if gd is not None else (),
+        tuple(gd.possible_length_local_only) if gd is not None else (),
+        formats,
+    )
+
+
+def _length_result(nsn: str, r: _Region) -> str:
+    """parse's length test of a number with its national prefix removed (only the answers it acts on)."""
+    n = len(nsn)
+    if n in r.local_lengths:
+        return _LOCAL
+    if not r.lengths or r.lengths[0] > n:
+        return _SHORT if r.lengths else _INVALID_LENGTH
+    if r.lengths[0] == n or r.lengths[-1] < n or n in r.lengths[1:]:
+        return "ok"
+    return _INVALID_LENGTH
+
+
+def _strip_prefix(digits: str, r: _Region) -> tuple[str, bool] | object:
+    """(digits without the national prefix, whether one was taken off) as the library strips it, or
+    _DELEGATE where a carrier code or transform rule is involved."""
+    if r.prefix is None or not digits:
+        return digits, False
+    m = r.prefix.match(digits)
+    if m is None:
+        return digits, False
+    if not r.simple_prefix or any(g is not None for g in m.groups()) or m.end() == 0:
+        return _DELEGATE
+    rest = digits[m.end():]
+    if r.general is not None and r.general.fullmatch(digits) and not r.general.fullmatch(rest):
+        return digits, False
+    return rest, True
+
+
+def _plain_number(text: str, cand: str, offset: int, region: str) -> PhoneNumber | None | object:
+    """The number PhoneNumberMatcher(VALID) accepts for `cand` at `offset`, None where it accepts none, for
+    plainly written candidates; _DELEGATE for any other (the library decides those)."""
+    if _PLAIN.fullmatch(cand) is None:
+        return _DELEGATE
+    if "(" in cand and "-" in cand[:cand.index("(")]:
+        return _DELEGATE  # could read as a publication page ("211-227 (2003)")
+    # not glued to a Latin letter, a percent or currency sign (the neighbours below; others go to the library)
+    end = offset + len(cand)
+    for c in (text[offset - 1] if offset > 0 and cand[0] not in "(+" else "", text[end] if end < len(text) else ""):
+        if not c or _NEUTRAL.match(c):
+            continue
+        if c in _GLUED:
+            return None
+        if c.isascii() and c.isalpha():
+            return None
+        return _DELEGATE
+    r = _region(region)
+    if r is None:
+        return _DELEGATE
+    digits = "".join(c for c in cand if c.isdigit())
+    if len(digits) < _min_nsn():
+        return None  # shorter than any national number: nothing to parse
+    plus = cand[0] == "+"
+    if plus:
+        if len(digits) <= 2:
+            return None
+        cc = next((int(digits[:k]) for k in (1, 2, 3)
+                   if digits[0] != "0" and int(digits[:k]) in phonenumbers.COUNTRY_CODE_TO_REGION_CODE), 0)
+        if not cc:
+            return _DELEGATE
+        home = phonenumbers.region_code_for_country_code(cc)
+        r = _region(home) if home != region else r
+        if r is None or home == "001":
+            return _DELEGATE
+        nsn = digits[len(str(cc)):]
+        if len(nsn) < 2:
+            return None
+        if r.prefix is not None and r.prefix.match(nsn):
+            return _DELEGATE
+    else:
+        if r.idd is None or r.idd.match(digits) or digits.startswith(str(r.cc)):
+            return _DELEGATE  # an international prefix or the country code written without +
+        cc, nsn = r.cc, digits
+        if len(nsn) < 2:
+            return None
+        got = _strip_prefix(nsn, r)
+        if got is _DELEGATE:
+            return _DELEGATE
+        rest, taken = got  # type: ignore[misc]
+        if taken and _length_result(rest, r) not in (_SHORT, _LOCAL, _INVALID_LENGTH):
+            nsn = rest
+    if len(nsn) < 2 or len(nsn) > 17:
+        return None
+    if nsn[0] == "0":
+        return _DELEGATE  # a leading zero kept in the number (Italy's): the library's
+    if not _is_valid(cc, nsn):
+        return None
+    if not plus:  # written without a country code: the national prefix, where its format wants one
+        home = _region(phonenumbers.region_code_for_country_code(cc))
+        if home is None:
+            return _DELEGATE
+        rule = next((req for lead, pat, req in home.formats
+                     if (lead is None or lead.match(nsn)) and pat.fullmatch(nsn)), False)
+        if rule:
+            got = _strip_prefix(digits, home)
+            if got is _DELEGATE:
+                return _DELEGATE
+            if not got[1]:  # type: ignore[index]
+                return None
+    return PhoneNumber(country_code=cc, national_number=int(nsn))
+
+
+class _Matcher(PhoneNumberMatcher):
+    """PhoneNumberMatcher (VALID) with a short cut for plainly written candidates: the library's parse and
+    verification cost ~30 us a number; the short cut derives the same number from the digits and the
+    region's metadata (same prefixes, lengths and format rules). Candidate search, dates, inner matches and
+    every other candidate stay the library's."""
+
+    def _parse_and_verify(self, candidate: str, offset: int) -> PhoneNumberMatch | None:
+        got = _plain_number(self.text, candidate, offset, self.preferred_region)
+        if got is _DELEGATE:
+            return super()._parse_and_verify(candidate, offset)
+        return None if got is None else PhoneNumberMatch(offset, candidate, got)
+
+
 @functools.lru_cache(maxsize=64)
 def _region_plan(regions: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
     """(region, country code, national prefix) per distinct country code, in the pack's order."""
@@ -79,6 +269,10 @@ def _could_be_valid(digits: str, plus: bool, plan: tuple[tuple[str, int, str], .
 def _gate(text: str, plan: tuple[tuple[str, int, str], ...]) -> bool:
     for m in _CANDIDATE.finditer(text):
         raw = m.group()
+        if raw.isdigit():  # the common case: one run of digits, nothing to split
+            if len(raw) <= 17 and _could_be_valid(raw, False, plan):
+                return True
+            continue
         plus = raw.startswith("+")
         groups = [g for g in _SPLIT.split(raw.lstrip("+ ")) if g]
         if len(groups) == 1:  # the common case: one run of digits
@@ -160,7 +354,7 @@ def find_phones(text: str, regions: tuple[str, ...], has_run: bool = False) -> I
     if not _gate(text, plan):
         return
     for region, _, _ in plan:
-        for m in PhoneNumberMatcher(text, region, leniency=Leniency.VALID):
+        for m in _Matcher(text, region, leniency=Leniency.VALID):
             span = (m.start, m.end)
             if span in seen:
                 continue
