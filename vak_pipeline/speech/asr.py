@@ -228,5 +228,5 @@ class Transcriber:
             out.append(Segment(start=round(max(seg.start, 0.0), 3), end=round(max(seg.end, seg.start, 0.0), 3),
                                text=text, words=words, channel=channel, avg_logprob=seg.avg_logprob,
                                no_speech_prob=seg.no_speech_prob, compression_ratio=seg.compression_ratio,
-                               language=info.language))
+                               language=info.language, temperature=seg.temperature))
         return out
