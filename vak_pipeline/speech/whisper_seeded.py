@@ -34,6 +34,8 @@ _SYSTEM_SEED = 2**32 - 1  # what CTranslate2 reads as "seed from the system"
 
 def window_seed(fallback_seed: int, encoder_output: Any, prompt: list[int]) -> int:
     """The seed of one window's sampled retries: what the decoder sees (encoder output, prompt) plus the setting."""
+    if encoder_output.dtype != ctranslate2.DataType.float32:  # float16 / bfloat16 on GPUs; numpy lacks the latter
+        encoder_output = encoder_output.to(ctranslate2.DataType.float32)
     if encoder_output.device != "cpu":
         encoder_output = encoder_output.to_device(ctranslate2.Device.cpu)
     digest = hashlib.sha256(f"vak-fallback-seed-{fallback_seed}".encode())
