@@ -50,6 +50,11 @@ class AsrSettings(BaseModel):
         default="AVX2", description="The x86 code path CTranslate2 and MKL use (CT2_FORCE_CPU_ISA, MKL_CBWR), so "
         "two machines with different CPUs give the same transcript. 'native' = fastest for this CPU, "
         "machine-dependent output. Ignored on other architectures and on GPUs.")
+    fallback_seed: int = Field(default=0, ge=0, description="Seed of Whisper's temperature fallback (the sampled "
+                               "retries of a 30 s window whose beam result looks like a loop or nonsense). Each "
+                               "such window draws from its own stream, seeded by this, the window's audio and "
+                               "its text prompt, so hard audio transcribes the same in every process, whatever "
+                               "ran before. Change it only to get another sample of the hard windows.")
 
     def model_ref(self) -> str:
         """The string handed to WhisperModel: a directory for the bundled model."""
@@ -118,17 +123,18 @@ _LOCK = threading.Lock()
 
 
 def load_model(settings: AsrSettings) -> Any:
-    """The faster-whisper WhisperModel for `settings`, loaded once per process."""
+    """The faster-whisper model for `settings` (its fallback seeded per window), loaded once per process."""
     key = (settings.model_ref(), settings.resolved_device(), settings.resolved_compute_type(), settings.cpu_threads,
-           effective_isa())
+           effective_isa(), settings.fallback_seed)
     with _LOCK:
         if key not in _MODELS:
-            from faster_whisper import WhisperModel
+            from .whisper_seeded import SeededWhisperModel
 
             ref = key[0]
             try:
-                _MODELS[key] = WhisperModel(ref, device=key[1], compute_type=key[2], cpu_threads=key[3],
-                                            local_files_only=True)
+                path = ref if Path(ref).is_dir() else _cached_model_dir(ref)
+                _MODELS[key] = SeededWhisperModel(path, fallback_seed=key[5], device=key[1], compute_type=key[2],
+                                                  cpu_threads=key[3])
             except Exception as exc:
                 if Path(ref).is_dir():
                     raise
@@ -138,6 +144,13 @@ def load_model(settings: AsrSettings) -> Any:
                     "the pipeline and set whisper.model to its directory, or leave model empty for the "
                     "bundled tiny.en") from exc
         return _MODELS[key]
+
+
+def _cached_model_dir(ref: str) -> str:
+    """The local directory of a faster-whisper size or hub id; raises when it is not cached (no download)."""
+    from faster_whisper.utils import download_model
+
+    return download_model(ref, local_files_only=True)
 
 
 def to_asr_rate(audio: np.ndarray, sample_rate: int) -> np.ndarray:
@@ -215,5 +228,5 @@ class Transcriber:
             out.append(Segment(start=round(max(seg.start, 0.0), 3), end=round(max(seg.end, seg.start, 0.0), 3),
                                text=text, words=words, channel=channel, avg_logprob=seg.avg_logprob,
                                no_speech_prob=seg.no_speech_prob, compression_ratio=seg.compression_ratio,
-                               language=info.language))
+                               language=info.language, temperature=seg.temperature))
         return out

@@ -53,6 +53,8 @@ class Segment(_Model):
     no_speech_prob: float | None = None
     compression_ratio: float | None = None
     language: str | None = None
+    temperature: float | None = Field(default=None, description="Decoding temperature of the segment's window: "
+                                      "0 = beam search, > 0 = Whisper's sampled fallback (hard audio).")
 
 
 class SpeakerSegment(_Model):

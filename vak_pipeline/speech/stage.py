@@ -40,7 +40,8 @@ from .diarize import AgentHintError, Diarizer, attribute_words
 from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
-TRANSCRIBE_VERSION = "2"  # bump when the transcript for the same inputs would change (the asset's code_version)
+# bump when the transcript for the same inputs would change (the asset's code_version); 3: fallback seeded per window
+TRANSCRIBE_VERSION = "3"
 # bump the first part when the canonical records for the same transcripts would change; the text import runs
 # inside tagged_turns, so its version is the second part
 TAG_VERSION = f"1-{TEXT_IMPORT_VERSION}"
