@@ -5,7 +5,8 @@ Why: the stage core (core/stage.py: keys, ledgers, reports) must not make a stag
 before (issue 14). The reference is a git worktree of `--ref` (default REF, the last revision before the
 core) made under the temp dir and imported in a child process with its own PYTHONPATH; this tree runs
 the same child code. Runs alternate (A B, then B A, ...) so the noise of a shared machine falls on
-both sides; the table shows each side's median over `--rounds` and the ratio this tree / reference.
+both sides; the table shows each side's median over `--rounds` and the ratio this tree / reference, of
+the wall time and of the process's CPU time (steadier when other work shares the cores).
 Times are of `tag_upload` (all text sources: the text import and writing conversations.jsonl) and of
 `redact_upload`, in seconds, without process start-up and imports.
 
@@ -51,9 +52,9 @@ shutil.copytree(corpus, root)
 layout = DataLayout.at(root)
 times = []
 for fn in (tag_upload, tag_upload, redact_upload, redact_upload):
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     fn(layout, upload)
-    times.append(time.perf_counter() - t0)
+    times.append([time.perf_counter() - t0, time.process_time() - c0])
 print("__RESULT__" + json.dumps(times))
 """
 
@@ -77,8 +78,8 @@ def ref_tree(rev: str, under: Path) -> Path:
     return path
 
 
-def run_side(tree: Path, corpus: Path, data: Path) -> list[float]:
-    """The four timings of one side, in a fresh Python that imports the library from `tree`."""
+def run_side(tree: Path, corpus: Path, data: Path) -> list[list[float]]:
+    """[wall s, CPU s] of the four steps of one side, in a fresh Python that imports the library from `tree`."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     out = subprocess.run([sys.executable, "-c", CHILD, str(corpus), str(data), UPLOAD], cwd=tree, env=env,
                          capture_output=True, text=True)
@@ -93,7 +94,7 @@ def compare(rounds: int, texts: int, ref: str, work: Path, diff: bool = False) -
     work.mkdir(parents=True, exist_ok=True)
     corpus = make_corpus(work / "corpus", texts)
     sides = {"this": ROOT, "ref": ref_tree(ref, work)}
-    times: dict[str, list[list[float]]] = {"this": [], "ref": []}
+    times: dict[str, list[list[list[float]]]] = {"this": [], "ref": []}
     for r in range(rounds):
         order = ["this", "ref"] if r % 2 == 0 else ["ref", "this"]
         for side in order:
@@ -113,21 +114,24 @@ def differing_files(a: Path, b: Path) -> list[str]:
     return out
 
 
-def medians(result: dict) -> list[tuple[str, float, float]]:
-    """(step, this tree's median, the reference's median) per step."""
-    return [(step, statistics.median(t[i] for t in result["times"]["this"]),
-             statistics.median(t[i] for t in result["times"]["ref"])) for i, step in enumerate(STEPS)]
+def medians(result: dict, cpu: bool = False) -> list[tuple[str, float, float]]:
+    """(step, this tree's median, the reference's median) per step: wall time, or CPU time with `cpu`."""
+    k = int(cpu)
+    return [(step, statistics.median(t[i][k] for t in result["times"]["this"]),
+             statistics.median(t[i][k] for t in result["times"]["ref"])) for i, step in enumerate(STEPS)]
 
 
 def print_table(result: dict) -> None:
     print(f"{result['texts']:,} chats, {result['rounds']} alternating rounds, medians (min-max); ref = {result['ref']}")
-    print(f"{'stage':<30} {'ref s':>18} {'this tree s':>18} {'ratio':>6}")
-    for i, (step, this, ref) in enumerate(medians(result)):
-        spread = {side: (min(t[i] for t in result["times"][side]), max(t[i] for t in result["times"][side]))
-                  for side in ("this", "ref")}
-        cell = {side: f"{m:.3f} ({spread[side][0]:.2f}-{spread[side][1]:.2f})" for side, m in
-                (("this", this), ("ref", ref))}
-        print(f"{step:<30} {cell['ref']:>18} {cell['this']:>18} {this / ref:>6.2f}")
+    for cpu in (False, True):
+        k = int(cpu)
+        print(f"{'stage (' + ('CPU' if cpu else 'wall') + ' s)':<30} {'ref':>18} {'this tree':>18} {'ratio':>6}")
+        for i, (step, this, ref) in enumerate(medians(result, cpu)):
+            cell = {}
+            for side, m in (("this", this), ("ref", ref)):
+                runs = [t[i][k] for t in result["times"][side]]
+                cell[side] = f"{m:.3f} ({min(runs):.2f}-{max(runs):.2f})"
+            print(f"{step:<30} {cell['ref']:>18} {cell['this']:>18} {this / ref:>6.2f}")
     if "diff" in result:
         n = len(result["diff"])
         print(f"outputs of the last round: {'byte-identical' if not n else f'{n} files differ'}")
@@ -143,9 +147,9 @@ def run(quick: bool) -> list[dict]:
             result = compare(3, texts, REF, Path(tmp))
         finally:
             subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
-    return [row("stages", step, round(this, 3), "s", round(ref, 3), round(this / ref, 2),
+    return [row("stages", f"{step} ({kind})", round(this, 3), "s", round(ref, 3), round(this / ref, 2),
                 f"{texts} chats; reference: git {REF}; median of 3 alternating runs")
-            for step, this, ref in medians(result)]
+            for kind, cpu in (("wall", False), ("CPU", True)) for step, this, ref in medians(result, cpu)]
 
 
 def main() -> None:

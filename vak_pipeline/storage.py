@@ -56,9 +56,12 @@ def atomic_write_json(path: Path, obj: Any) -> Path:
     return atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False) + "\n")
 
 
+_LINE_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # json.dumps would make one per call
+
+
 def dumps_line(obj: Any) -> str:
     """One compact JSONL line (UTF-8 kept readable)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return _LINE_JSON.encode(obj) + "\n"
 
 
 class Closing:
@@ -94,6 +97,16 @@ class JsonlWriter:
 
     def __exit__(self, *exc: Any) -> bool | None:
         return self._cm.__exit__(*exc)
+
+    def abort(self) -> None:
+        """Close without publishing: the file under `path` stays as it was, the temp file is removed."""
+        if self._fh is not None:
+            self._fh = None
+            self._cm.__exit__(_Aborted, _Aborted(), None)
+
+
+class _Aborted(Exception):
+    """Thrown into an atomic write to discard it (JsonlWriter.abort)."""
 
 
 def sha256_file(path: Path, chunk: int = 1 << 20) -> str:

@@ -101,6 +101,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     audio_files = [f for f in inv.files if f.kind == "audio"]
     ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
     rows: list[NormalizedAudio] = []
+    failed: list[LedgerEntry] = []  # for the report (the ledger streams its entries to its file)
 
     if desc is None:
         # nothing can be processed safely without locale and consent: report the whole upload
@@ -149,6 +150,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
         for entry in ordered_map(_normalize_batch, ticks, workers=procs):
             ledger.record(entry)
             if entry.failure is not None:
+                failed.append(entry)
                 issues.append(entry.failure)
                 result.failed += 1
                 continue
@@ -170,7 +172,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     notes = [{"conv_id": r.conv_id, "file": f"{upload}/{r.source_file}", "note": n}
              for r in rows for n in r.inspect.notes]
     failures = [{"file": e.item, "key": e.key, "issue": e.failure.model_dump(mode="json", exclude_none=True)}
-                for e in ledger.entries.values() if e.failure is not None]
+                for e in failed]
     write_report(layout.upload_report(upload), result, fingerprint=inv.fingerprint, notes=notes, failures=failures,
                  counts={"files": len(inv.files), "audio_files": len(audio_files), "recordings": result.recordings,
                          "decoded": result.decoded, "skipped": result.skipped, "failed": result.failed,

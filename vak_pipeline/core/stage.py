@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -30,17 +31,39 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..storage import Closing, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
+from ..storage import Closing, JsonlWriter, atomic_write_json, dumps_line
 from .issue import Issue
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
+_KEY_JSON = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"))  # made once, not per key
+
+
 def item_key(version: str, *parts: Any) -> str:
     """The key of one item: its stage's version plus everything that shapes its output (JSON-able parts)."""
-    payload = json.dumps([version, *parts], sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(payload.encode()).hexdigest()[:24]
+    return hashlib.sha256(_KEY_JSON.encode([version, *parts]).encode()).hexdigest()[:24]
+
+
+SLOT: Any = object()  # a part of a KeyTemplate given per item
+
+
+class KeyTemplate:
+    """`item_key` for a run whose items share most parts: those are encoded once, the `SLOT`s per item.
+
+    `KeyTemplate(v, "a", SLOT, settings)(x) == item_key(v, "a", x, settings)`: the same key, so a stage
+    can switch without invalidating its ledgers. Why: a stage keys every line of an upload, and encoding
+    its settings per line cost more than the line's own hash.
+    """
+
+    def __init__(self, version: str, *parts: Any) -> None:
+        self._pieces = [None if p is SLOT else _KEY_JSON.encode(p) for p in (version, *parts)]
+
+    def __call__(self, *values: Any) -> str:
+        slots = iter(values)
+        body = ",".join(p if p is not None else _KEY_JSON.encode(next(slots)) for p in self._pieces)
+        return hashlib.sha256(f"[{body}]".encode()).hexdigest()[:24]
 
 
 # ------------------------------------------------------------------------------------------------ ledger
@@ -61,49 +84,170 @@ class LedgerEntry(BaseModel):
         """What the item reports each run it is reused: its issues, else its failure."""
         return list(self.issues) if self.issues else ([self.failure] if self.failure is not None else [])
 
+    def line(self) -> str:
+        """Its ledger line: `model_dump(mode="json", exclude_none=True)` without empty `issues`, as JSONL.
 
-class Ledger:
-    """One stage's ledger for one upload: item -> LedgerEntry, read at the start of a run, written at its end.
+        Built by hand when `outputs` is plain JSON (what every stage records), the dump otherwise: the same
+        bytes, without a pydantic round trip per item.
+        """
+        if not _plain(self.outputs):
+            data = self.model_dump(mode="json", exclude_none=True)
+            if not data["issues"]:
+                del data["issues"]
+            return dumps_line(data)
+        data = {"item": self.item, "key": self.key, "outputs": self.outputs}
+        if self.failure is not None:
+            data["failure"] = self.failure.model_dump(mode="json", exclude_none=True)
+        if self.issues:
+            data["issues"] = [i.model_dump(mode="json", exclude_none=True) for i in self.issues]
+        return dumps_line(data)
 
-    `reuse(item, key)` answers the previous entry when the key is unchanged; `record` collects this run's
-    entries (items no longer present are dropped when the ledger is saved, so it never grows stale).
+
+def _plain(value: Any) -> bool:
+    """Whether `value` is JSON that pydantic's json mode dumps as it is (no tuple, model, path or non-finite
+    float to convert)."""
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return True
+    if t is float:
+        return math.isfinite(value)
+    if t is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if t is list:
+        return all(_plain(v) for v in value)
+    return False
+
+
+class PreviousEntries(Mapping[str, LedgerEntry]):
+    """A stage's ledger as the last run left it: item -> LedgerEntry, read from the file when asked for.
+
+    Loading keeps only each item's key and the place of its line, so memory holds no entries and an item
+    whose key changed is never parsed again. A line that is not an entry (damaged, no item or key) is left
+    out; one whose entry does not validate reads as missing (`get` answers None): either only costs redoing
+    its item.
     """
 
-    def __init__(self, path: Path, previous: dict[str, LedgerEntry] | None = None) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self.previous = previous or {}
-        self.entries: dict[str, LedgerEntry] = {}
+        self._index: dict[str, tuple[str, int, int]] = {}  # item -> (key, offset, length)
+        self._fh: Any = None
+        try:
+            fh = open(path, "rb")  # noqa: SIM115 - kept for the reads, closed by close()
+        except OSError:
+            return
+        with fh:
+            offset = 0
+            for raw in fh:
+                try:
+                    value = json.loads(raw)
+                except (ValueError, RecursionError):
+                    value = None
+                if isinstance(value, dict):
+                    item, key = value.get("item"), value.get("key")
+                    if isinstance(item, str) and isinstance(key, str):
+                        self._index[item] = (key, offset, len(raw))
+                offset += len(raw)
+
+    def key(self, item: str) -> str | None:
+        """The key `item` was recorded under, without reading its entry."""
+        place = self._index.get(item)
+        return None if place is None else place[0]
+
+    def __getitem__(self, item: str) -> LedgerEntry:
+        entry = self._read(*self._index[item][1:])
+        if entry is None:
+            raise KeyError(item)
+        return entry
+
+    def _read(self, offset: int, length: int) -> LedgerEntry | None:
+        try:
+            if self._fh is None:
+                self._fh = open(self.path, "rb")  # noqa: SIM115 - closed by close()
+            self._fh.seek(offset)
+            return LedgerEntry.model_validate_json(self._fh.read(length))
+        except (OSError, ValidationError):
+            return None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class Ledger(Closing):
+    """One stage's ledger for one upload: item -> LedgerEntry; the last run's read as asked for, this run's
+    written as recorded.
+
+    `reuse(item, key)` answers the previous entry when the key is unchanged; `record` writes this run's entry
+    to the new ledger at once (streamed: memory does not grow with the items). `save` (or leaving a `with`
+    block normally) puts the new ledger in place, atomically: items not recorded in this run are gone, so
+    it never grows stale. Leaving the `with` block on an exception keeps the old ledger.
+    """
+
+    def __init__(self, path: Path, previous: Mapping[str, LedgerEntry] | None = None) -> None:
+        self.path = path
+        self.previous: Mapping[str, LedgerEntry] = previous if previous is not None else {}
+        self._out: JsonlWriter | None = None
+        self._saved = False
 
     @classmethod
     def load(cls, path: Path) -> Ledger:
-        previous: dict[str, LedgerEntry] = {}
-        if path.is_file():
-            for line in iter_jsonl(path):
-                if line.value is None:
-                    continue
-                try:
-                    entry = LedgerEntry.model_validate(line.value)
-                except ValidationError:
-                    continue  # a damaged line only costs redoing its item
-                previous[entry.item] = entry
-        return cls(path, previous)
+        return cls(path, PreviousEntries(path))
 
     def reuse(self, item: str, key: str) -> LedgerEntry | None:
-        entry = self.previous.get(item)
+        if isinstance(self.previous, PreviousEntries):
+            if self.previous.key(item) != key:  # a changed item's entry is not even read
+                return None
+            entry = self.previous.get(item)
+        else:
+            entry = self.previous.get(item)
         return entry if entry is not None and entry.key == key else None
 
     def record(self, entry: LedgerEntry) -> LedgerEntry:
-        self.entries[entry.item] = entry
+        """Write `entry` to the new ledger (record each item once a run: a second line would win on load)."""
+        self._writer().write(entry.line())
         return entry
 
+    def _writer(self) -> JsonlWriter:
+        if self._saved:
+            raise RuntimeError(f"{self.path} was saved already: record every entry before saving")
+        if self._out is None:
+            self._out = JsonlWriter(self.path).__enter__()
+        return self._out
+
     def save(self) -> None:
-        """Write this run's entries (in the order recorded), atomically."""
-        with JsonlWriter(self.path) as w:
-            for entry in self.entries.values():
-                data = entry.model_dump(mode="json", exclude_none=True)
-                if not data["issues"]:
-                    del data["issues"]
-                w.write(data)
+        """Put this run's entries (in the order recorded) in place of the last run's, atomically (once)."""
+        if self._saved:
+            return
+        out = self._writer()
+        self._out, self._saved = None, True
+        out.__exit__(None, None, None)
+        self.close()
+
+    def close(self) -> None:
+        """Drop an unsaved new ledger (the old one stays) and let go of the old one's file."""
+        if self._out is not None:
+            out, self._out = self._out, None
+            out.abort()
+        if isinstance(self.previous, PreviousEntries):
+            self.previous.close()
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            self.save()
+        self.close()
+
+    def __del__(self) -> None:  # a stage that raised before saving (without a `with` block) leaves no temp file
+        self.close()
 
 
 # ------------------------------------------------------------------------------ lines of a JSONL output
@@ -123,7 +267,8 @@ class PlacedWriter(JsonlWriter):
         """Write one line (ending in a newline); return its place: byte offset, length and a hash of it."""
         data = line.encode("utf-8")
         place = {"at": self.offset, "len": len(data), "sha": hashlib.sha256(data).hexdigest()[:16]}
-        self.write(line)
+        super().write(line)
+        self.offset += len(data)
         return place
 
 

@@ -22,7 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from ..core.issue import Issue, Severity
-from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
+from ..core.stage import (
+    SLOT,
+    KeyTemplate,
+    Ledger,
+    LedgerEntry,
+    PlacedWriter,
+    PreviousLines,
+    StageResult,
+    write_report,
+)
 from ..layout import DataLayout
 from ..locales.registry import packs_fingerprint
 from ..schema.record import VakRecord
@@ -77,6 +86,15 @@ class TextImportResult(StageResult):
     records_file: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class TextRecord:
+    """A record of the text import with its line as written to text_records.jsonl: a consumer writing the
+    same record again (tagged_turns) takes the line instead of serializing the record a second time."""
+
+    record: VakRecord
+    line: str
+
+
 class _Incremental:
     """The ledger side of the stage: keys each line, reuses an unchanged one, records what each line gave."""
 
@@ -86,18 +104,24 @@ class _Incremental:
         self.previous = PreviousLines(layout.text_records(upload))
         self.packs = packs_fingerprint()  # LID cues and the locale of every record come from the packs
 
-    def key(self, fmt: _Format, ctx: Any, jl: JsonLine) -> str:
-        raw_sha = hashlib.sha256(jl.raw or b"").hexdigest()
-        return item_key(TEXT_IMPORT_VERSION, fmt.kind, ctx.file, jl.line, raw_sha,
-                        ctx.settings.model_dump(mode="json"), self.packs)
+    def keys(self, fmt: _Format, ctx: Any) -> KeyTemplate:
+        """The keys of one file's lines: what they share (the file, its settings, the packs) encoded once."""
+        return KeyTemplate(TEXT_IMPORT_VERSION, fmt.kind, ctx.file, SLOT, SLOT, ctx.settings.model_dump(mode="json"),
+                           self.packs)
 
-    def reuse(self, item: str, key: str, line: int) -> LineImport | None:
-        """The line as the ledger recorded it, when its key is unchanged and its record and log are still there."""
+    @staticmethod
+    def key(keys: KeyTemplate, jl: JsonLine) -> str:
+        """A line's key: its file's, plus its number and a hash of its bytes."""
+        return keys(jl.line, hashlib.sha256(jl.raw or b"").hexdigest())
+
+    def reuse(self, item: str, key: str, line: int) -> tuple[LineImport, str | None] | None:
+        """The line as the ledger recorded it, with its record's JSONL line, when its key is unchanged and its
+        record and log are still there."""
         entry = self.ledger.reuse(item, key)
         if entry is None:
             return None
         out = entry.outputs
-        imported = None
+        imported, text = None, None
         if out.get("mapped"):
             text = self.previous.read(out.get("record"))
             log = out.get("log")
@@ -106,7 +130,7 @@ class _Incremental:
             imported = ImportedRecord(VakRecord.model_validate_json(text), None, line)
         issues, n_pre = entry.reported(), int(out.get("pre", 0))
         return LineImport(source_id=out.get("id"), checked=bool(out.get("checked")), pre=issues[:n_pre],
-                          imported=imported, post=issues[n_pre:])
+                          imported=imported, post=issues[n_pre:]), text
 
     def record(self, item: str, key: str, li: LineImport, place: dict[str, Any] | None) -> None:
         issues = li.pre + li.post
@@ -143,9 +167,9 @@ def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, A
 
 
 def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Incremental | None = None,
-            out: PlacedWriter | None = None) -> Iterator[VakRecord | Issue]:
+            out: PlacedWriter | None = None) -> Iterator[VakRecord | TextRecord | Issue]:
     """Records and issues of the upload's text sources in file and line order; with `stage`, line by line
-    through its ledger, every record also written to `out`."""
+    through its ledger, every record also written to `out` (and yielded with its line, as a TextRecord)."""
     for src in _files(layout, upload):
         if isinstance(src, Issue):
             yield src
@@ -153,16 +177,18 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
         fmt, ctx, path = src
         seen: dict[str, int] = {}
         duplicate = fmt.duplicate(ctx.file)
+        keys = stage.keys(fmt, ctx) if stage is not None else None
         for jl in iter_jsonl(path):
             if jl.error:
                 yield fmt.line_error(jl.code, jl.error, ctx.file, jl.line)
                 continue
-            li = None
-            if stage is not None:
+            li, text = None, None
+            if stage is not None and keys is not None:
                 stage.result.lines += 1
-                item, key = f"{ctx.file}:{jl.line}", stage.key(fmt, ctx, jl)
-                li = stage.reuse(item, key, jl.line)
-                if li is not None:
+                item, key = f"{ctx.file}:{jl.line}", stage.key(keys, jl)
+                reused = stage.reuse(item, key, jl.line)
+                if reused is not None:
+                    li, text = reused
                     stage.result.reused += 1
             if li is None:
                 li = fmt.line(jl.value, ctx, jl.line)
@@ -175,33 +201,38 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                     continue
                 if write_logs and x.redaction_log is not None:
                     write_redaction_log(layout, x)
-                if out is not None:
-                    place = out.place(dumps_line(x.record.dump()))
-                yield x.record
+                if out is None:
+                    yield x.record
+                    continue
+                line = text if text is not None else dumps_line(x.record.dump())
+                place = out.place(line)
+                yield TextRecord(x.record, line)
             if stage is not None:
                 stage.record(item, key, li, place)
 
 
 def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True) -> Iterator[VakRecord | Issue]:
     """Canonical records (and Issues) from the text sources of data/raw/<upload>/, streamed, nothing kept."""
-    yield from _import(layout, upload, write_logs)
+    for x in _import(layout, upload, write_logs):
+        yield x.record if isinstance(x, TextRecord) else x
 
 
-def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> Iterator[VakRecord | Issue]:
-    """The text import stage: what `iter_text_records` yields, incrementally (see module doc).
+def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> Iterator[TextRecord | Issue]:
+    """The text import stage: what `iter_text_records` yields, incrementally (see module doc), each record
+    with its JSONL line.
 
     Iterate it to the end: then its ledger, work/<upload>/text_records.jsonl and its section of
     speech_report.json are written and `result` holds the counts and issues.
     """
     result.upload, result.records_file = upload, str(layout.text_records(upload))
     stage = _Incremental(layout, upload, result)
-    with stage.previous, PlacedWriter(layout.text_records(upload)) as out:
+    with stage.ledger, stage.previous, PlacedWriter(layout.text_records(upload)) as out:
         for x in _import(layout, upload, True, stage, out):
             if isinstance(x, Issue):
                 result.issues.append(x)
+            assert not isinstance(x, VakRecord)  # with `out`, every record comes with its line
             yield x
         result.records = out.count
-    stage.ledger.save()
     write_report(layout.speech_report(upload), result, section=TEXT_STAGE)
 
 

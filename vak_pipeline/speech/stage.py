@@ -32,7 +32,7 @@ from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
-from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, import_text
+from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, TextRecord, import_text
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
@@ -338,7 +338,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     langs: Counter[str] = Counter()
     upload_dir = layout.upload_dir(upload)
 
-    def emit(w: JsonlWriter, rec: VakRecord, origin: str, file: str | None = None) -> bool:
+    def emit(w: JsonlWriter, rec: VakRecord, origin: str, file: str | None = None, line: str | None = None) -> bool:
+        """Write `rec` (as `line` when given: its JSONL line already) unless its id is unsafe or taken."""
         if not is_safe_id(rec.id):  # ids become file names (audio/, alignments/, redactions/)
             issues.append(_issue(upload, "id_unsafe", "conversation id is not a safe file name (slashes, '..', a "
                                  "leading dot or other characters); the record is left out",
@@ -351,7 +352,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                                  record_id=rec.id, file=file, family="manifest"))
             return False
         seen.add(rec.id)
-        w.write(dumps_line(rec.dump()))
+        w.write(line if line is not None else dumps_line(rec.dump()))
         result.turns += len(rec.turns)
         result.tool_turns += sum(1 for t in rec.turns if not t.is_spoken)
         result.overlaps += sum(1 for t in rec.turns if t.overlap)
@@ -391,7 +392,11 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
             for item in items:
                 if isinstance(item, Issue):
                     issues.append(item)
-                elif emit(w, tag_languages(item) if _needs_tagging(item) else item, origin):
+                    continue
+                rec, line = (item.record, item.line) if isinstance(item, TextRecord) else (item, None)
+                if _needs_tagging(rec):
+                    rec, line = tag_languages(rec), None
+                if emit(w, rec, origin, line=line):
                     setattr(result, f"from_{origin}", getattr(result, f"from_{origin}") + 1)
         result.records = w.count
     result.langs = dict(sorted(langs.items()))

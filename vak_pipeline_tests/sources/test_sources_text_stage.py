@@ -14,7 +14,8 @@ from vak_pipeline.core.stage import Ledger
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.report.stage_reports import stage_issues
 from vak_pipeline.schema.record import VakRecord
-from vak_pipeline.sources.text import TEXT_STAGE, TextImportResult, import_text, iter_text_records
+from vak_pipeline.sources.text import TEXT_STAGE, TextImportResult, TextRecord, import_text, iter_text_records
+from vak_pipeline.storage import dumps_line
 from vak_pipeline.speech.stage import tag_upload
 
 SAMPLE = Path(__file__).parents[2] / "data" / "raw" / "sample-chats"
@@ -31,8 +32,14 @@ def data_root(tmp_path: Path, extra: str = "") -> DataLayout:
 
 
 def run(layout: DataLayout) -> tuple[TextImportResult, list[VakRecord | Issue]]:
+    """The stage's records (and issues); each record comes with its line, checked here to be its JSONL line."""
     result = TextImportResult()
-    items = list(import_text(layout, UPLOAD, result))
+    items: list[VakRecord | Issue] = []
+    for x in import_text(layout, UPLOAD, result):
+        if isinstance(x, TextRecord):
+            assert x.line == dumps_line(x.record.dump())
+            x = x.record
+        items.append(x)
     return result, items
 
 
@@ -45,6 +52,7 @@ def test_a_second_run_with_nothing_changed_reuses_every_line_and_yields_the_same
     assert (again.lines, again.imported, again.reused, again.records) == (6, 0, 6, 6)
     assert [r.dump() for r in items_again] == [r.dump() for r in items]
     assert layout.text_records(UPLOAD).read_bytes() == records_file
+    assert records_file.decode() == "".join(dumps_line(r.dump()) for r in items)
     report = json.loads(layout.speech_report(UPLOAD).read_text())[TEXT_STAGE]
     assert (report["counts"]["imported"], report["counts"]["reused"]) == (0, 6)
     assert len(Ledger.load(layout.stage_ledger(UPLOAD, TEXT_STAGE)).previous) == 6
