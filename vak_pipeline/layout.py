@@ -166,8 +166,11 @@ class DataLayout:
     def normalized_audio_rel(self, upload: str, conv_id: str) -> str:
         return f"work/{upload}/audio/{conv_id}.wav"
 
+    def work_alignment_rel(self, upload: str, conv_id: str) -> str:
+        return f"work/{upload}/alignments/{conv_id}.json"
+
     def work_alignment(self, upload: str, conv_id: str) -> Path:
-        return self.work(upload) / "alignments" / f"{conv_id}.json"
+        return self.root / self.work_alignment_rel(upload, conv_id)
 
     # --- published per-conversation files (paths relative to root are what records store)
     audio_dir = _Under("root", "audio")
@@ -178,8 +181,11 @@ class DataLayout:
     def published_audio(self, conv_id: str) -> Path:
         return self.root / self.audio_rel(conv_id)
 
+    def alignment_rel(self, conv_id: str) -> str:
+        return f"alignments/{conv_id}.json"
+
     def alignment(self, conv_id: str) -> Path:
-        return self.root / "alignments" / f"{conv_id}.json"
+        return self.root / self.alignment_rel(conv_id)
 
     def redaction_rel(self, conv_id: str) -> str:
         return f"redactions/{conv_id}.json"

@@ -16,10 +16,12 @@ retried, until its key changes.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,13 +30,14 @@ from pydantic import Field, ValidationError
 
 from ..core.issue import Issue
 from ..core.stage import (
+    SLOT,
     Done,
+    KeyTemplate,
     Ledger,
     LedgerEntry,
     PlacedWriter,
     PreviousLines,
     StageResult,
-    item_key,
     ordered_map,
     write_report,
 )
@@ -87,28 +90,38 @@ def _issue(upload: str, code: str, message: str, fix: str, line: int | None = No
                  line=line, record_id=record_id)
 
 
-def _file_stamp(path: Path | None) -> list[int] | None:
-    if path is None or not path.exists():
-        return None
-    st = path.stat()
+# Paths here are strings joined to the root: on an unchanged rerun these stamps are most of the work per
+# record, and building pathlib paths cost more than the stats themselves.
+_MISSING = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # what Path.exists() reads as "not there"
+
+
+def _file_stamp(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno in _MISSING:
+            return None
+        raise
     return [st.st_size, st.st_mtime_ns]
 
 
-def _content_hash(path: Path) -> str | None:
-    return sha256_file(path)[:16] if path.is_file() else None
+def _content_hash(path: str) -> str | None:
+    return sha256_file(Path(path))[:16] if os.path.isfile(path) else None
 
 
 def _sources(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
     """The private files a record's redaction reads besides its line: part of its key."""
-    return {"audio": _file_stamp(layout.root / layout.normalized_audio_rel(upload, conv_id)),
-            "align": _content_hash(layout.work_alignment(upload, conv_id))}  # rewritten by each tagging run
+    root = os.fspath(layout.root)
+    return {"audio": _file_stamp(os.path.join(root, layout.normalized_audio_rel(upload, conv_id))),
+            "align": _content_hash(os.path.join(root, layout.work_alignment_rel(upload, conv_id)))}  # see tagging
 
 
 def _published(layout: DataLayout, conv_id: str) -> dict[str, Any]:
     """What a reused record relies on being as this stage left it: its published files."""
-    return {"audio": _file_stamp(layout.published_audio(conv_id)),
-            "align": _file_stamp(layout.alignment(conv_id)),
-            "log": _content_hash(layout.root / layout.redaction_rel(conv_id))}
+    root = os.fspath(layout.root)
+    return {"audio": _file_stamp(os.path.join(root, layout.audio_rel(conv_id))),
+            "align": _file_stamp(os.path.join(root, layout.alignment_rel(conv_id))),
+            "log": _content_hash(os.path.join(root, layout.redaction_rel(conv_id)))}
 
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
@@ -128,9 +141,9 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
         write_report(layout.redaction_report(upload), result)
         return result
     names = descriptor_names(layout, upload)
-    ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
     redact = functools.partial(_redact_batch, layout, upload, names, settings)
-    with PreviousLines(out_path) as previous, PlacedWriter(out_path) as out:
+    with (Ledger.load(layout.stage_ledger(upload, STAGE)) as ledger, PreviousLines(out_path) as previous,
+          PlacedWriter(out_path) as out):
         items = _items(layout, upload, src, settings, names, ledger, previous, result)
         for line, entry, part in ordered_map(redact, items, workers, batch if workers > 1 else 1):
             _merge(result, part)
@@ -143,7 +156,6 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                     entry.outputs["published"] = _published(layout, entry.item)
                 entry.outputs["line"] = out.place(line)
             ledger.record(entry)
-    ledger.save()
     write_report(layout.redaction_report(upload), result, counts_by_type=dict(sorted(result.counts_by_type.items())))
     if result.skipped_redaction:
         log.warning("REDACTION SKIPPED for upload %s: %d real/public record(s) left unredacted and marked "
@@ -157,7 +169,8 @@ def _items(layout: DataLayout, upload: str, src: Path, settings: RedactionSettin
     """The upload's lines in order: a job (raw line, line number, key) for a record to redact, or
     Done((line, ledger entry, result part)) for one whose outcome is known here (bad, synthetic, skipped,
     or unchanged since the last run)."""
-    shaping = [names, settings.fingerprint()]  # the fingerprint holds the version, recognizers and pack files
+    # the fingerprint holds the version, recognizers and pack files; with the names, encoded once a run
+    keys = KeyTemplate(STAGE_VERSION, SLOT, [names, settings.fingerprint()], SLOT)
     for jl in iter_jsonl(src, parse=False):
         if jl.error:
             if jl.code != "empty_file":
@@ -183,8 +196,7 @@ def _items(layout: DataLayout, upload: str, src: Path, settings: RedactionSettin
             yield Done((dumps_line(rec.model_copy(update={"meta": meta}).dump()), None,
                         RedactionResult(skipped_redaction=1)))
             continue
-        key = item_key(STAGE_VERSION, hashlib.sha256(jl.raw or b"").hexdigest(), shaping,
-                       _sources(layout, upload, rec.id))
+        key = keys(hashlib.sha256(jl.raw or b"").hexdigest(), _sources(layout, upload, rec.id))
         reused = _reused(layout, ledger.reuse(rec.id, key), previous, jl.line)
         yield Done(reused) if reused is not None else (jl.raw, jl.line, key)
 
@@ -195,9 +207,10 @@ def _reused(layout: DataLayout, entry: LedgerEntry | None, previous: PreviousLin
     files are as this stage left them. Its issues are reported again, with the record's line of this run."""
     if entry is None:
         return None
-    entry = entry.model_copy(update={
-        "failure": entry.failure.model_copy(update={"line": line_no}) if entry.failure is not None else None,
-        "issues": [i.model_copy(update={"line": line_no}) for i in entry.issues]})
+    if entry.failure is not None or entry.issues:
+        entry = entry.model_copy(update={
+            "failure": entry.failure.model_copy(update={"line": line_no}) if entry.failure is not None else None,
+            "issues": [i.model_copy(update={"line": line_no}) for i in entry.issues]})
     if entry.failure is not None:
         return None, entry, RedactionResult(failed=1, issues=entry.reported())
     line = previous.read(entry.outputs.get("line"))
@@ -229,7 +242,8 @@ def _merge(result: RedactionResult, part: RedactionResult) -> None:
     """Add one record's (or line's) outcome to the upload's result, keeping issue order."""
     for f in ("redacted", "unchanged", "synthetic", "skipped_redaction", "failed", "audio_masked", "spans",
               "schema_misfits"):
-        setattr(result, f, getattr(result, f) + getattr(part, f))
+        if n := getattr(part, f):  # a record's part is mostly zeros: no pydantic setattr for those
+            setattr(result, f, getattr(result, f) + n)
     for t, n in part.counts_by_type.items():
         result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
     result.issues.extend(part.issues)
