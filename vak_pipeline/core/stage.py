@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -49,6 +49,15 @@ def item_key(version: str, *parts: Any) -> str:
 SLOT: Any = object()  # a part of a KeyTemplate given per item
 
 
+def _key_part(value: Any) -> str:
+    """One part as `item_key` encodes it; a str or an int (a hash, a line number) without an encoder."""
+    if type(value) is str:
+        return encode_basestring_ascii(value)
+    if type(value) is int:
+        return int.__repr__(value)
+    return _KEY_JSON.encode(value)
+
+
 class KeyTemplate:
     """`item_key` for a run whose items share most parts: those are encoded once, the `SLOT`s per item.
 
@@ -58,12 +67,22 @@ class KeyTemplate:
     """
 
     def __init__(self, version: str, *parts: Any) -> None:
-        self._pieces = [None if p is SLOT else _KEY_JSON.encode(p) for p in (version, *parts)]
+        # the JSON list as text between the slots: [fixed, None (a slot), fixed, ...]
+        self._pieces: list[str | None] = []
+        text = "["
+        for i, part in enumerate((version, *parts)):
+            text += "," if i else ""
+            if part is SLOT:
+                self._pieces += [text, None]
+                text = ""
+            else:
+                text += _KEY_JSON.encode(part)
+        self._pieces.append(text + "]")
 
     def __call__(self, *values: Any) -> str:
         slots = iter(values)
-        body = ",".join(p if p is not None else _KEY_JSON.encode(next(slots)) for p in self._pieces)
-        return hashlib.sha256(f"[{body}]".encode()).hexdigest()[:24]
+        body = "".join(p if p is not None else _key_part(next(slots)) for p in self._pieces)
+        return hashlib.sha256(body.encode()).hexdigest()[:24]
 
 
 # ------------------------------------------------------------------------------------------------ ledger
@@ -87,35 +106,25 @@ class LedgerEntry(BaseModel):
     def line(self) -> str:
         """Its ledger line: `model_dump(mode="json", exclude_none=True)` without empty `issues`, as JSONL.
 
-        Built by hand when `outputs` is plain JSON (what every stage records), the dump otherwise: the same
-        bytes, without a pydantic round trip per item.
+        Encoded straight from `outputs` when that is plain JSON (what every stage records): the same bytes,
+        without a pydantic round trip per item; anything else (a set, a path, NaN) goes through the dump.
         """
-        if not _plain(self.outputs):
-            data = self.model_dump(mode="json", exclude_none=True)
-            if not data["issues"]:
-                del data["issues"]
-            return dumps_line(data)
-        data = {"item": self.item, "key": self.key, "outputs": self.outputs}
+        data: dict[str, Any] = {"item": self.item, "key": self.key, "outputs": self.outputs}
         if self.failure is not None:
             data["failure"] = self.failure.model_dump(mode="json", exclude_none=True)
         if self.issues:
             data["issues"] = [i.model_dump(mode="json", exclude_none=True) for i in self.issues]
-        return dumps_line(data)
+        try:
+            return _ENTRY_JSON.encode(data) + "\n"
+        except (TypeError, ValueError):
+            data = self.model_dump(mode="json", exclude_none=True)
+            if not data["issues"]:
+                del data["issues"]
+            return dumps_line(data)
 
 
-def _plain(value: Any) -> bool:
-    """Whether `value` is JSON that pydantic's json mode dumps as it is (no tuple, model, path or non-finite
-    float to convert)."""
-    t = type(value)
-    if t is str or t is int or t is bool or value is None:
-        return True
-    if t is float:
-        return math.isfinite(value)
-    if t is dict:
-        return all(type(k) is str and _plain(v) for k, v in value.items())
-    if t is list:
-        return all(_plain(v) for v in value)
-    return False
+# dumps_line's encoding, refusing what pydantic's json mode would write otherwise (NaN, infinities, sets...)
+_ENTRY_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 class PreviousEntries(Mapping[str, LedgerEntry]):

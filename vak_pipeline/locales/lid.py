@@ -205,10 +205,17 @@ def language_summary(turn_langs: Iterable[str | None], pack: LocalePack) -> Lang
 
 def conversation_lang(pack: LocalePack, texts: Iterable[str]) -> str:
     """The language most long turns are in: the fallback for short ones."""
-    votes = Counter()
-    for text in texts:
-        if len(_WORD.findall(text or "")) >= MIN_TOKENS:
-            votes[detect_lang(pack, text, pack.default_lang)] += 1
+    return _vote(pack, _voting_tags(pack, texts))
+
+
+def _voting_tags(pack: LocalePack, texts: Iterable[str]) -> list[str | None]:
+    """Per text, its tag under the pack's default when it is long enough to vote, else None."""
+    return [detect_lang(pack, text, pack.default_lang) if len(_WORD.findall(text or "")) >= MIN_TOKENS else None
+            for text in texts]
+
+
+def _vote(pack: LocalePack, tags: list[str | None]) -> str:
+    votes = Counter(tag for tag in tags if tag is not None)
     return votes.most_common(1)[0][0] if votes else pack.default_lang
 
 
@@ -224,11 +231,15 @@ def tag_languages(record: VakRecord, overwrite: bool = False) -> VakRecord:
     if pack is None:
         return record
     spoken = [t for t in record.turns if t.is_spoken]
-    fallback = conversation_lang(pack, (t.text or "" for t in spoken))
+    voted = _voting_tags(pack, [t.text or "" for t in spoken])
+    fallback = _vote(pack, voted)
+    # a long turn's tag under the conversation's fallback is its vote when that fallback is the pack's default
+    known = {id(t): tag for t, tag in zip(spoken, voted, strict=True)} if fallback == pack.default_lang else {}
     turns = []
     for t in record.turns:
         if t.is_spoken and t.text and (overwrite or not t.lang):
-            t = t.model_copy(update={"lang": detect_lang(pack, t.text, fallback)})
+            lang = known.get(id(t)) or detect_lang(pack, t.text, fallback)
+            t = t.model_copy(update={"lang": lang})
         turns.append(t)
     langs = [t.lang for t in turns if t.is_spoken]
     return record.model_copy(update={"turns": turns, "language": language_summary(langs, pack)})

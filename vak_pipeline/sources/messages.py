@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.issue import Issue, Severity
 from ..locales import get_pack
-from ..locales.lid import detect_lang, tag_languages
+from ..locales.lid import tag_languages
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Tool, ToolCall, ToolResult, Turn, VakRecord
 from .aidb import conversation_id_for
 from .descriptor import RecordingSettings
@@ -148,8 +148,9 @@ class _Mapper:
                                  turn_index=index, field=field, file=self.ctx.file, line=self.line))
 
     def say(self, speaker: Literal["user", "agent"], text: str) -> None:
-        self.turns.append(Turn(speaker=speaker, start=0.0, end=0.0, text=text,
-                               lang=detect_lang(self.pack, text, self.pack.default_lang)))
+        # no lang here: record() tags every spoken turn (tag_languages, overwrite) with the conversation's
+        # fallback, so a tag taken here was computed only to be replaced
+        self.turns.append(Turn(speaker=speaker, start=0.0, end=0.0, text=text))
 
     def new_id(self, given: str | None) -> str:
         if given:
@@ -265,11 +266,10 @@ class _Mapper:
             meta["speakers"] = dict(settings.speakers)
         if settings.allow_unconsented:
             meta["allow_unconsented"] = True
-        langs = list(dict.fromkeys(t.lang for t in self.turns if t.lang))
-        primary = langs[0] if langs else self.pack.default_lang
+        primary = self.pack.default_lang  # until tag_languages sets the turns' languages and the summary
         try:
             record = VakRecord(id=conversation_id_for(ctx.upload, ctx.file, self.rid), schema_version=SCHEMA_VERSION,
-                               locale=settings.locale, language=Language(primary=primary, mix=langs or [primary]),
+                               locale=settings.locale, language=Language(primary=primary, mix=[primary]),
                                domain=settings.domain or rec.domain, scenario=settings.scenario,
                                system_prompt="\n\n".join(self.system) or settings.system_prompt, tools=tools,
                                turns=self.turns, meta=Meta.model_validate(meta))

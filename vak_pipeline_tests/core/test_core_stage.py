@@ -10,7 +10,18 @@ import pytest
 
 from vak_pipeline.cli import upload_problems
 from vak_pipeline.core.issue import Issue
-from vak_pipeline.core.stage import Done, Ledger, LedgerEntry, StageResult, item_key, ordered_map, write_report
+from vak_pipeline.core.stage import (
+    SLOT,
+    Done,
+    KeyTemplate,
+    Ledger,
+    LedgerEntry,
+    StageResult,
+    item_key,
+    ordered_map,
+    write_report,
+)
+from vak_pipeline.storage import dumps_line
 from vak_pipeline.layout import DataLayout
 
 
@@ -32,6 +43,37 @@ def test_an_item_key_changes_with_the_version_and_with_every_part():
         )
         == 4
     )
+
+
+@pytest.mark.parametrize("slot", [7, -3, True, None, 2.5, "sha-é\u2028\"q", ["a", 1], {"z": 1, "a": [None]}])
+def test_a_key_template_gives_the_item_key_of_the_same_parts(slot):
+    settings = {"rate": 24000, "names": ("Ann", "Bo"), "é": 1.0}
+    keys = KeyTemplate("3", "file.jsonl", SLOT, settings, SLOT)
+    assert keys(slot, "tail") == item_key("3", "file.jsonl", slot, settings, "tail")
+    assert KeyTemplate("3", SLOT)(slot) == item_key("3", slot)
+    assert KeyTemplate("3", "x")() == item_key("3", "x")
+
+
+def test_a_ledger_line_is_the_entrys_json_dump():
+    warn = Issue(code="x_warn", message="odd", fix="look", severity="WARN", line=3)
+    for entry in (LedgerEntry(item="a", key="k", outputs={"n": None, "ü": [1, 2.5, {"x": "y"}], "t": (1, 2)}),
+                  LedgerEntry(item="b", key="k", failure=warn, issues=[warn, warn]),
+                  LedgerEntry(item="c", key="k", outputs={"nan": math.nan, "set": {1}})):
+        dump = entry.model_dump(mode="json", exclude_none=True)
+        dump = {k: v for k, v in dump.items() if k != "issues" or v}
+        assert entry.line() == dumps_line(dump)
+
+
+def test_a_ledger_left_by_an_exception_keeps_the_last_runs_entries(tmp_path):
+    path = tmp_path / "ledger" / "stage.jsonl"
+    with Ledger.load(path) as ledger:
+        ledger.record(LedgerEntry(item="a", key="k1"))
+    with pytest.raises(RuntimeError), Ledger.load(path) as ledger:
+        assert ledger.reuse("a", "k1") is not None
+        ledger.record(LedgerEntry(item="b", key="k2"))
+        raise RuntimeError("the stage failed")
+    assert set(Ledger.load(path).previous) == {"a"}
+    assert [p.name for p in path.parent.iterdir()] == ["stage.jsonl"]  # no temp file left
 
 
 def test_the_ledger_reuses_an_entry_only_under_the_same_key(tmp_path):
