@@ -131,9 +131,10 @@ class PreviousEntries(Mapping[str, LedgerEntry]):
     """A stage's ledger as the last run left it: item -> LedgerEntry, read from the file when asked for.
 
     Loading keeps only each item's key and the place of its line, so memory holds no entries and an item
-    whose key changed is never parsed again. A line that is not an entry (damaged, no item or key) is left
-    out; one whose entry does not validate reads as missing (`get` answers None): either only costs redoing
-    its item.
+    whose key changed is never parsed again. The file stays open until `close`, so the entries read are
+    the loaded ones even after the new ledger replaced the file. A line that is not an entry (damaged, no
+    item or key) is left out; one whose entry does not validate reads as missing (`get` answers None):
+    either only costs redoing its item.
     """
 
     def __init__(self, path: Path) -> None:
@@ -141,21 +142,20 @@ class PreviousEntries(Mapping[str, LedgerEntry]):
         self._index: dict[str, tuple[str, int, int]] = {}  # item -> (key, offset, length)
         self._fh: Any = None
         try:
-            fh = open(path, "rb")  # noqa: SIM115 - kept for the reads, closed by close()
+            self._fh = open(path, "rb")  # noqa: SIM115 - kept for the reads, closed by close()
         except OSError:
             return
-        with fh:
-            offset = 0
-            for raw in fh:
-                try:
-                    value = json.loads(raw)
-                except (ValueError, RecursionError):
-                    value = None
-                if isinstance(value, dict):
-                    item, key = value.get("item"), value.get("key")
-                    if isinstance(item, str) and isinstance(key, str):
-                        self._index[item] = (key, offset, len(raw))
-                offset += len(raw)
+        offset = 0
+        for raw in self._fh:
+            try:
+                value = json.loads(raw)
+            except (ValueError, RecursionError):
+                value = None
+            if isinstance(value, dict):
+                item, key = value.get("item"), value.get("key")
+                if isinstance(item, str) and isinstance(key, str):
+                    self._index[item] = (key, offset, len(raw))
+            offset += len(raw)
 
     def key(self, item: str) -> str | None:
         """The key `item` was recorded under, without reading its entry."""
@@ -163,19 +163,17 @@ class PreviousEntries(Mapping[str, LedgerEntry]):
         return None if place is None else place[0]
 
     def __getitem__(self, item: str) -> LedgerEntry:
-        entry = self._read(*self._index[item][1:])
-        if entry is None:
+        key, offset, length = self._index[item]
+        entry = None
+        if self._fh is not None:  # closed: its entries are no longer there to read
+            try:
+                self._fh.seek(offset)
+                entry = LedgerEntry.model_validate_json(self._fh.read(length))
+            except (OSError, ValidationError):
+                entry = None
+        if entry is None or entry.item != item or entry.key != key:
             raise KeyError(item)
         return entry
-
-    def _read(self, offset: int, length: int) -> LedgerEntry | None:
-        try:
-            if self._fh is None:
-                self._fh = open(self.path, "rb")  # noqa: SIM115 - closed by close()
-            self._fh.seek(offset)
-            return LedgerEntry.model_validate_json(self._fh.read(length))
-        except (OSError, ValidationError):
-            return None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._index)
@@ -256,7 +254,9 @@ class Ledger(Closing):
         self.close()
 
     def __del__(self) -> None:  # a stage that raised before saving (without a `with` block) leaves no temp file
-        self.close()
+        if self._out is not None:
+            out, self._out = self._out, None
+            out.abort()
 
 
 # ------------------------------------------------------------------------------ lines of a JSONL output
