@@ -21,8 +21,8 @@ from vak_pipeline.core.stage import (
     ordered_map,
     write_report,
 )
-from vak_pipeline.storage import dumps_line
 from vak_pipeline.layout import DataLayout
+from vak_pipeline.storage import dumps_line
 
 
 def _square_all(xs: list[int]) -> list[int]:

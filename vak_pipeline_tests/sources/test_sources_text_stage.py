@@ -15,8 +15,8 @@ from vak_pipeline.layout import DataLayout
 from vak_pipeline.report.stage_reports import stage_issues
 from vak_pipeline.schema.record import VakRecord
 from vak_pipeline.sources.text import TEXT_STAGE, TextImportResult, TextRecord, import_text, iter_text_records
-from vak_pipeline.storage import dumps_line
 from vak_pipeline.speech.stage import tag_upload
+from vak_pipeline.storage import dumps_line
 
 SAMPLE = Path(__file__).parents[2] / "data" / "raw" / "sample-chats"
 UPLOAD = "sample-chats"
