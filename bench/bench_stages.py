@@ -142,11 +142,11 @@ def print_table(result: dict) -> None:
 def run(quick: bool) -> list[dict]:
     """For `python -m bench stages`: this tree against REF, one row per step."""
     texts = 1000 if quick else 3000
-    with tempfile.TemporaryDirectory(prefix="vak-bench-stages-") as tmp:
-        try:
+    try:
+        with tempfile.TemporaryDirectory(prefix="vak-bench-stages-") as tmp:
             result = compare(3, texts, REF, Path(tmp))
-        finally:
-            subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
+    finally:  # the reference worktree went with the temp dir: forget it
+        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
     return [row("stages", f"{step} ({kind})", round(this, 3), "s", round(ref, 3), round(this / ref, 2),
                 f"{texts} chats; reference: git {REF}; median of 3 alternating runs")
             for kind, cpu in (("wall", False), ("CPU", True)) for step, this, ref in medians(result, cpu)]
