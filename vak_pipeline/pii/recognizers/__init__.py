@@ -90,31 +90,61 @@ def _max_run(text: str) -> int:
     return max((len(r) if r.isdigit() else len(_NOT_DIGIT.sub("", r)) for r in _RUN.findall(text)), default=0)
 
 
+# What _run checks before a finder, besides the shortest digit run: nothing, a dot and 4 digits or 2 colons
+# (_NEEDS_DOT_OR_COLON), a capital (_NEEDS_UPPER), or, in a text without a digit, a spelt Chinese number.
+_CHECK_NONE, _CHECK_DOT_OR_COLON, _CHECK_UPPER, _CHECK_ZH_NUMERAL = 0, 1, 2, 3
+Step = tuple[str, Finder, int, int]  # (type, finder, shortest digit run, check)
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """What a pack runs, decided once per pack: (type, finder, needs a digit, shortest digit run) in the
-    order of the pack's types (the order breaks ties between equal overlapping matches), and whether the
-    pack file's rules have anything to find."""
+    """What a pack runs, decided once per pack: the steps (type, finder, shortest digit run, check) in the
+    order of the pack's types (the order breaks ties between equal overlapping matches) for a text with and
+    without a digit, in the first pass and in the digit view's (no names there), and whether the pack file's
+    rules have anything to find. A text without a digit skips the number kinds outright."""
 
-    steps: tuple[tuple[str, Finder, bool, int], ...]
+    with_digit: tuple[Step, ...]
+    with_digit_numbers: tuple[Step, ...]
+    without_digit: tuple[Step, ...]
+    without_digit_numbers: tuple[Step, ...]
     names: bool
-    business: bool  # the pack file's business cues filter phone matches
     rules: bool
 
 
 _PLANS: dict[int, tuple[LocalePack, _Plan]] = {}
 
 
+def _business_filtered(finder: Finder) -> Finder:
+    """The phone finder of a pack whose file has business cues: its matches that such a cue names are dropped."""
+    return lambda t, p, w: drop_business(finder(t, p, w), t, p.rules)
+
+
 def _plan(pack: LocalePack) -> _Plan:
     got = _PLANS.get(id(pack))
     if got is not None and got[0] is pack:
         return got[1]
-    steps = tuple((t, *_FINDERS[t], _MIN_RUN.get(t, 0)) for t in pack.pii_types if t in _FINDERS)
     r = pack.rules
+    business = r is not None and r.business_cues is not None
+    with_digit: list[Step] = []
+    without_digit: list[Step] = []
+    for t in pack.pii_types:
+        if t not in _FINDERS:
+            continue
+        finder, needs_digit = _FINDERS[t]
+        if t == "phone" and business:
+            finder = _business_filtered(finder)
+        check = _CHECK_DOT_OR_COLON if t in _NEEDS_DOT_OR_COLON else _CHECK_UPPER if t in _NEEDS_UPPER else _CHECK_NONE
+        with_digit.append((t, finder, _MIN_RUN.get(t, 0), check))
+        if not needs_digit:
+            without_digit.append((t, finder, 0, _CHECK_NONE))
+        elif t == "address":  # a Chinese address may spell its numbers (三号楼)
+            without_digit.append((t, finder, 0, _CHECK_ZH_NUMERAL))
     plan = _Plan(
-        steps,
+        tuple(with_digit),
+        tuple(s for s in with_digit if s[0] != "person_name"),
+        tuple(without_digit),
+        tuple(s for s in without_digit if s[0] != "person_name"),
         "person_name" in pack.pii_types,
-        r is not None and r.business_cues is not None,
         r is not None and bool(r.ids or r.postcodes or r.addresses or r.phone_cues is not None
                                or r.name_cues is not None),
     )
@@ -156,25 +186,21 @@ def _run(pack: LocalePack, text: str, words: frozenset[str], names: tuple[str, .
     can differ."""
     plan = _plan(pack)
     has_digit = _DIGIT.search(text) is not None
-    run = _max_run(text) if has_digit else 0
     out: list[Match] = []
-    for ptype, finder, needs_digit, min_run in plan.steps:
-        if numbers_only and ptype == "person_name":
-            continue
-        if needs_digit and not has_digit:
-            if ptype != "address" or text.isascii() or not _ZH_NUMERAL.search(text):
-                continue  # number kinds need a digit; a Chinese address may spell its numbers (三号楼)
-        elif (
-            run < min_run
-            or (ptype in _NEEDS_DOT_OR_COLON and (run < 4 or "." not in text) and text.count(":") < 2)
-            or (ptype in _NEEDS_UPPER and text == text.lower())  # no capital A-Z (lower() would change it)
-        ):
-            continue
-        found = finder(text, pack, words)
-        if ptype == "phone" and plan.business:
-            out.extend(drop_business(found, text, pack.rules))
-        else:
-            out.extend(found)
+    if has_digit:
+        run = _max_run(text)
+        for _, finder, min_run, check in plan.with_digit_numbers if numbers_only else plan.with_digit:
+            if run < min_run or (check and (
+                (check == _CHECK_DOT_OR_COLON and (run < 4 or "." not in text) and text.count(":") < 2)
+                or (check == _CHECK_UPPER and text == text.lower())  # no capital A-Z (lower() would change it)
+            )):
+                continue
+            out.extend(finder(text, pack, words))
+    else:
+        for _, finder, _, check in plan.without_digit_numbers if numbers_only else plan.without_digit:
+            if check and (text.isascii() or not _ZH_NUMERAL.search(text)):
+                continue
+            out.extend(finder(text, pack, words))
     if plan.rules:
         out.extend(find_pack_rules(text, pack, has_digit, numbers_only))
     if plan.names and not numbers_only:

@@ -69,6 +69,11 @@ _QUICK_PHRASES_RE = re.compile(
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
+# The Latin words of each two-word strong cue ("speak to" -> {speak, to}): such a cue needs all of them.
+_STRONG_PREV2_WORDS = tuple(frozenset(re.findall("[a-z]+", w)) for w in _STRONG_PREV2)
+# Letters whose lower case is not one ASCII-aligned character (İ -> i + a dot, K -> k): in a text with one,
+# text.lower() and the tokens need not align, so the word-set shortcut below is not taken.
+_LOWER_ODD = ("\u0130", "\u212a")
 
 _WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
 _END_RE = re.compile(r"\s*(?:[,.!?;:]|$)")
@@ -114,8 +119,8 @@ def _local_common(pack: LocalePack) -> frozenset[str]:
 
 
 def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
-    """(every name word, plain name words, last names, first names, English words) of a pack; computed
-    once per pack and process."""
+    """(every name word, plain name words, last names, first names, English words, whether some plain name
+    word holds an apostrophe) of a pack; computed once per pack and process."""
     got = _PACK_SETS.get(pack.id)
     if got is None:
         lex = lexicon()
@@ -125,7 +130,8 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         local = _local_common(pack)
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
         english = (lex.english - names) | local
-        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english)
+        apostrophe = any("'" in t for t in plain)
+        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english, apostrophe)
     return got
 
 
@@ -160,8 +166,29 @@ def _capitalised(text: str, tok: tuple[int, int, str], key: str, names: frozense
     return t[0].isupper() and not t.isupper() and (key in names or key not in english) and not _sentence_start(text, s)
 
 
+def _no_cased_name(text: str, low: str, wset: frozenset[str], hit: frozenset[str], plain: frozenset[str]) -> bool:
+    """In cased text without a title or strong cue (see _latin), True when the scan below can take no name: a
+    name there needs a plain name word, a capitalised listed word inside a sentence, or (for an unknown word)
+    a two-word strong cue or "name?"/"naam:" before it. Every listed or cue word of a token is in `wset` (the
+    caller makes sure: no apostrophe in a plain name, no İ or K), so these are checked on the word set and
+    by a find per listed word (whose capital would be at the same index of `low`)."""
+    if not hit.isdisjoint(plain):
+        return False
+    if ("?" in text or ":" in text) and not _NAME_WORDS.isdisjoint(wset):
+        return False
+    if any(ws <= wset for ws in _STRONG_PREV2_WORDS):
+        return False
+    for w in hit:
+        k = low.find(w)
+        while k >= 0:
+            if text[k].isupper() and not _sentence_start(text, k):
+                return False
+            k = low.find(w, k + 1)
+    return True
+
+
 def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> Iterator[Match]:
-    names, plain_set, last, first, english = _pack_sets(pack)
+    names, plain_set, last, first, english, apostrophe = _pack_sets(pack)
     if not names:
         return
     # the common case first, at C speed: no name word, no title or strong cue -> nothing to scan
@@ -178,6 +205,12 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         if not cased and _CUE_SET.isdisjoint(wset) and len(hit - _NON_NAME) < 2:
             if not any(w.strip(",.?!") in hit for w in low.split(None, 4)[:4]):
                 return
+        # cased text with listed words only in lower case or opening a sentence ("Best number is ...",
+        # "Email me at john.smith@..."): decided on the word set, without the token scan
+        if cased and not apostrophe and _LOWER_ODD[0] not in text and _LOWER_ODD[1] not in text and (
+            _no_cased_name(text, low, wset, hit, plain_set)
+        ):
+            return
     toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
     if not toks:
         return

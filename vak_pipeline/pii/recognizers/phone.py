@@ -292,12 +292,34 @@ def _gate(text: str, plan: tuple[tuple[str, int, str], ...]) -> bool:
 _INTL = re.compile(r"(?<![\w+])\+\s?[1-9](?:[\s().\-/]{0,2}\d){6,16}(?!\d)")
 
 
+def _plainly_valid(cand: str) -> bool:
+    """True when `cand` (a match of _INTL) is plainly written and parse(cand, None) reads it as a valid number:
+    the country code and national number are derived as parse derives them (as in _plain_number), and
+    validity comes from the cached _is_valid. False leaves the decision to the library."""
+    if _PLAIN.fullmatch(cand) is None:
+        return False
+    digits = "".join(c for c in cand if c.isdigit())
+    cc = next((int(digits[:k]) for k in (1, 2, 3) if int(digits[:k]) in phonenumbers.COUNTRY_CODE_TO_REGION_CODE), 0)
+    if not cc:
+        return False
+    home = phonenumbers.region_code_for_country_code(cc)
+    r = _region(home)
+    if r is None or home == "001":
+        return False
+    nsn = digits[len(str(cc)):]
+    if not 2 <= len(nsn) <= 17 or nsn[0] == "0" or (r.prefix is not None and r.prefix.match(nsn)):
+        return False  # too short or long to parse, Italy's leading zero, a national prefix: the library's
+    return _is_valid(cc, nsn)
+
+
 def _possible_international(text: str) -> Iterator[Match]:
     """Numbers written with +<country code> whose length fits that country: still a phone even when the range is
     unallocated or reserved (libphonenumber calls +44 7700 900xxx invalid; a person may still own it)."""
     if "+" not in text:
         return
     for m in _INTL.finditer(text):
+        if _plainly_valid(m.group()):
+            continue  # a valid number: the matcher finds it (the common case, without the library's parse)
         try:
             num = phonenumbers.parse(m.group(), None)
         except phonenumbers.NumberParseException:

@@ -49,6 +49,9 @@ class _Table:
     ascii_lower: frozenset[str] | None
     other_words: frozenset[str] | None
     lettered: bool  # every number and repeat word holds a letter: a run without one has no word
+    # the characters a non-ASCII number word starts with, and the digit characters: a text without one has
+    # no such word (None where the count is not exact, as for other_words)
+    other_starts: frozenset[str] | None
     most: int  # the most digits one word run can give (longest word's digits, times the largest repeat)
 
 
@@ -74,6 +77,7 @@ def _table(extra: tuple[tuple[str, str], ...] = ()) -> _Table:
         None if odd or not plain else frozenset(w.lower() for w in words if w.isascii()),
         None if odd or not plain or not uncased else others,
         all(any(c.isalpha() for c in w) for w in [*words, *_REPEAT]),
+        None if odd or not plain or not uncased else frozenset(w[0] for w in others) | frozenset(_ZH),
         max(map(len, words.values()), default=1) * max(_REPEAT.values(), default=1),
     )
 
@@ -150,6 +154,14 @@ def digit_view(
     ascii_text = text.isascii()
     if ascii_text and table.ascii_words.isdisjoint(latin_words(text) if words is None else words):
         return None  # the common case, decided by a set lookup over the text's words
+    if (
+        not ascii_text
+        and table.other_starts is not None
+        and table.other_starts.isdisjoint(text)
+        and _ASCII_CASE_ODD.isdisjoint(text)
+        and table.ascii_lower.isdisjoint(latin_words(text) if words is None else words)  # type: ignore[union-attr]
+    ):
+        return None  # no number word in any script (what _count_words would count), by set lookups
     n_words = _count_words(text, table, ascii_text)
     if not n_words:
         return None

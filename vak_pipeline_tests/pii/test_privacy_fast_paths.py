@@ -1,0 +1,131 @@
+"""Short cuts that decide a common case without the full scan must decide it as the scan would:
+
+- lexicon names: cased text whose listed words are only lower case or open a sentence ("Email me at
+  john.smith@...", "Best number is ...") is decided on its word set, without the token scan;
+- spoken digits: non-ASCII text with no number word in any script gets no digit view, by set lookups;
+- phone: a plainly written +country-code number that is valid skips the library's parse (the matcher
+  finds it); only a possible but invalid one is still reported as a possible international number.
+
+Each is checked on realistic sentences, on the names and numbers it must still find, and against the full
+scan over the bench utterances and their case and script variants. Failures name spans, never the text."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from pathlib import Path
+
+import phonenumbers
+import pytest
+
+from vak_pipeline.locales import get_pack
+from vak_pipeline.pii.recognizers import find_pii, lexicon_names, phone, spoken_digits
+from vak_pipeline.pii.recognizers.base import latin_words
+
+DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+
+
+def _rows() -> list[tuple[str, str]]:
+    out = []
+    for name in ("pii_labelled.jsonl", "pii_heldout.jsonl"):
+        with open(DATA / name, encoding="utf-8") as fh:
+            out += [(r["locale"], r["text"]) for r in map(json.loads, filter(str.strip, fh))]
+    return out
+
+
+def _variants(text: str) -> list[str]:
+    """The text, title-cased, with a capitalised name put mid-sentence, and with letters whose lower case
+    does not align (İ, the Kelvin sign K) and an apostrophe."""
+    return [text, text.title(), text + " I asked Priya about it", text.replace("k", "\u212a"),
+            "\u0130 " + text, text.replace(" ", " O'Brien ", 1), text.capitalize() + " Thanks, Rahul."]
+
+
+def _names(locale: str, text: str) -> list[tuple[int, int]]:
+    return [(m.start, m.end) for m in find_pii(get_pack(locale), text) if m.type == "person_name"]
+
+
+@pytest.mark.parametrize(("locale", "text"), [
+    ("en-US", "Email me at john.johnson@gmail.com please, about invoice INV-279-5040."),
+    ("en-GB", "Best number is 07724 781538, ta."),
+    ("en-IN", "The technician will come at 9:00 pm on 8 September 2026."),
+    ("hi-Latn-IN", "Kal 12:00 ka slot book kar doon? 25/3/2026 ko aayega."),
+])
+def test_listed_words_in_lower_case_or_opening_a_sentence_are_no_name_in_cased_text(locale: str, text: str):
+    assert _names(locale, text) == []
+
+
+@pytest.mark.parametrize(("locale", "text", "name"), [
+    ("en-US", "Could you send the form to Jessica Carter by Friday?", "Jessica Carter"),
+    ("en-US", "I spoke to Deepa yesterday about the refund.", "Deepa"),
+    ("en-GB", "Best to ask Oliver, he handled the claim.", "Oliver"),
+    ("en-US", "Yesterday I tried to speak to Okonkwo about my bill.", "Okonkwo"),
+    ("en-IN", "Thanks, Priya. The technician will come at 9:00 pm.", "Priya"),
+])
+def test_names_the_short_cut_must_leave_to_the_scan_are_still_found(locale: str, text: str, name: str):
+    s = text.index(name)
+    assert (s, s + len(name)) in _names(locale, text)
+
+
+def test_the_cased_text_short_cut_agrees_with_the_token_scan(monkeypatch: pytest.MonkeyPatch):
+    cases = [(loc, v) for loc, t in _rows() for v in _variants(t)]
+    fast = [list(lexicon_names.find_lexicon_names(t, get_pack(loc), latin_words(t))) for loc, t in cases]
+    monkeypatch.setattr(lexicon_names, "_no_cased_name", lambda *a: False)  # the full scan, every time
+    slow = [list(lexicon_names.find_lexicon_names(t, get_pack(loc), latin_words(t))) for loc, t in cases]
+    differ = [k for k, (a, b) in enumerate(zip(fast, slow, strict=True)) if a != b]
+    assert differ == [], f"{len(differ)} texts differ, first spans {[(m.start, m.end) for m in slow[differ[0]]]}"
+    assert sum(map(bool, slow)) > 500  # the texts do hold names
+
+
+def test_spoken_digits_in_other_scripts_still_get_a_digit_view():
+    for locale, text in [("hi-IN", "मेरा नंबर नौ आठ सात छह पांच चार तीन दो एक शून्य है"),
+                         ("zh-CN", "我的电话是一三八一二三四五六七八"),
+                         ("en-GB", "it's £20, my number is oh seven seven two four seven eight one five three eight")]:
+        assert spoken_digits.digit_view(text, get_pack(locale).number_words) is not None, locale
+    for locale, text in [("hi-IN", "ठीक है, मैं कल फ़ोन करूँगा।"), ("zh-CN", "好的，我明天再打电话。"),
+                         ("en-GB", "it cost £20 at the shop")]:
+        assert spoken_digits.digit_view(text, get_pack(locale).number_words) is None, locale
+
+
+def test_the_no_number_word_short_cut_agrees_with_the_word_count(monkeypatch: pytest.MonkeyPatch):
+    rnd = random.Random(3)
+    extra = ["एक", "दो", "five", "一", "〇", "five5", "_one", "\u212aone", "nau", "शून्य", "£5", "零"]
+    cases = [(loc, v + (" " + rnd.choice(extra) if k % 3 else "")) for k, (loc, t) in enumerate(_rows())
+             for v in (t, "£ " + t, t + " है")]
+    fast = [spoken_digits.digit_view(t, get_pack(loc).number_words) for loc, t in cases]
+    table = spoken_digits._table
+
+    def without_short_cut(extra_words: tuple[tuple[str, str], ...] = ()) -> spoken_digits._Table:
+        return dataclasses.replace(table(extra_words), other_starts=None)
+
+    monkeypatch.setattr(spoken_digits, "_table", without_short_cut)
+    slow = [spoken_digits.digit_view(t, get_pack(loc).number_words) for loc, t in cases]
+    assert sum(a != b for a, b in zip(fast, slow, strict=True)) == 0
+    assert sum(v is not None for v in slow) > 100
+
+
+@pytest.mark.parametrize(("locale", "text", "value", "score"), [
+    ("en-GB", "Best number is +44 7410 671066, ta.", "+44 7410 671066", 0.9),  # valid: the matcher's
+    ("en-GB", "ring +44 7700 900123 after six", "+44 7700 900123", 0.7),  # reserved range: still a phone
+    ("en-US", "my cell is +1 415 408 8367.", "+1 415 408 8367", 0.9),
+])
+def test_international_numbers_are_found_whether_valid_or_only_possible(locale, text, value, score):
+    s = text.index(value)
+    got = [(m.start, m.end, m.score) for m in find_pii(get_pack(locale), text) if m.type == "phone"]
+    assert got == [(s, s + len(value), score)]
+
+
+def test_a_plainly_valid_international_number_is_one_the_library_calls_valid():
+    rnd = random.Random(11)
+    regions = ["GB", "US", "IN", "CN", "DE", "IT", "FR", "NL", "SE", "ES", "AT", "AU", "BR", "JP", "RU", "AR"]
+    taken = 0
+    for _ in range(3000):
+        num = phonenumbers.example_number_for_type(rnd.choice(regions), phonenumbers.PhoneNumberType.MOBILE)
+        s = phonenumbers.format_number(num, rnd.choice([phonenumbers.PhoneNumberFormat.E164,
+                                                        phonenumbers.PhoneNumberFormat.INTERNATIONAL]))
+        s = "".join(rnd.choice("0123456789") if c.isdigit() and rnd.random() < 0.3 else c for c in s)
+        for m in phone._INTL.finditer(s):
+            if phone._plainly_valid(m.group()):
+                taken += 1
+                assert phonenumbers.is_valid_number(phonenumbers.parse(m.group(), None)), m.span()
+    assert taken > 300
