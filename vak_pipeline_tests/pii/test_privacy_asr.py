@@ -37,3 +37,15 @@ def test_dotted_digits_after_a_business_cue_are_not_an_ip_address():
     # ASR wrote "four four seven one" as "4.4.7.1": a customer number, a business entity, not PII
     texts, log = _redact(("user", "my customer number is 4.4.7.1, and my server is 10.0.0.12"))
     assert texts[0] == "my customer number is 4.4.7.1, and my server is <IP_1>"
+
+
+def test_spoken_digits_in_odd_letters_are_read_like_plain_ones():
+    # "ſ" and "ı" match s and i when case is ignored, but lower-case to themselves: they once raised KeyError
+    from vak_pipeline.pii.recognizers import find_pii
+
+    pack = get_pack("en-US")
+    plain = "call me on six one seven five five five zero one nine nine"
+    for odd in (plain.replace("six", "ſix"), plain.replace("nine", "nıne"), "it is double ſeven two"):
+        found = [(m.type, m.start, m.end) for m in find_pii(pack, odd)]
+        if "call me" in odd:
+            assert found == [(m.type, m.start, m.end) for m in find_pii(pack, plain)]

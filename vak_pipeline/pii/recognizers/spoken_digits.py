@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ...locales.registry import BUILTIN_PACKS
 from .base import latin_words
@@ -110,6 +112,19 @@ class DigitView:
         return self.starts[start], self.ends[end - 1]
 
 
+T = TypeVar("T")
+_MISSING = object()
+
+
+def _entry(table: Mapping[str, T], word: str) -> T:
+    """The entry of the word a case-insensitive regex matched. There "ſix" and "sıx" match "six", but
+    lower() keeps ſ and ı, so a plain lookup would miss (and raise); those rare words search the table."""
+    hit = table.get(word.lower(), _MISSING)
+    if hit is _MISSING:
+        hit = next(v for k, v in table.items() if re.fullmatch(re.escape(k), word, re.IGNORECASE))
+    return hit  # type: ignore[return-value]
+
+
 def _convert_run(text: str, m: re.Match[str], table: _Table) -> list[tuple[str, int, int]] | None:
     """(char, orig_start, orig_end) per output char, or None when the run has no words or too few digits."""
     out: list[tuple[str, int, int]] = []
@@ -128,9 +143,9 @@ def _convert_run(text: str, m: re.Match[str], table: _Table) -> list[tuple[str, 
         if word.isdigit():
             digits = word if word.isascii() else "".join(str(int(c)) for c in word)
         else:
-            digits = table.words[word.lower()]
+            digits = _entry(table.words, word)
             has_word = True
-        times = _REPEAT[rep.lower()] if rep else 1
+        times = _entry(_REPEAT, rep) if rep else 1
         if rep:
             has_word = True
         for ch in digits * times if len(digits) == 1 else digits:
