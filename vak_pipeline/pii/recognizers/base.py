@@ -85,6 +85,7 @@ def latin_words(text: str) -> frozenset[str]:
 # can match an ASCII one.
 _ASCII_CASE_ODD = frozenset("\u0130\u0131\u017f\u212a")
 _LATIN_OR_ODD = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
+_ODD_RE = re.compile("[\u0130\u0131\u017f\u212a]")
 
 
 def _literal_prefixes(items: list) -> tuple[set[str], bool]:
@@ -155,7 +156,15 @@ class RegexGate:
             return any(map(text.lower().__contains__, self.ascii))
         if not self.other_ok:
             return True
-        return any(map(text.__contains__, self.other)) or (bool(self.ascii) and _LATIN_OR_ODD.search(text) is not None)
+        if any(map(text.__contains__, self.other)):
+            return True
+        if not self.ascii:
+            return False
+        if _ODD_RE.search(text) is not None:  # İ ı ſ K match ASCII letters but lower() does not give them
+            return True
+        # without those, a case-insensitive match of an ASCII prefix is that prefix in the lower case
+        low = text.lower()
+        return any(map(low.__contains__, self.ascii))
 
     def start_pos(self, text: str) -> int:
         """-1 when the pattern cannot match `text`, else a position no match starts before (on ASCII text
