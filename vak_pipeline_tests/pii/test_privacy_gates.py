@@ -106,12 +106,15 @@ def test_a_gate_reads_the_literal_prefixes_of_its_pattern():
 
 
 def test_email_and_lexicon_shortcuts_agree_with_their_patterns():
-    """The email finder's ASCII shortcut ('dot' or '<provider>.') and the provider list it reads."""
+    """The email finder's shortcut ('dot' or '<provider>.'), on ASCII text and on other text without İ ı ſ K,
+    and the provider list it reads."""
     assert email._PROVIDER_DOTS is not None and "gmail." in email._PROVIDER_DOTS
-    for t in _texts():
-        if t.isascii() and email._SPOKEN_PREFILTER.search(t):
+    extra = ["ईमेल rahul dot sharma at gmail dot com", "邮箱 wang.li at qq.com", "naam: priya.k atgmail.com hai"]
+    for t in _texts() + extra:
+        if base.ODD_CASE_RE.search(t) is None and (email._SPOKEN_PREFILTER.search(t) or email._GLUED_GATE.search(t)):
             low = t.lower()
             assert "dot" in base.latin_words(t) or any(p in low for p in email._PROVIDER_DOTS)
+    assert [m.type for m in email.find_emails(extra[0], base.latin_words(extra[0]))] == ["email"]
 
 
 def test_spoken_digit_words_are_counted_as_the_prefilter_counts_them():

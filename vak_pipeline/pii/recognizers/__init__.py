@@ -74,7 +74,6 @@ _DIGIT = re.compile(r"\d")
 _ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")
 # A run of digits as the number finders see one: digits with at most two of these characters between them.
 _RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d)*")
-_NOT_DIGIT = re.compile(r"\D")
 
 # Types whose every match holds a run (as _RUN counts it) of at least this many digits: phone 6 (find_phones'
 # own gate, _DIGIT_RUN), payment card 13, Aadhaar 12, SSN 9, NHS 10, China id 17 (+ check character),
@@ -86,8 +85,14 @@ _NEEDS_UPPER = frozenset({"iban"})  # its pattern starts with two capitals (case
 
 
 def _max_run(text: str) -> int:
-    """Digits in the longest digit run of `text` (0 without a digit)."""
-    return max((len(r) if r.isdigit() else len(_NOT_DIGIT.sub("", r)) for r in _RUN.findall(text)), default=0)
+    """Digits in the longest digit run of `text` (0 without a digit). (A run holds \\d characters and
+    separators, none of which is a digit to str.isdigit, so the sum counts the \\d characters.)"""
+    best = 0
+    for r in _RUN.findall(text):
+        n = len(r) if r.isdigit() else sum(map(str.isdigit, r))
+        if n > best:
+            best = n
+    return best
 
 
 # What _run checks before a finder, besides the shortest digit run: nothing, a dot and 4 digits or 2 colons

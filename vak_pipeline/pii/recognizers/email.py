@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ...locales.registry import BUILTIN_PACKS
-from .base import Match
+from .base import ODD_CASE_RE, Match
 
 _EMAIL_RE = re.compile(
     r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
@@ -77,7 +77,9 @@ def find_emails(text: str, words: frozenset[str] | None = None) -> Iterator[Matc
     # both spoken forms need a "." or a dot word ("dot": d, o, t have no other case forms in re.IGNORECASE)
     if "." not in text and (_DOT_SET.isdisjoint(words) if words is not None else _DOT.search(text) is None):
         return
-    if text.isascii() and _PROVIDER_DOTS is not None and words is not None and _DOT_SET.isdisjoint(words):
+    # (on other text too, without the letters re.IGNORECASE takes for ASCII ones: İ ı ſ K)
+    if (_PROVIDER_DOTS is not None and words is not None and _DOT_SET.isdisjoint(words)
+            and (text.isascii() or ODD_CASE_RE.search(text) is None)):
         low = text.lower()
         if not any(map(low.__contains__, _PROVIDER_DOTS)):
             return

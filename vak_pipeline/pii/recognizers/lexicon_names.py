@@ -28,7 +28,7 @@ from ...locales import lid
 
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
-from .base import Match, latin_words
+from .base import Match, latin_words, trie_pattern
 from .name_lexicon import NameLexicon, lexicon
 from .names import STOP, context_words
 
@@ -64,8 +64,8 @@ _STRONG_NEXT = frozenset(_context("strong_after"))
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
 # strong cues the word set cannot see (a space or an apostrophe inside): "speak to", "it's"
 _QUICK_PHRASES_RE = re.compile(
-    "|".join(re.escape(p) for p in sorted(_STRONG_PREV2 | {w for w in _context("strong_before") if "'" in w}))
-)
+    trie_pattern(tuple(_STRONG_PREV2 | {w for w in _context("strong_before") if "'" in w}))
+)  # (only searched for: is one there)
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
@@ -120,7 +120,8 @@ def _local_common(pack: LocalePack) -> frozenset[str]:
 
 def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
     """(every name word, plain name words, last names, first names, English words, whether some plain name
-    word holds an apostrophe) of a pack; computed once per pack and process."""
+    word holds an apostrophe, the words that are English or never a name but no name word) of a pack;
+    computed once per pack and process."""
     got = _PACK_SETS.get(pack.id)
     if got is None:
         lex = lexicon()
@@ -131,7 +132,8 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
         english = (lex.english - names) | local
         apostrophe = any("'" in t for t in plain)
-        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english, apostrophe)
+        ordinary = (english | _NON_NAME) - names
+        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english, apostrophe, ordinary)
     return got
 
 
@@ -188,7 +190,7 @@ def _no_cased_name(text: str, low: str, wset: frozenset[str], hit: frozenset[str
 
 
 def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> Iterator[Match]:
-    names, plain_set, last, first, english, apostrophe = _pack_sets(pack)
+    names, plain_set, last, first, english, apostrophe, ordinary = _pack_sets(pack)
     if not names:
         return
     # the common case first, at C speed: no name word, no title or strong cue -> nothing to scan
@@ -220,15 +222,17 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     # for the lists: "rahul's" -> "rahul" (read-only, like words: without an apostrophe they are the same)
     keys = [w[:-2] if w.endswith("'s") else w for w in words] if "'" in low else words
     n = len(toks)
-    # Only these tokens can start a name: a listed name, a word after a title, or a word no list knows (and,
+    # Only these tokens can start a name: a listed name, a word no list knows, or a word after a title (and,
     # below, not a grammar word in lower case: "to Deepa" -> "Deepa"). The loop further down visits them alone.
-    maybe = [
-        k
-        for k in range(n)
-        if keys[k] in names
-        or (k >= 1 and words[k - 1].rstrip(".") in _TITLES)
-        or (len(keys[k]) > 2 and keys[k] not in english and keys[k] not in _NON_NAME and "'" not in keys[k])
-    ]
+    # A listed name is never `ordinary`, so "listed, or unknown" is one lookup for most words (English ones).
+    maybe = [k for k in range(n) if keys[k] not in ordinary and (len(keys[k]) > 2 and "'" not in keys[k]
+                                                                 or keys[k] in names)]
+    # a title is a word of the text (titles are [a-z]+; a token's letters are a word of the lower case but
+    # where İ or K touch it)
+    if not _TITLES.isdisjoint(wset) or _LOWER_ODD[0] in text or _LOWER_ODD[1] in text:
+        titled_at = {k for k in range(1, n) if words[k - 1] in _TITLES}  # (tokens hold no ".")
+        if titled_at:
+            maybe = sorted(titled_at.union(maybe))
     if not maybe:
         return
     if cased:
@@ -237,7 +241,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         starts = [k for k in maybe if keys[k] not in _NON_NAME or _capitalised(text, toks[k], keys[k], names, english)]
         if not starts:
             return
-        caps = [_capitalised(text, tok, k, names, english) for tok, k in zip(toks, keys, strict=True)]
+        caps = [tok[2][0].isupper() and _capitalised(text, tok, k, names, english)
+                for tok, k in zip(toks, keys, strict=True)]
     else:
         caps = [False] * len(toks)
         starts = [k for k in maybe if keys[k] not in _NON_NAME]

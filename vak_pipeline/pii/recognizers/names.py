@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ...locales.packfile import IntroRule
 from ...locales.registry import BUILTIN_PACKS
-from .base import Match, RegexGate, latin_words, take_name
+from .base import ODD_CASE_RE, Match, RegexGate, latin_words, take_name
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +149,15 @@ def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[
             return
         latin = True
     else:
+        # each script's cues rule themselves out cheaply first: the Latin ones by the word set (exact without
+        # İ ı ſ K, which re.IGNORECASE takes for ASCII letters and lower() does not give), the others by their
+        # gates; the combined prefilter below only runs where one of them may match
+        if (
+            (ODD_CASE_RE.search(text) is None and not _gated(latin_words(text) if words is None else words))
+            and not _DEVA_GATE.might_match(text)
+            and not _ZH_GATE.might_match(text)
+        ):
+            return
         pos = _ANY_GATE.start_pos(text)
         if pos < 0 or _ANY_PREFILTER.search(text, pos) is None:
             return

@@ -17,8 +17,11 @@ _VERSION_WORDS = [w for p in BUILTIN_PACKS.values() if p.rules is not None for w
 _VERSION_CUE = re.compile("(?:" + ("|".join(_VERSION_WORDS) or "(?!)") + ")$", re.IGNORECASE)
 
 
+_DIGIT_DOT_DIGIT = re.compile(r"\d\.\d")  # in every v4 address: a cheaper scan than _V4_RE's
+
+
 def find_ips(text: str) -> Iterator[Match]:
-    if "." in text:
+    if "." in text and _DIGIT_DOT_DIGIT.search(text) is not None:
         for m in _V4_RE.finditer(text):
             if _VERSION_CUE.search(text, max(0, m.start() - 9), m.start()) or business_context(
                     text, m.start(), 20, m.end()):
