@@ -22,8 +22,11 @@ from ...locales.registry import BUILTIN_PACKS
 from .base import Match, RegexGate, business_context, has_cue
 
 _DIGIT_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d){5,}")
-_CANDIDATE = re.compile(r"(?:\+\s?)?\d(?:[\s().\-/]{0,2}\d){5,}")
+# (?:\+\s?)?\d(?:[\s().\-/]{0,2}\d){5,}, written to start with a character class, which lets the regex engine
+# skip ahead to a + or a digit (an optional group first makes it try every position: 2 us a text, now 1)
+_CANDIDATE = re.compile(r"[+\d](?:(?<=\+)\s?\d|(?<!\+))(?:[\s().\-/]{0,2}\d){5,}")
 _SPLIT = re.compile(r"[\s().\-/]+")
+_GROUP = re.compile(r"\d+")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -51,15 +54,37 @@ def _valid(cc: int, national: str) -> bool:
 
 
 def _is_valid(cc: int, nsn: str) -> bool:
-    """is_valid_number of (cc, nsn), nsn without a leading zero (_valid's short cut up to 14 digits)."""
+    """is_valid_number of (cc, nsn), nsn without a leading zero (_valid's short cut up to 14 digits; longer
+    ones are first checked against the lengths, as _valid does: a card number's 15 digits in a NANP region
+    would otherwise cost a walk over its ~25 regions)."""
     if len(nsn) <= 14:
         return _valid(cc, nsn)
+    lengths = _lengths(cc)
+    if lengths is not None and len(nsn) not in lengths:
+        return False
     return phonenumbers.is_valid_number(PhoneNumber(country_code=cc, national_number=int(nsn)))
+
+
+def _leading_zero_valid(cc: int, nsn: str) -> bool:
+    """is_valid_number of the number parse makes of `nsn` when it starts with 0 (Italy's leading zero:
+    italian_leading_zero, and number_of_leading_zeros as parse counts them, the last digit never counted).
+    is_valid_number reads only the country code and national_significant_number, which is then `nsn`
+    itself; its lengths are checked first, as in _valid."""
+    lengths = _lengths(cc)
+    if lengths is not None and len(nsn) not in lengths:
+        return False
+    zeros = 1
+    while zeros < len(nsn) - 1 and nsn[zeros] == "0":
+        zeros += 1
+    return phonenumbers.is_valid_number(PhoneNumber(
+        country_code=cc, national_number=int(nsn), italian_leading_zero=True,
+        number_of_leading_zeros=zeros if zeros != 1 else None))
 
 
 # The plainly written candidates the matcher's short cut takes (ASCII digits, spaces, dots, hyphens, one
 # bracketed group such as "(617)" or "(0)", a leading +); anything else goes to the library as it is.
 _PLAIN = re.compile(r"(?:\+ ?)?(?:[0-9][0-9 .\-]*)?(?:\([0-9]{1,6}\)[ .\-]?)?[0-9](?:[0-9 .\-]*[0-9])?")
+_NOT_PLAIN_DIGIT = str.maketrans("", "", "+ .-()")  # a match of _PLAIN less these is its digits
 _FIRST_GROUP_ONLY = re.compile(r"\(?\\1\)?")  # a national-prefix formatting rule without the prefix ("(\1)")
 _DELEGATE = object()
 # Neighbours that are neither a Latin letter nor a currency sign to the library: ASCII other than letters,
@@ -99,6 +124,12 @@ class _Region:
     local_lengths: tuple[int, ...]
     # (leading digits or None, pattern, the national prefix must be written) per number format, in order
     formats: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], bool], ...]
+    # the same as one regex: the formats as alternatives in order, each "(?=leading digits)(?:pattern)()";
+    # its fullmatch takes the first format whose leading digits match and whose pattern matches the whole
+    # number (as the loop over `formats` does), and the empty group closing that alternative, the last group
+    # matched (lastindex), says which: format_required[lastindex] is that format's "must be written"
+    format_rx: re.Pattern[str]
+    format_required: dict[int, bool]
 
 
 @functools.lru_cache(maxsize=512)
@@ -113,6 +144,13 @@ def _region(region: str) -> _Region | None:
          and _FIRST_GROUP_ONLY.fullmatch(f.national_prefix_formatting_rule) is None)
         for f in meta.number_format
     )
+    alternatives: list[str] = []
+    required: dict[int, bool] = {}
+    groups = 0
+    for lead, pat, req in formats:
+        alternatives.append((f"(?=(?:{lead.pattern}))" if lead is not None else "") + f"(?:{pat.pattern})()")
+        groups += (lead.groups if lead is not None else 0) + pat.groups + 1
+        required[groups] = req
     return _Region(
         meta.country_code,
         re.compile(meta.international_prefix) if meta.international_prefix else None,
@@ -122,7 +160,16 @@ def _region(region: str) -> _Region | None:
         tuple(gd.possible_length) if gd is not None else (),
         tuple(gd.possible_length_local_only) if gd is not None else (),
         formats,
+        re.compile("|".join(alternatives) or "(?!)"),
+        required,
     )
+
+
+@functools.lru_cache(maxsize=512)
+def _home_region(region: str) -> _Region | None:
+    """The metadata of the main region of `region`'s country code (US for CA), whose formats parse reads."""
+    r = _region(region)
+    return None if r is None else _region(phonenumbers.region_code_for_country_code(r.cc))
 
 
 def _length_result(nsn: str, r: _Region) -> str:
@@ -173,7 +220,7 @@ def _plain_number(text: str, cand: str, offset: int, region: str) -> PhoneNumber
     r = _region(region)
     if r is None:
         return _DELEGATE
-    digits = "".join(c for c in cand if c.isdigit())
+    digits = cand.translate(_NOT_PLAIN_DIGIT)
     if len(digits) < _min_nsn():
         return None  # shorter than any national number: nothing to parse
     plus = cand[0] == "+"
@@ -207,20 +254,20 @@ def _plain_number(text: str, cand: str, offset: int, region: str) -> PhoneNumber
             nsn = rest
     if len(nsn) < 2 or len(nsn) > 17:
         return None
-    if nsn[0] == "0":
-        return _DELEGATE  # a leading zero kept in the number (Italy's): the library's
+    if nsn[0] == "0":  # a leading zero kept in the number (Italy's): an invalid one is no match, a valid
+        return _DELEGATE if _leading_zero_valid(cc, nsn) else None  # one the library's
     if not _is_valid(cc, nsn):
         return None
     if not plus:  # written without a country code: the national prefix, where its format wants one
-        home = _region(phonenumbers.region_code_for_country_code(cc))
+        home = _home_region(region)
         if home is None:
             return _DELEGATE
-        rule = next((req for lead, pat, req in home.formats
-                     if (lead is None or lead.match(nsn)) and pat.fullmatch(nsn)), False)
-        if rule:
-            got = _strip_prefix(digits, home)
-            if got is _DELEGATE:
-                return _DELEGATE
+        rule = home.format_rx.fullmatch(nsn)
+        if rule is not None and home.format_required[rule.lastindex]:  # type: ignore[index]
+            if home is not r:  # (the same region: digits were stripped with its prefix above)
+                got = _strip_prefix(digits, home)
+                if got is _DELEGATE:
+                    return _DELEGATE
             if not got[1]:  # type: ignore[index]
                 return None
     return PhoneNumber(country_code=cc, national_number=int(nsn))
@@ -251,40 +298,84 @@ def _region_plan(regions: tuple[str, ...]) -> tuple[tuple[str, int, str], ...]:
     return tuple(seen.values())
 
 
-def _could_be_valid(digits: str, plus: bool, plan: tuple[tuple[str, int, str], ...]) -> bool:
+_GatePlan = tuple[tuple[int, str, str, "frozenset[int] | None"], ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _gate_plan(plan: tuple[tuple[str, int, str], ...]) -> _GatePlan:
+    """(country code, national prefix, the code as digits, _lengths of the code) per entry of a _region_plan."""
+    return tuple((cc, prefix, str(cc), _lengths(cc)) for _, cc, prefix in plan)
+
+
+@functools.lru_cache(maxsize=64)
+def _gate_lengths(plan: _GatePlan) -> tuple[frozenset[int] | None, int]:
+    """(the lengths of runs _could_be_valid may accept without a + (a valid length, or one with the national
+    prefix or the country code before it); None when some code has no lengths, how many leading digits
+    must hold no 0 for that to be so). A run of ASCII digits whose length is not among them, with no 0 in
+    its first digits, is refused by every length test of _could_be_valid: it need not be called."""
+    if any(lengths is None for _, _, _, lengths in plan):
+        return None, 0
+    out: set[int] = set()
+    for _, prefix, ccs, lengths in plan:
+        for n in lengths:  # type: ignore[union-attr]
+            out.update((n, n + len(ccs), *((n + len(prefix),) if prefix else ())))
+    return frozenset(out), 1 + max((max(len(prefix), len(ccs)) for _, prefix, ccs, _ in plan), default=0)
+
+
+def _could_be_valid(digits: str, plus: bool, plan: _GatePlan) -> bool:
     if plus:
         return any(_valid(int(digits[:k]), digits[k:]) for k in (1, 2, 3)
                    if int(digits[:k]) in phonenumbers.COUNTRY_CODE_TO_REGION_CODE)
-    for _, cc, prefix in plan:
-        if _valid(cc, digits):
+    # _valid's own length test, made before it is called, where the length is plainly len(): ASCII digits
+    # without a leading zero (int() drops leading zeros, any script's)
+    ascii_ = digits.isascii()
+    for cc, prefix, ccs, lengths in plan:
+        quick = ascii_ and lengths is not None
+        if (not quick or digits[0] == "0" or len(digits) in lengths) and _valid(cc, digits):  # type: ignore[operator]
             return True
-        if prefix and digits.startswith(prefix) and _valid(cc, digits[len(prefix):]):
-            return True
-        ccs = str(cc)
-        if digits.startswith(ccs) and _valid(cc, digits[len(ccs):]):
-            return True
+        if prefix and digits.startswith(prefix):
+            rest = digits[len(prefix):]
+            if (not quick or not rest or rest[0] == "0" or len(rest) in lengths) and _valid(cc, rest):  # type: ignore[operator]
+                return True
+        if digits.startswith(ccs):
+            rest = digits[len(ccs):]
+            if (not quick or not rest or rest[0] == "0" or len(rest) in lengths) and _valid(cc, rest):  # type: ignore[operator]
+                return True
     return False
 
 
 def _gate(text: str, plan: tuple[tuple[str, int, str], ...]) -> bool:
+    gplan = _gate_plan(plan)
+    need, head = _gate_lengths(gplan)
     for m in _CANDIDATE.finditer(text):
         raw = m.group()
-        if raw.isdigit():  # the common case: one run of digits, nothing to split
-            if len(raw) <= 17 and _could_be_valid(raw, False, plan):
-                return True
-            continue
-        plus = raw.startswith("+")
-        groups = [g for g in _SPLIT.split(raw.lstrip("+ ")) if g]
+        plus = raw[0] == "+"
+        groups = _GROUP.findall(raw)  # (the digits between the separators)
         if len(groups) == 1:  # the common case: one run of digits
-            if 6 <= len(groups[0]) <= 17 and _could_be_valid(groups[0], plus, plan):
+            g = groups[0]
+            if (len(g) <= 17 and (plus or need is None or len(g) in need or "0" in g[:head] or not g.isascii())
+                    and _could_be_valid(g, plus, gplan)):
                 return True
             continue
         # any contiguous run of groups may be the number (a number followed by a year, say); only runs of
-        # 6 to 17 digits are looked at, so their lengths are summed before any is joined
+        # 6 to 17 digits are looked at, so their lengths are summed before any is cut out of the joined groups
         ends = list(itertools.accumulate(map(len, groups), initial=0))
-        for i in range(len(groups)):
-            for j in range(len(groups), i, -1):
-                if 6 <= ends[j] - ends[i] <= 17 and _could_be_valid("".join(groups[i:j]), plus and i == 0, plan):
+        joined = "".join(groups)
+        total = ends[-1]
+        lengths = need if joined.isascii() else None
+        k = len(groups)
+        for i in range(k):
+            lo = ends[i]
+            if total - lo < 6:
+                break  # shorter from here on
+            quick = lengths is not None and not (plus and i == 0) and "0" not in joined[lo:lo + head]
+            for j in range(k, i, -1):
+                n = ends[j] - lo
+                if n > 17 or (quick and n not in lengths):  # type: ignore[operator]
+                    continue
+                if n < 6:
+                    break
+                if _could_be_valid(joined[lo:ends[j]], plus and i == 0, gplan):
                     return True
     return False
 
@@ -347,15 +438,37 @@ _LOOSE_RUN = re.compile(
 )
 
 
-def find_cued_digit_runs(text: str, cued: bool = False) -> Iterator[Match]:
-    """`cued`: the previous turn asked for a number ("can I have your phone number?")."""
+_RUN_TOKEN = re.compile(r"\d|[A-Za-z]+")
+_RUN_WORDY = re.compile(r"[^\d\s().\-/,]")  # in a _LOOSE_RUN match, the start of a homophone
+_NOT_DIGIT = re.compile(r"\D")
+
+
+def _business(text: str, start: int, end: int, memo: dict[tuple[int, int], bool]) -> bool:
+    """business_context(text, start, end=end), asked once per span in one find_phones call (a cued run and
+    the matcher's number are often the same span)."""
+    got = memo.get((start, end))
+    if got is None:
+        got = memo[start, end] = business_context(text, start, end=end)
+    return got
+
+
+def _cued_runs(text: str, cued: bool, memo: dict[tuple[int, int], bool]) -> Iterator[Match]:
     if not cued and not _PHONE_CUE_GATE.might_match(text):
         return  # no run can have the cue before it
     for m in _LOOSE_RUN.finditer(text):
-        if not (cued or has_cue(text, m.start(), _PHONE_CUE)) or business_context(text, m.start(), end=m.end()):
+        if not (cued or has_cue(text, m.start(), _PHONE_CUE)) or _business(text, m.start(), m.end(), memo):
             continue
-        norm = "".join(_HOMOPHONES.get(t.lower(), t) for t in re.findall(r"\d|[A-Za-z]+", m.group()))
+        run = m.group()
+        if _RUN_WORDY.search(run) is None:  # digits and separators only: the digits are the norm
+            norm = _NOT_DIGIT.sub("", run)
+        else:
+            norm = "".join(_HOMOPHONES.get(t.lower(), t) for t in _RUN_TOKEN.findall(run))
         yield Match("phone", m.start(), m.end(), 0.6, "phone_cue", norm)
+
+
+def find_cued_digit_runs(text: str, cued: bool = False) -> Iterator[Match]:
+    """`cued`: the previous turn asked for a number ("can I have your phone number?")."""
+    return _cued_runs(text, cued, {})
 
 
 def asks_for_number(text: str) -> bool:
@@ -367,7 +480,8 @@ def find_phones(text: str, regions: tuple[str, ...], has_run: bool = False) -> I
     """`has_run`: the caller knows the text has a run of six digits (find_pii's gate)."""
     if not has_run and not _DIGIT_RUN.search(text):
         return
-    yield from find_cued_digit_runs(text)
+    memo: dict[tuple[int, int], bool] = {}
+    yield from _cued_runs(text, False, memo)
     seen: set[tuple[int, int]] = set()
     for m in _possible_international(text):
         seen.add((m.start, m.end))
@@ -381,7 +495,7 @@ def find_phones(text: str, regions: tuple[str, ...], has_run: bool = False) -> I
             if span in seen:
                 continue
             seen.add(span)
-            if not m.raw_string.startswith("+") and business_context(text, m.start, end=m.end):
+            if not m.raw_string.startswith("+") and _business(text, m.start, m.end, memo):
                 continue
             norm = phonenumbers.format_number(m.number, PhoneNumberFormat.E164)
             yield Match("phone", m.start, m.end, 0.9 if m.raw_string.startswith("+") else 0.8, "phonenumbers", norm)
