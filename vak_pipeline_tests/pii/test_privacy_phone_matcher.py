@@ -18,7 +18,7 @@ from phonenumbers import Leniency, PhoneNumberFormat, PhoneNumberMatcher
 from vak_pipeline.locales import get_pack
 from vak_pipeline.locales.registry import PACKS
 from vak_pipeline.pii.recognizers import find_pii
-from vak_pipeline.pii.recognizers.phone import _gate, _Matcher, _region, _region_plan, _valid
+from vak_pipeline.pii.recognizers.phone import _CANDIDATE, _gate, _Matcher, _region, _region_plan, _valid
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 REGIONS = sorted({r for p in PACKS.values() for r in p.phone_regions})
@@ -242,6 +242,7 @@ def test_the_gate_answers_as_trying_every_run_of_digits_would() -> None:
                     texts += [head + zeros + nsn, f"{head}{zeros}{nsn[:3]} {nsn[3:]}"]
     seen = {True: 0, False: 0}
     for text in texts:
+        assert [m.span() for m in _CANDIDATE.finditer(text)] == [m.span() for m in _OLD_CANDIDATE.finditer(text)]
         for plan in plans:
             want = _gate_by_every_run(text, plan)
             assert _gate(text, plan) == want, f"{plan[0][0]}: gate differs on a text of {len(text)} chars"
