@@ -241,8 +241,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         starts = [k for k in maybe if keys[k] not in _NON_NAME or _capitalised(text, toks[k], keys[k], names, english)]
         if not starts:
             return
-        caps = [tok[2][0].isupper() and _capitalised(text, tok, k, names, english)
-                for tok, k in zip(toks, keys, strict=True)]
+        caps = [t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, a)
+                for (a, _, t), k in zip(toks, keys, strict=True)]  # (_capitalised, inlined)
     else:
         caps = [False] * len(toks)
         starts = [k for k in maybe if keys[k] not in _NON_NAME]
@@ -320,23 +320,23 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             j += 1
         plain = [keys[k] in plain_set for k in range(i, j + 1)]
         all_caps = all(caps[i : j + 1])
-        cue = cue_before(i) or cue_after(j) or reply_start(i, j)
         prev_ok = all_caps or i == 0 or words[i - 1] not in _NOT_PREV
-        if j > i:
+        # (the cue, the costliest test, is looked at last and only where the answer depends on it)
+        if not prev_ok:
+            ok = False
+        elif j > i:
             n_plain = sum(plain)
             if n_plain >= 2 or all_caps:
-                ok = prev_ok
+                ok = True
             elif n_plain == 1:  # one plain name and one ordinary word: a cue, or the plain one at an edge
-                ok = (
-                    prev_ok
-                    and (cue or plain[0] or plain[-1])
-                    and (keys[j] in last or keys[j] in plain_set or unknown(j))
-                )
+                ok = (keys[j] in last or keys[j] in plain_set or unknown(j)) and (
+                    plain[0] or plain[-1] or cue_before(i) or cue_after(j) or reply_start(i, j))
             else:  # "mark green": only with a cue in lower-case text
-                ok = prev_ok and cue and not cased
+                ok = not cased and (cue_before(i) or cue_after(j) or reply_start(i, j))
+        elif titled or (plain[0] and caps[i] and len(k0) > 2 and k0 in first):  # "I spoke to Deepa": a
+            ok = True  # capitalised first name
         else:
-            caps_only = caps[i] and len(k0) > 2 and k0 in first  # "I spoke to Deepa": a capitalised first name
-            ok = prev_ok and ((plain[0] and (cue or caps_only)) or (caps[i] and cue) or titled)
+            ok = (plain[0] or caps[i]) and (cue_before(i) or cue_after(j) or reply_start(i, j))
         if ok:
             s, e = toks[i][0], toks[j][1]
             if words[j].endswith("'s"):
