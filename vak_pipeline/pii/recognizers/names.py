@@ -118,17 +118,17 @@ _ZH_NAME_RE = re.compile(
 )
 _ZH_STOP_CHARS = set(context_words("stop", "han"))
 # the literal prefixes of each pattern rule out a scan cheaply (RegexGate); built from the data-made regexes
-_CUE_GATES = tuple(RegexGate(cue) for cue, _, _ in _CUES)
 _ANY_GATE, _DEVA_GATE, _ZH_GATE = RegexGate(_ANY_PREFILTER), RegexGate(_DEVA_NAME_RE), RegexGate(_ZH_NAME_RE)
 
 
-def _gated(words: frozenset[str]) -> bool:
-    """Could a Latin-script rule match a text with these words (every word of a cue, and of a follower)?"""
+def _gated(words: frozenset[str]) -> tuple[int, ...]:
+    """The Latin-script rules that could match a text with these words (every word of one of its cues, and of
+    one of its followers), by index."""
     if _GATE_KEYS.isdisjoint(words):
-        return False
-    return any(
-        any(w <= words for w in before) and (after is None or any(w <= words for w in after))
-        for before, after in _GATES
+        return ()
+    return tuple(
+        k for k, (before, after) in enumerate(_GATES)
+        if any(w <= words for w in before) and (after is None or any(w <= words for w in after))
     )
 
 
@@ -144,31 +144,29 @@ def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[
     """`words`: latin_words(text), when the caller has it."""
     # a set lookup over the words, cheaper than the regexes for most turns; other scripts need a regex
     ascii_text = text.isascii()
+    rules: tuple[int, ...] = tuple(range(len(_CUES)))
     if ascii_text:
-        if not _gated(latin_words(text) if words is None else words):
+        rules = _gated(latin_words(text) if words is None else words)
+        if not rules:
             return
         latin = True
     else:
         # each script's cues rule themselves out cheaply first: the Latin ones by the word set (exact without
         # İ ı ſ K, which re.IGNORECASE takes for ASCII letters and lower() does not give), the others by their
         # gates; the combined prefilter below only runs where one of them may match
-        if (
-            (ODD_CASE_RE.search(text) is None and not _gated(latin_words(text) if words is None else words))
-            and not _DEVA_GATE.might_match(text)
-            and not _ZH_GATE.might_match(text)
-        ):
+        if ODD_CASE_RE.search(text) is None:
+            rules = _gated(latin_words(text) if words is None else words)
+        if not rules and not _DEVA_GATE.might_match(text) and not _ZH_GATE.might_match(text):
             return
         pos = _ANY_GATE.start_pos(text)
         if pos < 0 or _ANY_PREFILTER.search(text, pos) is None:
             return
         # (a match of the Latin prefilter is one of the combined prefilter: none starts before pos)
-        latin = _LATIN_PREFILTER.search(text, pos) is not None
+        latin = bool(rules) and _LATIN_PREFILTER.search(text, pos) is not None
     if latin:
-        # on ASCII text each cue's own literal prefixes ("my", "name", "mera" ...) must be there
-        low = text.lower() if ascii_text else ""
-        for (cue, capitalised, follower), gate in zip(_CUES, _CUE_GATES, strict=True):
-            if ascii_text and not gate.in_lower(low):
-                continue
+        # only the rules whose words are there (every rule in a text with İ ı ſ K)
+        for k in rules:
+            cue, capitalised, follower = _CUES[k]
             for m in cue.finditer(text):
                 span = _take_name(text, m.end(), capitalised)
                 if span is None:
