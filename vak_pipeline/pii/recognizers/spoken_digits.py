@@ -46,14 +46,15 @@ _RUN_SPLIT = re.compile(r"([\w\u0900-\u097F]+)")  # split() keeps the _SCRIPT_RU
 class _Lookup:
     """The words of a _Table by lower case, for reading a text's runs by dict lookups instead of run_re.
 
-    kind: lower case -> "n" (number word), "r" (repeat word) or "p" (plus word); number: lower case ->
-    (digits, how many of them are digits), the value _entry gives for a run of that case; repeat: lower case ->
-    times; single: every number word is one digit."""
+    codes: lower case -> "n" (number word), "r" (repeat word) or "p" (plus word), and the gaps between runs seen
+    so far -> their code (_gap_code); number: lower case -> (digits, how many of them are digits), the value
+    _entry gives for a run of that case; repeat: lower case -> times; digit: lower case -> its digit where every
+    number word is one digit (else None)."""
 
-    kind: dict[str, str]
+    codes: dict[str, str]
     number: dict[str, tuple[str, int]]
     repeat: dict[str, int]
-    single: bool
+    digit: dict[str, str] | None
 
 
 def _plain_letter(c: str) -> bool:
@@ -91,12 +92,14 @@ def _lookup(words: dict[str, str]) -> _Lookup | None:
     repeat: dict[str, int] = {}
     for w, n in _REPEAT.items():
         repeat.setdefault(w.lower(), _REPEAT.get(w.lower(), n))
-    kind = {**dict.fromkeys(number, "n"), **dict.fromkeys(repeat, "r"), **dict.fromkeys(_PLUS, "p")}
-    if len(kind) != len(number) + len(repeat) + len(_PLUS):
+    codes = {**dict.fromkeys(number, "n"), **dict.fromkeys(repeat, "r"), **dict.fromkeys(_PLUS, "p")}
+    if len(codes) != len(number) + len(repeat) + len(_PLUS):
         return None
     if any(w.startswith(p) for w in [*number, *repeat] for p in _PLUS):
         return None
-    return _Lookup(kind, number, repeat, all(len(d) == 1 and n == 1 for d, n in number.values()))
+    single = all(len(d) == 1 and n == 1 for d, n in number.values())
+    codes |= {g: _gap_code(g) for g in ("", " ", ", ", ",", "-", " - ", ". ", "'", "? ", "! ", ": ", "\n")}
+    return _Lookup(codes, number, repeat, {w: d for w, (d, _) in number.items()} if single else None)
 
 
 @dataclass(frozen=True)
@@ -301,15 +304,15 @@ def _view_by_regex(text: str, table: _Table) -> DigitView | None:
 # space, "c" other [\s,\-]+ (what run_re allows between two tokens), "o" any other, "e" empty (at the ends).
 # _CODE_RUN is run_re on that string, element for element: (plus \s+)? ((repeat \s+)? (word | \d+)) ([\s,\-]+ ...)*
 _CODE_RUN = re.compile("(?:ps)?(?:rs)?[nd](?:[sc](?:rs)?[nd])*")
+_CODE_WORDS = re.compile("n(?:[sc]n)*")  # _CODE_RUN where the string has no p, r or d (sre scans for its n)
 _SEPARATOR = re.compile(r"[\s,\-]+")
-_GAP_CODES = {"": "e", " ": "s", ", ": "c", ",": "c", "-": "c", " - ": "c"}  # grows with the gaps seen (to 4096)
+_ZH_CHAR = re.compile(f"[{_ZH_CHARS}]")  # a _ZH_RUN_RE run holds one
+_ASCII_RUN_SPLIT = re.compile("([0-9a-z_]+)")  # _RUN_SPLIT on lower-case ASCII text
+_MAX_CODES = 4096  # words and gaps in the codes of one table
 
 
 def _gap_code(gap: str) -> str:
-    code = "e" if not gap else "s" if gap.isspace() else "c" if _SEPARATOR.fullmatch(gap) else "o"
-    if len(_GAP_CODES) < 4096:
-        _GAP_CODES[gap] = code
-    return code
+    return "e" if not gap else "s" if gap.isspace() else "c" if _SEPARATOR.fullmatch(gap) else "o"
 
 
 def _view_by_lookup(text: str, lookup: _Lookup, ascii_text: bool, counted: bool = False) -> DigitView | None:
@@ -321,40 +324,45 @@ def _view_by_lookup(text: str, lookup: _Lookup, ascii_text: bool, counted: bool 
     run_re, which takes the first way that matches from the left (plus before none, a repeat word before the
     run alone), is _CODE_RUN on the codes of the runs and gaps. lower() keeps a text's runs and gaps where it
     has no İ (vak_pipeline_tests/pii/test_privacy_digit_view_fast.py checks every character)."""
-    parts = _RUN_SPLIT.split(text.lower())  # gap, run, gap, run, ..., gap: run i is parts[2 * i + 1]
+    parts = (_ASCII_RUN_SPLIT if ascii_text else _RUN_SPLIT).split(text.lower())  # run i is parts[2 * i + 1]
     runs = parts[1::2]
-    kinds = list(map(lookup.kind.get, runs, repeat("x")))
-    if counted and (n_words := kinds.count("n")) < MIN_DIGITS:  # _count_words: number words, Chinese digits
+    table = lookup.codes
+    code = "".join(map(table.get, parts, repeat("x")))
+    if "x" in code[::2]:  # a gap not seen before
+        gaps = parts[::2]
+        for gap in gaps:
+            if gap not in table and len(table) < _MAX_CODES:
+                table[gap] = _gap_code(gap)
+        codes = list(code)
+        codes[::2] = [table.get(gap) or _gap_code(gap) for gap in gaps]
+        code = "".join(codes)
+    if counted and (n_words := code.count("n")) < MIN_DIGITS:  # _count_words: number words, Chinese digits
         if not ascii_text:
             n_words += sum(map(text.count, _ZH))
         if not n_words:
             return None
         if n_words + (sum(map(text.count, "0123456789")) if ascii_text else sum(map(str.isdigit, text))) < MIN_DIGITS:
             return None
-    codes = [""] * len(parts)
-    codes[1::2] = kinds
-    codes[::2] = map(_GAP_CODES.get, parts[::2], repeat(""))
-    if "" in codes:
-        codes[::2] = [c or _gap_code(g) for c, g in zip(codes[::2], parts[::2], strict=True)]
-    for i in compress(range(1, len(parts), 2), map(str.isdecimal, runs)):
-        codes[i] = "d"
-    code = "".join(codes)
+    if not "".join(runs).isalpha() and any(map(str.isdecimal, runs)):  # a run of digits
+        codes = list(code)
+        for i in compress(range(1, len(parts), 2), map(str.isdecimal, runs)):
+            codes[i] = "d"
+        code = "".join(codes)
     found: list[tuple[int, int, str, list[int], list[int]]] = []
     bounds: list[int] = []  # bounds[2 * i]: where run i starts, bounds[2 * i + 1]: where it ends
-    for m in _CODE_RUN.finditer(code):
+    simple = "p" not in code and "r" not in code and "d" not in code
+    for m in (_CODE_WORDS if simple else _CODE_RUN).finditer(code):
         seg = m.group()
         if "n" not in seg and "r" not in seg:
             continue  # no word: _convert_run says None
         first, last = m.start() // 2, (m.end() - 1) // 2
         if not bounds:
             bounds = list(accumulate(map(len, parts)))
-        if lookup.single and seg.count("n") == last - first + 1:  # one digit per run, the common case
-            if last - first + 1 < MIN_DIGITS:
-                continue
-            number = lookup.number
-            digits = "".join([number[r][0] for r in runs[first : last + 1]])
-            found.append((bounds[2 * first], bounds[2 * last + 1], digits,
-                          bounds[2 * first : 2 * last + 1 : 2], bounds[2 * first + 1 : 2 * last + 2 : 2]))
+        if lookup.digit is not None and (simple or seg.count("n") == last - first + 1):  # one digit a run
+            if last - first + 1 >= MIN_DIGITS:
+                digits = "".join(map(lookup.digit.__getitem__, runs[first : last + 1]))
+                st, en = bounds[2 * first : 2 * last + 1 : 2], bounds[2 * first + 1 : 2 * last + 2 : 2]
+                found.append((st[0], en[-1], digits, st, en))
             continue
         chars: list[str] = []
         starts: list[int] = []
@@ -373,25 +381,30 @@ def _view_by_lookup(text: str, lookup: _Lookup, ascii_text: bool, counted: bool 
                 i += 1
             r = runs[i]
             if code[2 * i + 1] == "n":
-                digits, n = lookup.number[r]
+                digits, count = lookup.number[r]
             else:
                 digits = r if r.isascii() else "".join(str(int(c)) for c in r)
-                n = len(digits)
+                count = len(digits)
             digits *= times
-            n_digits += n * times
+            n_digits += count * times
             chars.append(digits)
             starts += [bounds[2 * a]] * len(digits)
             ends += [bounds[2 * i + 1]] * len(digits)
             i += 1
         if n_digits >= MIN_DIGITS:
             found.append((bounds[2 * first], bounds[2 * last + 1], "".join(chars), starts, ends))
-    if not ascii_text:
+    if not ascii_text and _ZH_CHAR.search(text):
         for m in _ZH_RUN_RE.finditer(text):
             s, a, b = m.group(), m.start(), m.end()
             if any(c in _ZH for c in s) and not any(x < b and a < y for x, y, _, _, _ in found):
                 found.append((a, b, "".join(_ZH.get(c, c) for c in s), list(range(a, b)), list(range(a + 1, b + 1))))
     if not found:
         return None
+    n = len(text)
+    if len(found) == 1:
+        a, b, digits, st, en = found[0]
+        return DigitView(text[:a] + digits + text[b:], (*range(a), *st, *range(b, n)),
+                         (*range(1, a + 1), *en, *range(b + 1, n + 1)))
     found.sort()
     out: list[str] = []
     starts = []
@@ -405,8 +418,8 @@ def _view_by_lookup(text: str, lookup: _Lookup, ascii_text: bool, counted: bool 
         ends += en
         pos = b
     out.append(text[pos:])
-    starts += range(pos, len(text))
-    ends += range(pos + 1, len(text) + 1)
+    starts += range(pos, n)
+    ends += range(pos + 1, n + 1)
     return DigitView("".join(out), tuple(starts), tuple(ends))
 
 
