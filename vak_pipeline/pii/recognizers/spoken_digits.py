@@ -38,6 +38,7 @@ _WORD_RUN = re.compile(r"\w+")
 _LETTERS = re.compile("[A-Za-z]+")
 _SCRIPT_RUN = re.compile(r"[\w\u0900-\u097F]+")  # what _L and _R bound
 _ASCII_CASE_ODD = frozenset("\u0130\u0131\u017f\u212a")  # letters re.IGNORECASE takes for ASCII ones
+_CASE_ODD = re.compile("[\u0130\u0131\u017f\u212a]")  # finds one of them
 _LATIN_OR_ODD = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
 _RUN_SPLIT = re.compile(r"([\w\u0900-\u097F]+)")  # split() keeps the _SCRIPT_RUN runs at odd indices
 
@@ -243,7 +244,7 @@ def digit_view(
         and table.ascii_lower.isdisjoint(latin_words(text) if words is None else words)  # type: ignore[union-attr]
     ):
         return None  # no number word in any script (what _count_words would count), by set lookups
-    if table.lookup is not None and (ascii_text or _ASCII_CASE_ODD.isdisjoint(text)):
+    if table.lookup is not None and (ascii_text or not _CASE_ODD.search(text)):
         return _view_by_lookup(text, table.lookup, ascii_text, counted=True)
     n_words = _count_words(text, table, ascii_text)
     if not n_words:
