@@ -58,6 +58,22 @@ class _Lookup:
     digit: dict[str, str] | None
 
 
+# The lookup path reads a text as a string of codes, one per run and one per gap between runs (gap, run, gap,
+# ..., gap): runs "n" number word, "d" digits, "r" repeat word, "p" plus word, "x" any other; gaps "s" white
+# space, "c" other [\s,\-]+ (what run_re allows between two tokens), "o" any other, "e" empty (at the ends).
+# _CODE_RUN is run_re on that string, element for element: (plus \s+)? ((repeat \s+)? (word | \d+)) ([\s,\-]+ ...)*
+_CODE_RUN = re.compile("(?:ps)?(?:rs)?[nd](?:[sc](?:rs)?[nd])*")
+_CODE_WORDS = re.compile("n(?:[sc]n)*")  # _CODE_RUN where the string has no p, r or d (sre scans for its n)
+_SEPARATOR = re.compile(r"[\s,\-]+")
+_ZH_CHAR = re.compile(f"[{_ZH_CHARS}]")  # a _ZH_RUN_RE run holds one
+_ASCII_RUN_SPLIT = re.compile("([0-9a-z_]+)")  # _RUN_SPLIT on lower-case ASCII text
+_MAX_CODES = 4096  # words and gaps in the codes of one table
+
+
+def _gap_code(gap: str) -> str:
+    return "e" if not gap else "s" if gap.isspace() else "c" if _SEPARATOR.fullmatch(gap) else "o"
+
+
 def _plain_letter(c: str) -> bool:
     """Whether re.IGNORECASE matches the word character `c` against exactly the characters whose lower()
     equals c.lower(), in a text without İ ı ſ K.
@@ -299,23 +315,6 @@ def _view_by_regex(text: str, table: _Table) -> DigitView | None:
     return DigitView("".join(chars), tuple(starts), tuple(ends))
 
 
-
-# The lookup path reads a text as a string of codes, one per run and one per gap between runs (gap, run, gap,
-# ..., gap): runs "n" number word, "d" digits, "r" repeat word, "p" plus word, "x" any other; gaps "s" white
-# space, "c" other [\s,\-]+ (what run_re allows between two tokens), "o" any other, "e" empty (at the ends).
-# _CODE_RUN is run_re on that string, element for element: (plus \s+)? ((repeat \s+)? (word | \d+)) ([\s,\-]+ ...)*
-_CODE_RUN = re.compile("(?:ps)?(?:rs)?[nd](?:[sc](?:rs)?[nd])*")
-_CODE_WORDS = re.compile("n(?:[sc]n)*")  # _CODE_RUN where the string has no p, r or d (sre scans for its n)
-_SEPARATOR = re.compile(r"[\s,\-]+")
-_ZH_CHAR = re.compile(f"[{_ZH_CHARS}]")  # a _ZH_RUN_RE run holds one
-_ASCII_RUN_SPLIT = re.compile("([0-9a-z_]+)")  # _RUN_SPLIT on lower-case ASCII text
-_MAX_CODES = 4096  # words and gaps in the codes of one table
-
-
-def _gap_code(gap: str) -> str:
-    return "e" if not gap else "s" if gap.isspace() else "c" if _SEPARATOR.fullmatch(gap) else "o"
-
-
 def _view_by_lookup(text: str, lookup: _Lookup, ascii_text: bool, counted: bool = False) -> DigitView | None:
     """_view_by_regex by dict lookups over the text's runs of word characters (a few times faster), for a
     table with a _Lookup and a text without İ ı ſ K; `counted`: first the short cuts of digit_view's regex path
@@ -404,8 +403,9 @@ def _view_by_lookup(text: str, lookup: _Lookup, ascii_text: bool, counted: bool 
     n = len(text)
     if len(found) == 1:
         a, b, digits, st, en = found[0]
-        return DigitView(text[:a] + digits + text[b:], (*range(a), *st, *range(b, n)),
-                         (*range(1, a + 1), *en, *range(b + 1, n + 1)))
+        return DigitView(
+            text[:a] + digits + text[b:], (*range(a), *st, *range(b, n)), (*range(1, a + 1), *en, *range(b + 1, n + 1))
+        )
     found.sort()
     out: list[str] = []
     starts = []
