@@ -233,7 +233,7 @@ def cue_alternation(words: list[str] | tuple[str, ...], other_gap: str = r"\s?")
     alts = ([r"\b(?:" + latin + r")\b"] if latin_words else []) + other
     out = "(?:" + "|".join(alts) + ")" if alts else "(?!)"
     lowered = {w.lower() for w in latin_words}
-    LATIN_TWINS[out] = r"\b(?:" + _trie_of(sorted({_tokens(w) for w in lowered})) + r")\b" if lowered else "(?!)"
+    LATIN_TWINS[out] = r"\b(?:" + trie_of(sorted({_tokens(w) for w in lowered})) + r")\b" if lowered else "(?!)"
     return out
 
 
@@ -261,7 +261,7 @@ def _latin_trie(words: set[str]) -> str | None:
     if not words or len({w.lower() for w in words}) != len(words):
         return None
     seqs = sorted({_tokens(w) for w in words})
-    return _trie_of(seqs)
+    return trie_of(seqs)
 
 
 def _tokens(word: str) -> tuple[str, ...]:
@@ -273,13 +273,14 @@ def _tokens(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _trie_of(seqs: list[tuple[str, ...]]) -> str:
+def trie_of(seqs: list[tuple[str, ...]]) -> str:
+    """One regex for sorted token sequences (escaped characters, or \\s+), common prefixes factored out."""
     ends_here = () in seqs
     groups: dict[str, list[tuple[str, ...]]] = {}
     for sq in seqs:
         if sq:
             groups.setdefault(sq[0], []).append(sq[1:])
-    alts = [tok + _trie_of(rest) for tok, rest in groups.items()]
+    alts = [tok + trie_of(rest) for tok, rest in groups.items()]
     if not alts:
         return ""
     if len(alts) == 1 and not ends_here:

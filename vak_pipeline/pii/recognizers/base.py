@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from re import _constants as _sre
 from re._parser import parse as _sre_parse
 
-from ...locales.packfile import LATIN_TWINS, cue_alternation
+from ...locales.packfile import LATIN_TWINS, cue_alternation, trie_of
 from ...locales.registry import BUILTIN_PACKS
 from ..placeholders import PLACEHOLDER_RE  # noqa: F401  (placeholders are never PII themselves, never re-detected)
 
@@ -135,21 +135,7 @@ def trie_pattern(words: tuple[str, ...]) -> str:
     leftmost position where one does (all a gate asks)."""
     if not words:
         return "(?!)"
-
-    def build(suffixes: list[str]) -> str:
-        ends_here = "" in suffixes
-        groups: dict[str, list[str]] = {}
-        for w in suffixes:
-            if w:
-                groups.setdefault(w[0], []).append(w[1:])
-        alts = [re.escape(c) + build(rest) for c, rest in sorted(groups.items())]
-        if not alts:
-            return ""
-        if len(alts) == 1 and not ends_here:
-            return alts[0]
-        return "(?:" + "|".join(alts) + ")" + ("?" if ends_here else "")
-
-    return build(sorted(set(words)))
+    return trie_of(sorted({tuple(map(re.escape, w)) for w in words}))
 
 
 class RegexGate:
