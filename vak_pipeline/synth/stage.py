@@ -249,7 +249,6 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
             too_long = over_limits(rec, settings)
             if too_long is not None:
                 result.passed_through += 1
-                result.invalid += 1
                 result.issues.append(_issue(upload, "synth_text_too_long", f"not rendered: {too_long[0]}",
                                             "split the conversation's long turns in the upload, or raise synth "
                                             f"{too_long[1]}; the record stays text-only", jl.line, rec.id,
