@@ -31,7 +31,7 @@ class InputLimits(BaseModel):
     max_descriptor_depth: int = Field(
         default=32, ge=2, description="upload.yaml: deepest nesting of mappings and lists.")
     max_yaml_aliases: int = Field(
-        default=100, ge=0, description="upload.yaml: most YAML aliases (*name) allowed (alias bombs expand "
+        default=20, ge=0, description="upload.yaml: most YAML aliases (*name) allowed (alias bombs expand "
         "exponentially).")
     max_line_bytes: int = Field(
         default=8 * MIB, ge=1024, description="Text sources and vakforge imports: a longer JSONL line is "
