@@ -36,6 +36,9 @@ class InputLimits(BaseModel):
     max_line_bytes: int = Field(
         default=8 * MIB, ge=1024, description="Text sources and vakforge imports: a longer JSONL line is "
         "skipped without being loaded.")
+    max_turns: int = Field(
+        default=2000, ge=1, description="Text sources and vakforge imports: a record with more turns (messages) "
+        "is refused.")
     max_turn_chars: int = Field(
         default=20_000, ge=1, description="Text sources and vakforge imports: a record with a longer turn "
         "text is refused.")
@@ -134,6 +137,12 @@ def turn_texts(obj: dict[str, Any], kind: str) -> list[tuple[int, str, int]]:
             n = sum(len(p.get("text", "")) for p in v if isinstance(p, dict) and isinstance(p.get("text"), str))
             out.append((i, f"{key}[{i}].{fld}", n))
     return out
+
+
+def turn_count(obj: dict[str, Any], kind: str) -> int:
+    """How many turns (messages) a parsed line holds."""
+    turns = obj.get("messages" if kind == "messages" else "turns")
+    return len(turns) if isinstance(turns, list) else 0
 
 
 def first_long_turn(obj: dict[str, Any], kind: str, max_chars: int) -> tuple[int, str, int] | None:

@@ -41,7 +41,7 @@ from .aidb import AidbImportContext
 from .descriptor import load_descriptor
 from .importing import ImportedRecord, LineImport
 from .inventory import is_plain_file, links
-from .limits import DEFAULT_LIMITS, InputLimits, first_long_turn
+from .limits import DEFAULT_LIMITS, InputLimits, first_long_turn, turn_count
 from .links import link_issue
 from .messages import MessagesImportContext
 
@@ -53,7 +53,9 @@ TEXT_IMPORT_VERSION = "2"  # bump when a line would import differently (part of 
 
 def text_files(upload_dir: Path) -> list[tuple[str, Path]]:
     """(path relative to the upload, path) of every text-source file, sorted; hidden entries skipped."""
-    out = []
+    out: list[tuple[str, Path]] = []
+    if Path(upload_dir).is_symlink():  # refused by the descriptor; its folder is not even listed
+        return out
     for p in sorted(Path(upload_dir).rglob("*.jsonl")):
         rel = p.relative_to(upload_dir).as_posix()
         if any(part.startswith(".") for part in rel.split("/")) or not is_plain_file(upload_dir, p):
@@ -110,7 +112,7 @@ class _Incremental:
     def keys(self, fmt: _Format, ctx: Any) -> KeyTemplate:
         """The keys of one file's lines: what they share (the file, its settings, the packs) encoded once."""
         return KeyTemplate(TEXT_IMPORT_VERSION, fmt.kind, ctx.file, SLOT, SLOT, ctx.settings.model_dump(mode="json"),
-                           self.packs, self.limits.max_turn_chars)  # a turn over the limit refuses the line
+                           self.packs, self.limits.max_turn_chars, self.limits.max_turns)  # over a limit: refused
 
     @staticmethod
     def key(keys: KeyTemplate, jl: JsonLine) -> str:
@@ -175,12 +177,20 @@ def _files(layout: DataLayout, upload: str,
 
 
 def turn_too_long(obj: dict[str, Any], kind: str, limits: InputLimits, file: str, line: int) -> Issue | None:
-    """The issue of a line with a turn text over `limits.max_turn_chars` (checked before mapping the line)."""
+    """The issue of a line with more turns than `limits.max_turns` or a turn text over `limits.max_turn_chars`
+    (checked before mapping the line), or None."""
+    rid = obj.get("id") if isinstance(obj.get("id"), str) else None
+    n_turns = turn_count(obj, kind)
+    if n_turns > limits.max_turns:
+        return Issue(code=f"{kind}_too_many_turns", message=f"the record has {n_turns} turns, more than the limit of "
+                     f"{limits.max_turns}; it is refused", fix="split the conversation into several records, or "
+                     "raise limits.max_turns in the tagged_turns config", family="turns",
+                     record_id=rid[:80] if rid else None, field="messages" if kind == "messages" else "turns",
+                     file=file, line=line)
     long = first_long_turn(obj, kind, limits.max_turn_chars)
     if long is None:
         return None
     turn, fld, n = long
-    rid = obj.get("id") if isinstance(obj.get("id"), str) else None
     return Issue(code=f"{kind}_turn_too_long", message=f"turn {turn} has {n} characters, more than the limit of "
                  f"{limits.max_turn_chars}; the record is refused", fix="split the text into shorter turns, or "
                  "raise limits.max_turn_chars in the tagged_turns config", family="turns",

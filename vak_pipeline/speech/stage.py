@@ -303,7 +303,9 @@ def _needs_tagging(rec: VakRecord) -> bool:
 
 
 def vakforge_files(upload_dir: Path) -> list[tuple[str, Path]]:
-    out = []
+    out: list[tuple[str, Path]] = []
+    if Path(upload_dir).is_symlink():  # refused by the descriptor; its folder is not even listed
+        return out
     for p in sorted(Path(upload_dir).rglob(f"*{VAKFORGE_SUFFIX}")):
         rel = p.relative_to(upload_dir).as_posix()
         if is_plain_file(upload_dir, p) and not any(part.startswith(".") for part in rel.split("/")):

@@ -160,3 +160,14 @@ def test_the_limits_are_settings_of_the_tagged_turns_config(tmp_path):
     from vak_pipeline.defs.speech import TagConfig
 
     assert TagConfig().limits.max_turn_chars == InputLimits().max_turn_chars
+
+
+def test_a_record_with_too_many_turns_is_refused_before_it_is_mapped(tmp_path):
+    good = json.loads(seed_lines(".messages.jsonl")[0])
+    many = dict(good, id="many", messages=[{"role": "user" if i % 2 == 0 else "assistant", "content": "hi"}
+                                           for i in range(InputLimits().max_turns + 1)])
+    _upload(tmp_path / "data", {"m.messages.jsonl": json.dumps(many) + "\n" + json.dumps(good) + "\n"})
+    out = list(iter_text_records(DataLayout.at(tmp_path / "data"), "up"))
+    (issue,) = [x for x in out if isinstance(x, Issue)]
+    assert (issue.code, issue.record_id, issue.line, issue.field) == ("messages_too_many_turns", "many", 1, "messages")
+    assert "max_turns" in issue.fix and len(out) == 2
