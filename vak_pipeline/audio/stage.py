@@ -22,7 +22,8 @@ from ..layout import DataLayout
 from ..parallel import pool_size
 from ..sources.descriptor import RecordingSettings, load_descriptor
 from ..sources.ids import conversation_id
-from ..sources.inventory import current_inventory
+from ..sources.inventory import current_inventory, kind_of
+from ..sources.links import link_issue
 from ..storage import JsonlWriter, iter_jsonl
 from .decode import AudioError
 from .models import InspectReport, NormalizedAudio
@@ -99,6 +100,9 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     inv = current_inventory(upload_dir, layout.inventory(upload))
     result.counts = inv.counts()
     audio_files = [f for f in inv.files if f.kind == "audio"]
+    # a linked recording or folder is never followed; text sources, events and descriptors say so themselves
+    issues += [link_issue(upload_dir, upload_dir / rel, "audio_symlink", "it is not read", "audio")
+               for rel in inv.links if rel != "." and kind_of(rel) in ("audio", "unknown")]
     ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
     rows: list[NormalizedAudio] = []
     failed: list[LedgerEntry] = []  # for the report (the ledger streams its entries to its file)

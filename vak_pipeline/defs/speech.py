@@ -70,7 +70,8 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
     from vak_pipeline.speech.stage import speech_report_path, tag_upload
 
     upload = context.partition_key
-    res = tag_upload(data.layout, upload, max_gap_s=config.max_gap_s)
+    res = tag_upload(data.layout, upload, max_gap_s=config.max_gap_s,
+                     limits=library_settings(config, TagSettings).limits)
     context.log.info(f"{upload}: {res.records} records ({res.from_audio} audio, {res.from_text} text, "
                      f"{res.from_vakforge} vakforge), {len(res.issues)} issues")
     return dg.MaterializeResult(metadata={

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from ..locales import PACKS
 from ..schema.record import ChannelRole, Condition, Consent, Source, Tool
 from ..storage import resolve_inside
 from .ids import is_safe_id
+from .limits import DEFAULT_LIMITS, InputLimits, InputRefused, load_yaml_bounded, read_bounded
+from .links import data_rel
 
 DESCRIPTOR_NAME = "upload.yaml"
 OVERRIDES_NAME = "recordings.csv"
@@ -120,24 +123,38 @@ def _pydantic_issues(err: ValidationError, file: str, line: int | None, prefix: 
     return out
 
 
-def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Issue]]:
+def load_descriptor(upload_dir: Path,
+                    limits: InputLimits = DEFAULT_LIMITS) -> tuple[UploadDescriptor | None, list[Issue]]:
     """Read and validate upload.yaml and recordings.csv. Returns (descriptor or None, issues).
 
     A broken upload.yaml makes the descriptor None (nothing can be inferred safely); a broken CSV row
-    is reported and skipped, and the other rows still apply.
+    is reported and skipped, and the other rows still apply. An upload folder, upload.yaml or
+    recordings.csv that is a symbolic link, or a descriptor beyond `limits` (size, nesting, YAML aliases),
+    is refused unread: the descriptor is None.
     """
     upload_dir = Path(upload_dir)
     ypath = upload_dir / DESCRIPTOR_NAME
     yname = f"{upload_dir.name}/{DESCRIPTOR_NAME}"
+    if upload_dir.is_symlink():
+        return None, [_issue(yname, "descriptor_upload_symlink",
+                             f"the upload folder {data_rel(upload_dir, upload_dir)} is a symbolic link; nothing in "
+                             "it is read", "move the delivery itself into raw/<upload>/ instead of linking to it")]
+    if ypath.is_symlink():
+        return None, [_link_issue(upload_dir, ypath, yname)]
     if not ypath.is_file():
         return None, [_issue(yname, "descriptor_missing", "the upload has no upload.yaml",
                              "add upload.yaml with at least locale and consent (see README)")]
     try:
-        raw = yaml.safe_load(ypath.read_text(encoding="utf-8")) or {}
+        raw = load_yaml_bounded(read_bounded(ypath, limits.max_descriptor_bytes).decode("utf-8"), limits) or {}
+    except InputRefused as exc:
+        return None, [_refused_issue(upload_dir, ypath, yname, exc)]
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         line = getattr(getattr(exc, "problem_mark", None), "line", None)
         return None, [_issue(yname, "descriptor_yaml_invalid", f"upload.yaml is not valid YAML: {type(exc).__name__}",
                              "fix the YAML syntax", (line + 1) if line is not None else None)]
+    except RecursionError:
+        return None, [_issue(yname, "descriptor_too_deep", "upload.yaml is nested too deeply",
+                             "flatten upload.yaml")]
     if not isinstance(raw, dict):
         return None, [_issue(yname, "descriptor_not_mapping", "upload.yaml must be a mapping of settings",
                              "write key: value pairs at the top level")]
@@ -151,9 +168,13 @@ def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Iss
     rejected: dict[str, int] = {}
     cpath = upload_dir / OVERRIDES_NAME
     cname = f"{upload_dir.name}/{OVERRIDES_NAME}"
+    if cpath.is_symlink():
+        return None, [_link_issue(upload_dir, cpath, cname)]
     if cpath.is_file():
         try:
-            text = cpath.read_text(encoding="utf-8-sig")
+            text = read_bounded(cpath, limits.max_descriptor_bytes).decode("utf-8-sig")
+        except InputRefused as exc:
+            return None, [_refused_issue(upload_dir, cpath, cname, exc)]
         except UnicodeDecodeError:
             return None, [_issue(cname, "descriptor_csv_not_utf8", "recordings.csv is not UTF-8", "save it as UTF-8")]
         # newline="" keeps quoted multi-line cells (a system_prompt) intact; line numbers come from the reader
@@ -166,7 +187,7 @@ def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Iss
         else:
             conv_ids: dict[str, str] = {}
             line = 1
-            for row in reader:
+            for row in _rows(reader, cname, issues):
                 start, line = line + 1, reader.line_num  # a row may span lines; report where it starts
                 if not any((v or "").strip() for k, v in row.items() if k is not None):
                     continue  # blank line
@@ -194,6 +215,34 @@ def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Iss
                 overrides[o.file] = o
     return UploadDescriptor(upload=upload_dir.name, defaults=defaults, overrides=overrides,
                             rejected_rows=rejected), issues
+
+
+def _rows(reader: csv.DictReader, cname: str, issues: list[Issue]) -> Iterator[dict[str | None, Any]]:
+    """The CSV's rows; a row the csv module refuses (a cell over its field size limit) ends the file with
+    an issue, the rows before it still apply."""
+    try:
+        yield from reader
+    except csv.Error as exc:
+        issues.append(_issue(cname, "descriptor_csv_invalid", f"recordings.csv cannot be read on: {exc}",
+                             "fix the row (a cell this long is not a setting; quote cells with commas)",
+                             reader.line_num or None))
+
+
+def _link_issue(upload_dir: Path, path: Path, name: str) -> Issue:
+    return _issue(name, "descriptor_symlink", f"{data_rel(upload_dir, path)} is a symbolic link; it is not "
+                  "followed, so the upload has no usable descriptor", "replace the link with the file itself")
+
+
+def _refused_issue(upload_dir: Path, path: Path, name: str, exc: InputRefused) -> Issue:
+    """A descriptor beyond a limit (or swapped for a link): one issue saying which limit and how to change it."""
+    if exc.code == "symlink":
+        return _link_issue(upload_dir, path, name)
+    fix = {"too_large": "shorten it, or raise limits.max_descriptor_bytes in the tagged_turns config",
+           "yaml_aliases": "write the settings out instead of through many aliases (*name), or raise "
+                           "limits.max_yaml_aliases in the tagged_turns config",
+           "too_deep": "flatten it, or raise limits.max_descriptor_depth in the tagged_turns config"}
+    return _issue(name, f"descriptor_{exc.code}", f"{data_rel(upload_dir, path)} is refused unread: {exc}",
+                  fix.get(exc.code, "replace it with a regular file"), exc.line)
 
 
 def _find_file(upload_dir: Path, file: str) -> str | None:

@@ -11,10 +11,11 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..storage import sha256_file
 from .descriptor import DESCRIPTOR_NAME, OVERRIDES_NAME
+from .links import first_link, inside
 
 FileKind = Literal["audio", "aidb", "messages", "vakforge", "events", "descriptor", "unknown"]
 AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".ogg", ".m4a", ".aac")
@@ -38,6 +39,8 @@ class Inventory(BaseModel):
     upload: str
     fingerprint: str
     files: list[InventoryFile]
+    links: list[str] = Field(default_factory=list, description="Symbolic links found and refused (never "
+                             "followed), relative to the upload folder; '.' when the folder itself is one.")
 
     def of_kind(self, kind: FileKind) -> list[InventoryFile]:
         return [f for f in self.files if f.kind == kind]
@@ -71,29 +74,42 @@ def is_plain_file(upload_dir: Path, path: Path) -> bool:
     """True for a regular file reached from `upload_dir` without following a symlink (as the inventory sees it).
 
     Every reader of an upload uses this rule, so a link out of the dataset is never read, whatever its suffix.
+    The upload folder itself may not be a link either.
     """
-    path = Path(path)
-    try:
-        rel = path.relative_to(upload_dir)
-    except ValueError:
-        return False
-    cur = Path(upload_dir)
-    for part in rel.parts:
-        cur = cur / part
-        if cur.is_symlink():
-            return False
-    return path.is_file()
+    return first_link(upload_dir, path) is None and Path(path).is_file() and inside(upload_dir, path)
+
+
+def links(upload_dir: Path) -> list[str]:
+    """Every symbolic link in the upload (names relative to it, sorted; '.' for the folder itself), unfollowed."""
+    upload_dir = Path(upload_dir)
+    if upload_dir.is_symlink():
+        return ["."]
+    found = _scan(upload_dir)[1]
+    return sorted(found)
 
 
 def _walk(upload_dir: Path) -> list[tuple[str, os.stat_result]]:
-    """(relative name, stat) of every regular file, sorted by name; hidden files and symlinks skipped."""
+    """(relative name, stat) of every regular file, sorted by name; hidden files and symlinks skipped.
+
+    An upload folder that is itself a link has no files: nothing outside the data directory is listed."""
+    return _scan(upload_dir)[0]
+
+
+def _scan(upload_dir: Path) -> tuple[list[tuple[str, os.stat_result]], list[str]]:
+    """(_walk's files, the relative names of the links it skipped)."""
     out: list[tuple[str, os.stat_result]] = []
+    found: list[str] = []
+    if Path(upload_dir).is_symlink():
+        return out, ["."]
     stack = [upload_dir]
     while stack:
         d = stack.pop()
         with os.scandir(d) as it:
             for e in it:
-                if e.name.startswith(".") or e.is_symlink():
+                if e.name.startswith("."):
+                    continue
+                if e.is_symlink():
+                    found.append(Path(e.path).relative_to(upload_dir).as_posix())
                     continue
                 if e.is_dir(follow_symlinks=False):
                     stack.append(Path(e.path))
@@ -101,28 +117,31 @@ def _walk(upload_dir: Path) -> list[tuple[str, os.stat_result]]:
                     rel = Path(e.path).relative_to(upload_dir).as_posix()
                     out.append((rel, e.stat(follow_symlinks=False)))
     out.sort(key=lambda t: t[0])
-    return out
+    return out, found
 
 
-def _fingerprint(entries: list[tuple[str, os.stat_result]]) -> str:
+def _fingerprint(entries: list[tuple[str, os.stat_result]], found: list[str] | None = None) -> str:
     h = hashlib.sha256()
     for name, st in entries:
         h.update(f"{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    for name in sorted(found or []):  # a link is refused, but adding one changes what the report says
+        h.update(f"link:{name}\n".encode())
     return h.hexdigest()
 
 
 def fingerprint(upload_dir: Path) -> str:
     """Hash over name:size:mtime_ns of every file: changes when a file is added, removed, replaced or touched."""
-    return _fingerprint(_walk(Path(upload_dir)))
+    return _fingerprint(*_scan(Path(upload_dir)))
 
 
 def inventory(upload_dir: Path) -> Inventory:
     """Every file of the upload with its sha256 (files are only opened for reading)."""
     upload_dir = Path(upload_dir)
-    entries = _walk(upload_dir)
+    entries, found = _scan(upload_dir)
     files = [InventoryFile(name=name, size=st.st_size, sha256=sha256_file(upload_dir / name),
                            mtime_ns=st.st_mtime_ns, kind=kind_of(name)) for name, st in entries]
-    return Inventory(upload=upload_dir.name, fingerprint=_fingerprint(entries), files=files)
+    return Inventory(upload=upload_dir.name, fingerprint=_fingerprint(entries, found), files=files,
+                     links=sorted(found))
 
 
 def current_inventory(upload_dir: Path, cached: Path | None = None) -> Inventory:

@@ -40,18 +40,22 @@ from . import aidb, messages
 from .aidb import AidbImportContext
 from .descriptor import load_descriptor
 from .importing import ImportedRecord, LineImport
-from .inventory import is_plain_file
+from .inventory import is_plain_file, links
+from .limits import DEFAULT_LIMITS, InputLimits, first_long_turn, turn_count
+from .links import link_issue
 from .messages import MessagesImportContext
 
 AIDB_SUFFIX = ".aidb.jsonl"
 MESSAGES_SUFFIX = ".messages.jsonl"
 TEXT_STAGE = "text_import"
-TEXT_IMPORT_VERSION = "1"  # bump when a line would import differently (part of tagged_turns' code_version)
+TEXT_IMPORT_VERSION = "2"  # bump when a line would import differently (part of tagged_turns' code_version); 2: limits
 
 
 def text_files(upload_dir: Path) -> list[tuple[str, Path]]:
     """(path relative to the upload, path) of every text-source file, sorted; hidden entries skipped."""
-    out = []
+    out: list[tuple[str, Path]] = []
+    if Path(upload_dir).is_symlink():  # refused by the descriptor; its folder is not even listed
+        return out
     for p in sorted(Path(upload_dir).rglob("*.jsonl")):
         rel = p.relative_to(upload_dir).as_posix()
         if any(part.startswith(".") for part in rel.split("/")) or not is_plain_file(upload_dir, p):
@@ -98,8 +102,9 @@ class TextRecord:
 class _Incremental:
     """The ledger side of the stage: keys each line, reuses an unchanged one, records what each line gave."""
 
-    def __init__(self, layout: DataLayout, upload: str, result: TextImportResult) -> None:
-        self.layout, self.result = layout, result
+    def __init__(self, layout: DataLayout, upload: str, result: TextImportResult,
+                 limits: InputLimits = DEFAULT_LIMITS) -> None:
+        self.layout, self.result, self.limits = layout, result, limits
         self.ledger = Ledger.load(layout.stage_ledger(upload, TEXT_STAGE))
         self.previous = PreviousLines(layout.text_records(upload))
         self.packs = packs_fingerprint()  # LID cues and the locale of every record come from the packs
@@ -107,7 +112,7 @@ class _Incremental:
     def keys(self, fmt: _Format, ctx: Any) -> KeyTemplate:
         """The keys of one file's lines: what they share (the file, its settings, the packs) encoded once."""
         return KeyTemplate(TEXT_IMPORT_VERSION, fmt.kind, ctx.file, SLOT, SLOT, ctx.settings.model_dump(mode="json"),
-                           self.packs)
+                           self.packs, self.limits.max_turn_chars, self.limits.max_turns)  # over a limit: refused
 
     @staticmethod
     def key(keys: KeyTemplate, jl: JsonLine) -> str:
@@ -144,16 +149,21 @@ class _Incremental:
                                        issues=issues if issues != [failure] else []))
 
 
-def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, Any, Path]]:
+def _files(layout: DataLayout, upload: str,
+           limits: InputLimits = DEFAULT_LIMITS) -> Iterator[Issue | tuple[_Format, Any, Path]]:
     """The descriptor's issues, then (format, import context, path) of each text file of the upload.
 
-    Without a usable upload.yaml nothing is imported: provenance cannot be inferred safely.
+    Without a usable upload.yaml nothing is imported: provenance cannot be inferred safely. A text source
+    that is a symbolic link is an issue naming the link; it is never opened.
     """
     upload_dir = layout.upload_dir(upload)
     files = text_files(upload_dir)
+    linked = [rel for rel in links(upload_dir) if rel.lower().endswith((AIDB_SUFFIX, MESSAGES_SUFFIX))]
+    for rel in linked:
+        yield link_issue(upload_dir, upload_dir / rel, "text_source_symlink", "the text source is not read")
     if not files:
         return
-    descriptor, issues = load_descriptor(upload_dir)
+    descriptor, issues = load_descriptor(upload_dir, limits)
     yield from issues
     if descriptor is None:
         return
@@ -166,11 +176,35 @@ def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, A
             yield _MESSAGES, MessagesImportContext(upload=upload, file=name, settings=settings), path
 
 
+def turn_too_long(obj: dict[str, Any], kind: str, limits: InputLimits, file: str, line: int) -> Issue | None:
+    """The issue of a line with more turns than `limits.max_turns` or a turn text over `limits.max_turn_chars`
+    (checked before mapping the line), or None."""
+    rid = obj.get("id") if isinstance(obj.get("id"), str) else None
+    n_turns = turn_count(obj, kind)
+    if n_turns > limits.max_turns:
+        return Issue(code=f"{kind}_too_many_turns", message=f"the record has {n_turns} turns, more than the limit of "
+                     f"{limits.max_turns}; it is refused", fix="split the conversation into several records, or "
+                     "raise limits.max_turns in the tagged_turns config", family="turns",
+                     record_id=rid[:80] if rid else None, field="messages" if kind == "messages" else "turns",
+                     file=file, line=line)
+    long = first_long_turn(obj, kind, limits.max_turn_chars)
+    if long is None:
+        return None
+    turn, fld, n = long
+    return Issue(code=f"{kind}_turn_too_long", message=f"turn {turn} has {n} characters, more than the limit of "
+                 f"{limits.max_turn_chars}; the record is refused", fix="split the text into shorter turns, or "
+                 "raise limits.max_turn_chars in the tagged_turns config", family="turns",
+                 record_id=rid[:80] if rid else None, turn_index=turn, field=fld, file=file, line=line)
+
+
 def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Incremental | None = None,
-            out: PlacedWriter | None = None) -> Iterator[VakRecord | TextRecord | Issue]:
+            out: PlacedWriter | None = None,
+            limits: InputLimits = DEFAULT_LIMITS) -> Iterator[VakRecord | TextRecord | Issue]:
     """Records and issues of the upload's text sources in file and line order; with `stage`, line by line
-    through its ledger, every record also written to `out` (and yielded with its line, as a TextRecord)."""
-    for src in _files(layout, upload):
+    through its ledger, every record also written to `out` (and yielded with its line, as a TextRecord).
+    A line over `limits.max_line_bytes` is skipped unread; one with a turn over `limits.max_turn_chars` is
+    refused before it is mapped."""
+    for src in _files(layout, upload, limits):
         if isinstance(src, Issue):
             yield src
             continue
@@ -178,9 +212,13 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
         seen: dict[str, int] = {}
         duplicate = fmt.duplicate(ctx.file)
         keys = stage.keys(fmt, ctx) if stage is not None else None
-        for jl in iter_jsonl(path):
+        for jl in iter_jsonl(path, max_line_bytes=limits.max_line_bytes):
             if jl.error:
-                yield fmt.line_error(jl.code, jl.error, ctx.file, jl.line)
+                issue = fmt.line_error(jl.code, jl.error, ctx.file, jl.line)
+                if jl.code == "line_too_long":
+                    issue = issue.model_copy(update={"fix": "split the record, or raise limits.max_line_bytes in "
+                                                            "the tagged_turns config"})
+                yield issue
                 continue
             li, text = None, None
             if stage is not None and keys is not None:
@@ -191,7 +229,9 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                     li, text = reused
                     stage.result.reused += 1
             if li is None:
-                li = fmt.line(jl.value, ctx, jl.line)
+                long = turn_too_long(jl.value, fmt.kind, limits, ctx.file, jl.line)
+                li = LineImport(source_id=None, checked=False, pre=[long]) if long is not None \
+                    else fmt.line(jl.value, ctx, jl.line)
                 if stage is not None:
                     stage.result.imported += 1
             place = None
@@ -211,13 +251,15 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                 stage.record(item, key, li, place)
 
 
-def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True) -> Iterator[VakRecord | Issue]:
+def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True,
+                      limits: InputLimits = DEFAULT_LIMITS) -> Iterator[VakRecord | Issue]:
     """Canonical records (and Issues) from the text sources of data/raw/<upload>/, streamed, nothing kept."""
-    for x in _import(layout, upload, write_logs):
+    for x in _import(layout, upload, write_logs, limits=limits):
         yield x.record if isinstance(x, TextRecord) else x
 
 
-def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> Iterator[TextRecord | Issue]:
+def import_text(layout: DataLayout, upload: str, result: TextImportResult,
+                limits: InputLimits = DEFAULT_LIMITS) -> Iterator[TextRecord | Issue]:
     """The text import stage: what `iter_text_records` yields, incrementally (see module doc), each record
     with its JSONL line.
 
@@ -225,9 +267,9 @@ def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> It
     speech_report.json are written and `result` holds the counts and issues.
     """
     result.upload, result.records_file = upload, str(layout.text_records(upload))
-    stage = _Incremental(layout, upload, result)
+    stage = _Incremental(layout, upload, result, limits)
     with stage.ledger, stage.previous, PlacedWriter(layout.text_records(upload)) as out:
-        for x in _import(layout, upload, True, stage, out):
+        for x in _import(layout, upload, True, stage, out, limits):
             if isinstance(x, Issue):
                 result.issues.append(x)
             assert not isinstance(x, VakRecord)  # with `out`, every record comes with its line

@@ -31,8 +31,11 @@ from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
-from ..sources.inventory import is_plain_file
-from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, TextRecord, import_text
+from ..sources.inventory import is_plain_file, links
+from ..sources.limits import DEFAULT_LIMITS, InputLimits
+from ..sources.links import link_issue
+from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, TextRecord, import_text, turn_too_long
+from ..sources.vakforge import audio_path_issue
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
@@ -81,6 +84,8 @@ class TagSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     max_gap_s: float = Field(default=DEFAULT_MAX_GAP_S, ge=0,
                              description="Same-speaker segments closer than this (seconds) are one turn.")
+    limits: InputLimits = Field(default_factory=InputLimits,
+                                description="Bounds on the upload's descriptor, text sources and vakforge imports.")
 
 
 class TagResult(StageResult):
@@ -298,7 +303,9 @@ def _needs_tagging(rec: VakRecord) -> bool:
 
 
 def vakforge_files(upload_dir: Path) -> list[tuple[str, Path]]:
-    out = []
+    out: list[tuple[str, Path]] = []
+    if Path(upload_dir).is_symlink():  # refused by the descriptor; its folder is not even listed
+        return out
     for p in sorted(Path(upload_dir).rglob(f"*{VAKFORGE_SUFFIX}")):
         rel = p.relative_to(upload_dir).as_posix()
         if is_plain_file(upload_dir, p) and not any(part.startswith(".") for part in rel.split("/")):
@@ -306,18 +313,34 @@ def vakforge_files(upload_dir: Path) -> list[tuple[str, Path]]:
     return out
 
 
-def iter_vakforge_imports(layout: DataLayout, upload: str):
-    """Records of `*.vakforge.jsonl` files of the upload (VakRecord or line-numbered Issue), streamed."""
-    for rel, path in vakforge_files(layout.upload_dir(upload)):
-        for ml in iter_models(path, VakRecord):
+def iter_vakforge_imports(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS):
+    """Records of `*.vakforge.jsonl` files of the upload (VakRecord or line-numbered Issue), streamed.
+
+    A linked import file is an issue naming the link; a line over limits.max_line_bytes is skipped unread;
+    a record with a turn over limits.max_turn_chars, or whose audio is not a recording of this upload
+    (sources.vakforge), is refused with an issue and the rest of the file goes on."""
+    upload_dir = layout.upload_dir(upload)
+    for rel in links(upload_dir):
+        if rel.lower().endswith(VAKFORGE_SUFFIX):
+            yield link_issue(upload_dir, upload_dir / rel, "vakforge_symlink", "the import is not read", "structure")
+    for rel, path in vakforge_files(upload_dir):
+        for ml in iter_models(path, VakRecord, max_line_bytes=limits.max_line_bytes):
             if ml.value is not None:
+                raw = {"id": ml.value.id, "turns": [{"text": t.text} for t in ml.value.turns]}
+                issue = (turn_too_long(raw, "vakforge", limits, f"{upload}/{rel}", ml.line)
+                         or audio_path_issue(ml.value, upload, upload_dir, f"{upload}/{rel}", ml.line))
+                if issue is not None:
+                    yield issue
+                    continue
                 yield _with_origin(ml.value, upload, rel, ml.line)
             elif ml.code == "invalid":
                 yield _issue(upload, "vakforge_invalid", ml.error or "", "fix the record to match the vakforge.jsonl "
                              "schema", file=rel, line=ml.line, field=ml.field, record_id=ml.record_id,
                              family="structure")
             else:
-                yield _issue(upload, f"vakforge_{ml.code}", ml.error or "", "fix or remove the line", file=rel,
+                fix = ("split the record, or raise limits.max_line_bytes in the tagged_turns config"
+                       if ml.code == "line_too_long" else "fix or remove the line")
+                yield _issue(upload, f"vakforge_{ml.code}", ml.error or "", fix, file=rel,
                              line=ml.line or None, family="structure")
 
 
@@ -328,7 +351,8 @@ def _with_origin(rec: VakRecord, upload: str, rel: str, line: int) -> VakRecord:
     return rec.model_copy(update={"meta": meta})
 
 
-def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S) -> TagResult:
+def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S,
+               limits: InputLimits = DEFAULT_LIMITS) -> TagResult:
     """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc."""
     out_path = layout.conversations(upload)
     result = TagResult(upload=upload, conversations=str(out_path))
@@ -387,8 +411,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
         text = TextImportResult()
-        for origin, items in (("text", import_text(layout, upload, text)),
-                              ("vakforge", iter_vakforge_imports(layout, upload))):
+        for origin, items in (("text", import_text(layout, upload, text, limits)),
+                              ("vakforge", iter_vakforge_imports(layout, upload, limits))):
             for item in items:
                 if isinstance(item, Issue):
                     issues.append(item)

@@ -64,6 +64,10 @@ def load_events(path: Path, rel_name: str, record_id: str | None = None) -> tupl
     """Tool events of a recording, sorted by t; every bad line is a line-numbered Issue and is skipped."""
     events: list[ToolEvent] = []
     issues: list[Issue] = []
+    if path.is_symlink():  # never followed: it could lead outside the data directory
+        return events, [Issue(code="events_symlink", message=f"{rel_name} is a symbolic link; its events are not "
+                              "read", fix="replace the link with the file itself", family="tools", file=rel_name,
+                              record_id=record_id)]
     if not path.is_file():
         return events, issues
 

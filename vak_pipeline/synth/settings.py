@@ -14,6 +14,8 @@ from ..schema.record import ChannelRole
 SYNTH_VERSION = "2"
 
 EXECUTION_ONLY = ("workers",)  # how the stage runs, never what it renders
+# which records are rendered at all, never the bytes of one that is (a refusal is not cached)
+GATES = ("max_turn_chars", "max_record_chars")
 
 
 class GapModel(BaseModel):
@@ -64,10 +66,16 @@ class SynthSettings(BaseModel):
     tail_s: float = Field(default=0.5, ge=0)
     seed: int = 0
     workers: int = Field(default=1, ge=0, description="Render processes (0 = one per core); output identical.")
+    max_turn_chars: int = Field(
+        default=4000, ge=1, description="A conversation with a longer spoken turn (about 4 minutes of speech "
+        "at the default) is not rendered and stays text-only: rendering holds the whole call in memory.")
+    max_record_chars: int = Field(
+        default=20_000, ge=1, description="A conversation with more spoken text than this (about 20 minutes) "
+        "is not rendered and stays text-only.")
 
     def fingerprint(self) -> str:
         """Hash of what shapes the rendered bytes (not `workers`)."""
         data = self.model_dump(mode="json")
-        for key in EXECUTION_ONLY:
+        for key in (*EXECUTION_ONLY, *GATES):
             data.pop(key, None)
         return hashlib.sha256(json.dumps([SYNTH_VERSION, data], sort_keys=True).encode()).hexdigest()[:16]

@@ -246,6 +246,15 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
                 pending.append((raw_line, jl.line, rec.id, None))
                 result.passed_through += 1
                 continue
+            too_long = over_limits(rec, settings)
+            if too_long is not None:
+                result.passed_through += 1
+                result.issues.append(_issue(upload, "synth_text_too_long", f"not rendered: {too_long[0]}",
+                                            "split the conversation's long turns in the upload, or raise synth "
+                                            f"{too_long[1]}; the record stays text-only", jl.line, rec.id,
+                                            Severity.WARN).model_copy(update={"turn_index": too_long[2]}))
+                pending.append((raw_line, jl.line, rec.id, None))
+                continue
             broken = rule_errors(jl.raw, gate, jl.line)
             if broken:
                 first = broken[0]
@@ -288,6 +297,24 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
                 flush(block=False)
         flush(block=True)
     return result
+
+
+def over_limits(rec: VakRecord, settings: SynthSettings) -> tuple[str, str, int | None] | None:
+    """(why, the setting, turn index) when the record's spoken text is beyond synth's limits, else None.
+
+    Checked before anything is rendered: a 20 MB chat message would otherwise be spoken for days."""
+    total = 0
+    for i, t in enumerate(rec.turns):
+        if not t.is_spoken or not t.text:
+            continue
+        if len(t.text) > settings.max_turn_chars:
+            return (f"turn {i} has {len(t.text)} characters, more than max_turn_chars ({settings.max_turn_chars})",
+                    "max_turn_chars", i)
+        total += len(t.text)
+    if total > settings.max_record_chars:
+        return (f"the conversation has {total} spoken characters, more than max_record_chars "
+                f"({settings.max_record_chars})", "max_record_chars", None)
+    return None
 
 
 def _records(path: Path):

@@ -132,8 +132,12 @@ def test_symlinks_out_of_the_upload_are_never_read(tmp_path):
     (up / "dir").symlink_to(secret_dir, target_is_directory=True)
     assert [f.name for f in inventory(up).files] == ["upload.yaml"]
     layout = DataLayout.at(root)
-    assert [r for r in iter_text_records(layout, "up")] == []
-    assert normalize_upload(layout, "up").recordings == 0
+    text = list(iter_text_records(layout, "up"))
+    assert all(isinstance(x, Issue) for x in text)  # no record; each linked source is refused by name
+    assert sorted(i.file for i in text) == ["up/linked.aidb.jsonl", "up/linked.messages.jsonl"]
+    normalized = normalize_upload(layout, "up")
+    assert normalized.recordings == 0
+    assert {i.file for i in normalized.issues if i.code == "audio_symlink"} == {"up/call.wav", "up/dir"}
     assert tag_upload(layout, "up").records == 0
 
 
