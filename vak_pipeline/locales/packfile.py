@@ -232,16 +232,7 @@ def cue_alternation(words: list[str] | tuple[str, ...], other_gap: str = r"\s?")
     other = sorted({one(w, other_gap) for w in words if not w.isascii()}, key=_longest_first)
     alts = ([r"\b(?:" + latin + r")\b"] if latin_words else []) + other
     out = "(?:" + "|".join(alts) + ")" if alts else "(?!)"
-    lowered = {w.lower() for w in latin_words}
-    LATIN_TWINS[out] = r"\b(?:" + trie_of(sorted({_tokens(w) for w in lowered})) + r")\b" if lowered else "(?!)"
     return out
-
-
-# cue_alternation's pattern -> the same cues' Latin words alone, in lower case, as a pattern to compile
-# without flags: on an ASCII text's lower case it matches where the pattern with re.IGNORECASE matches the
-# text (the other scripts' cues cannot match ASCII), and sre need not try those cues, nor ignore case, at
-# every position (8.6 -> 1.3 us for the business cues on a 32-character window). See base.ascii_twin.
-LATIN_TWINS: dict[str, str] = {}
 
 
 def _longest_first(alt: str) -> tuple[int, str]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from .base import Match, RegexGate, digits_of
+from .base import Match, digits_of
 
 
 def _cues(ptype: str) -> str:
@@ -35,7 +35,6 @@ _SEP = r"(?:[ \-.]|, ?)?"  # ASR writes spoken digits as "5-1-1-3-1-2" or "5 1 1
 _IN_CUE = re.compile(_cues("in_pin"), re.IGNORECASE)
 _CN_CUE = re.compile(_cues("cn_postcode"), re.IGNORECASE)
 _US_CUE = re.compile(_cues("us_zip"), re.IGNORECASE)
-_IN_GATE, _CN_GATE, _US_GATE = (RegexGate(rx) for rx in (_IN_CUE, _CN_CUE, _US_CUE))
 _IN_PIN_RE = re.compile(rf"{_IN_CUE.pattern}{_GAP}(?<!\d)([1-9](?:{_SEP}\d){{5}})(?!{_SEP}?\d)", re.IGNORECASE)
 _CN_RE = re.compile(rf"{_CN_CUE.pattern}{_GAP}(?<!\d)(\d(?:{_SEP}\d){{5}})(?!{_SEP}?\d)", re.IGNORECASE)
 _US_RE = re.compile(
@@ -53,16 +52,8 @@ _THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")
 _US_STATE_GATE = re.compile(r",\s*[A-Z]{2}\s+\d", re.IGNORECASE)
 
 
-def _cued(text: str, gate: RegexGate, cue: re.Pattern[str]) -> bool:
-    """Can the cue match? The gate's substring test may say no; on ASCII text its yes passes to the full
-    pattern (which holds the cue), elsewhere the cue is searched."""
-    if not gate.might_match(text):
-        return False
-    return (text.isascii() and gate.ascii is not None) or cue.search(text) is not None
-
-
 def find_in_pin(text: str) -> Iterator[Match]:
-    if not _cued(text, _IN_GATE, _IN_CUE):
+    if not _IN_CUE.search(text):
         return
     for m in _IN_PIN_RE.finditer(text):
         if _THOUSANDS.search(m.group(1)):
@@ -71,14 +62,14 @@ def find_in_pin(text: str) -> Iterator[Match]:
 
 
 def find_cn_postcode(text: str) -> Iterator[Match]:
-    if not _cued(text, _CN_GATE, _CN_CUE):
+    if not _CN_CUE.search(text):
         return
     for m in _CN_RE.finditer(text):
         yield Match("cn_postcode", m.start(1), m.end(1), 0.85, "postcode_cue", digits_of(m.group(1)))
 
 
 def find_us_zip(text: str) -> Iterator[Match]:
-    if not (_cued(text, _US_GATE, _US_CUE) or _US_STATE_GATE.search(text)):
+    if not (_US_CUE.search(text) or _US_STATE_GATE.search(text)):
         return
     for rx in (_US_RE, _US_STATE_RE):
         for m in rx.finditer(text):
