@@ -21,6 +21,7 @@ from .cards import find_cards
 from .email import find_emails, find_upi
 from .iban import find_ibans
 from .lexicon_names import find_lexicon_names
+from .name_shapes import find_initial_names, find_spelled_names
 from .names import find_cued_names, find_given_names, find_ner_names, is_persona, persona_names
 from .national_ids import find_cn_resident_id, find_in_aadhaar, find_in_pan, find_uk_nhs, find_uk_nino, find_us_ssn
 from .network import find_ips
@@ -44,7 +45,8 @@ _FINDERS: dict[str, tuple[Finder, bool]] = {
     "payment_card": (lambda t, p, w: find_cards(t), True),
     "iban": (lambda t, p, w: find_ibans(t), True),
     "ip_address": (lambda t, p, w: find_ips(t), True),
-    "person_name": (lambda t, p, w: (*find_cued_names(t, w), *find_lexicon_names(t, p, w)), False),
+    "person_name": (lambda t, p, w: (*find_cued_names(t, w), *find_lexicon_names(t, p, w), *find_spelled_names(t, p),
+                                     *find_initial_names(t, p)), False),
     "address": (lambda t, p, w: find_addresses(t, w, has_number=True), True),  # (_run checks the number)
     "us_ssn": (lambda t, p, w: find_us_ssn(t), True),
     "uk_nino": (lambda t, p, w: find_uk_nino(t), True),

@@ -86,6 +86,11 @@ _ZH_TITLES = _context("titles", "han")
 _ZH_TITLE_AT = re.compile("|".join(map(re.escape, _ZH_TITLES)) or "(?!)")
 _ZH_CUES = re.compile("(?:" + "|".join(map(re.escape, _context("strong_before", "han"))) + ")$")
 _ZH_PREFIXES = frozenset(_context("prefixes", "han"))
+# after a verb or preposition (交给, 转告, 找, 和): surname + one or two characters is a name where one of
+# these follows at once (or nothing), and the characters do not open an ordinary word (高兴, 马上)
+_ZH_VERBS = re.compile("(?:" + ("|".join(map(re.escape, _context("verbs_before", "han"))) or "(?!)") + ")$")
+_ZH_NAME_END = re.compile("|".join(map(re.escape, _context("name_end", "han"))) or "(?!)")
+_ZH_WORDS = tuple(w for w in _context("common_words", "han") if len(w) > 1)
 _ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
@@ -137,6 +142,13 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
 def pack_names(pack: LocalePack) -> frozenset[str]:
     """Every first and last name word (lower case) of the pack's name lists (`name_countries`)."""
     return _pack_sets(pack)[0]
+
+
+def name_like(pack: LocalePack, word: str) -> bool:
+    """A lower-case word that may be a name in this pack: a listed name word, or a word that is neither
+    English (nor the pack's languages') nor never a name."""
+    names, _, _, _, english, _ = _pack_sets(pack)
+    return word in names or (word not in english and word not in _NON_NAME)
 
 
 def find_lexicon_names(text: str, pack: LocalePack, words: frozenset[str] | None = None) -> Iterator[Match]:
@@ -361,6 +373,13 @@ def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) ->
                 nxt = chunk[g + glen : g + glen + 1]
                 if not nxt or nxt in _ZH_STOP or nxt in _ZH_PUNCT or glen == 0:
                     return k, g + glen
+    if _ZH_VERBS.search(before) and not any(chunk.startswith(w, k) for w in _ZH_WORDS):
+        for glen in (2, 1):  # 交给了贺婉清, 你和张伟联系一下
+            part = chunk[g : g + glen]
+            if len(part) == glen and not any(c in _ZH_STOP for c in part) and (
+                g + glen == len(chunk) or _ZH_NAME_END.match(chunk, g + glen)
+            ):
+                return k, g + glen
     if k >= 1 and chunk[k - 1] in _ZH_PREFIXES and sur == 1 and len(chunk) == k + 1 and k == 1:
         return k - 1, k + 1  # "小王" as a whole reply or vocative
     return None
