@@ -346,7 +346,7 @@ def _han(text: str) -> Iterator[Match]:
             if not sur:
                 k += 1
                 continue
-            span = _han_span(text, chunk, k, sur, given)
+            span = _han_span(text[:s0] if k == 0 else "", chunk, k, sur, given)
             if span is None:
                 k += 1
                 continue
@@ -355,7 +355,8 @@ def _han(text: str) -> Iterator[Match]:
             k = b
 
 
-def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) -> tuple[int, int] | None:
+def _han_span(lead: str, chunk: str, k: int, sur: int, given: dict[str, int]) -> tuple[int, int] | None:
+    """`lead`: the text before the run, where the surname opens it (a label before a colon: 姓名：杨帆)."""
     g = k + sur
     if (
         chunk[g : g + 2] in given
@@ -366,7 +367,7 @@ def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) ->
     for glen in (2, 1, 0):  # surname (+ given) + title: 李先生, 张伟女士
         if _ZH_TITLE_AT.match(chunk, g + glen) is not None and not any(c in _ZH_STOP for c in chunk[g : g + glen]):
             return k, g + glen
-    before = chunk[:k]
+    before = chunk[:k] or lead.rstrip("：: ")
     if _ZH_CUES.search(before):
         for glen in (2, 1, 0):
             if not any(c in _ZH_STOP for c in chunk[g : g + glen]) and (glen == 0 or len(chunk) >= g + glen):
