@@ -28,7 +28,7 @@ BUILTIN_DIR = Path(__file__).parent / "data"
 SCHEMA_PATH = BUILTIN_DIR / "pack.schema.json"
 
 
-# PII types with a Python recognizer (pii/recognizers: _FINDERS); a pack may also declare its own
+# PII types with a Python recognizer (pii/recognizers: RECOGNIZERS); a pack may also declare its own
 # under national_ids and postcodes. A test keeps this list equal to the recognizers' table.
 BUILTIN_TYPES = frozenset(
     "phone email payment_card iban ip_address person_name address us_ssn us_zip uk_nino uk_nhs uk_postcode "
