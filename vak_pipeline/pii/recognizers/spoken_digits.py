@@ -31,7 +31,6 @@ _R = r"(?![\w\u0900-\u097F])"
 _REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
 _PLUS_ALT = re.escape(_PLUS[0]) if len(_PLUS) == 1 else "(?:" + ("|".join(map(re.escape, _PLUS)) or "(?!)") + ")"
 _ZH_RUN_RE = re.compile(rf"[{_ZH_CHARS}0-9]{{6,}}")
-_SCRIPT_RUN = re.compile(r"[\w\u0900-\u097F]+")  # what _L and _R bound
 
 
 @dataclass(frozen=True)
