@@ -25,7 +25,7 @@ from .names import find_cued_names, find_given_names, find_ner_names, is_persona
 from .national_ids import CN_RESIDENT_ID, IN_AADHAAR, IN_PAN, UK_NHS, UK_NINO, US_SSN
 from .network import find_ips
 from .phone import find_phones
-from .postcodes import find_cn_postcode, find_in_pin, find_us_zip
+from .postcodes import CN_POSTCODE, IN_PIN, US_ZIP
 from .spoken_digits import digit_view
 
 __all__ = ["PLACEHOLDER_PREFIX", "RECOGNIZERS", "Match", "find_pii", "persona_names", "resolve_overlaps"]
@@ -37,7 +37,7 @@ _ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋�
 # 13, Aadhaar 12, SSN 9, NHS 10, a China id 17, an NI number 6, a PAN 4).
 RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
     Recognizer("phone", lambda t, p, w: find_phones(t, p.phone_regions, has_run=True), min_run=6, pack_business=True),
-    Recognizer("email", lambda t, p, w: find_emails(t, w)),
+    Recognizer("email", lambda t, p, w: find_emails(t)),
     Recognizer("payment_card", PAYMENT_CARD, min_run=13),
     Recognizer("iban", lambda t, p, w: find_ibans(t), needs_digit=True, needs_capital=True),
     Recognizer("ip_address", lambda t, p, w: find_ips(t), needs_digit=True, any_of=(".", ":")),
@@ -53,9 +53,9 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
     Recognizer("in_pan", IN_PAN, min_run=4),
     Recognizer("in_upi", lambda t, p, w: find_upi(t)),
     Recognizer("cn_resident_id", CN_RESIDENT_ID, min_run=17),
-    Recognizer("in_pin", lambda t, p, w: find_in_pin(t), needs_digit=True),
-    Recognizer("cn_postcode", lambda t, p, w: find_cn_postcode(t), needs_digit=True),
-    Recognizer("us_zip", lambda t, p, w: find_us_zip(t), needs_digit=True),
+    Recognizer("in_pin", IN_PIN, needs_digit=True),
+    Recognizer("cn_postcode", CN_POSTCODE, needs_digit=True),
+    Recognizer("us_zip", US_ZIP, needs_digit=True),
 )}
 _PLACEHOLDER_NAMES = {
     "phone": "PHONE", "email": "EMAIL", "payment_card": "CARD", "iban": "IBAN", "ip_address": "IP",
