@@ -28,7 +28,7 @@ BUILTIN_DIR = Path(__file__).parent / "data"
 SCHEMA_PATH = BUILTIN_DIR / "pack.schema.json"
 
 
-# PII types with a Python recognizer (pii/recognizers: _FINDERS); a pack may also declare its own
+# PII types with a Python recognizer (pii/recognizers: RECOGNIZERS); a pack may also declare its own
 # under national_ids and postcodes. A test keeps this list equal to the recognizers' table.
 BUILTIN_TYPES = frozenset(
     "phone email payment_card iban ip_address person_name address us_ssn us_zip uk_nino uk_nhs uk_postcode "
@@ -97,6 +97,7 @@ ADDRESS_ROLES = (
 NAME_ROLES = (
     "titles", "before", "strong_before", "after", "strong_after", "name_words", "stop", "common_words",
     "fillers", "not_before", "ambiguous", "particles", "surnames", "prefixes", "persona_before", "persona_after",
+    "spelling", "verbs_before", "name_end",
 )
 
 
@@ -232,16 +233,7 @@ def cue_alternation(words: list[str] | tuple[str, ...], other_gap: str = r"\s?")
     other = sorted({one(w, other_gap) for w in words if not w.isascii()}, key=_longest_first)
     alts = ([r"\b(?:" + latin + r")\b"] if latin_words else []) + other
     out = "(?:" + "|".join(alts) + ")" if alts else "(?!)"
-    lowered = {w.lower() for w in latin_words}
-    LATIN_TWINS[out] = r"\b(?:" + trie_of(sorted({_tokens(w) for w in lowered})) + r")\b" if lowered else "(?!)"
     return out
-
-
-# cue_alternation's pattern -> the same cues' Latin words alone, in lower case, as a pattern to compile
-# without flags: on an ASCII text's lower case it matches where the pattern with re.IGNORECASE matches the
-# text (the other scripts' cues cannot match ASCII), and sre need not try those cues, nor ignore case, at
-# every position (8.6 -> 1.3 us for the business cues on a 32-character window). See base.ascii_twin.
-LATIN_TWINS: dict[str, str] = {}
 
 
 def _longest_first(alt: str) -> tuple[int, str]:

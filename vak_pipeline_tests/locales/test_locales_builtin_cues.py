@@ -53,9 +53,9 @@ def test_postcode_cues_are_read_from_the_packs_that_list_the_type():
     for pid, pattern in (("en-US", postcodes._US_CUE), ("en-IN", postcodes._IN_CUE), ("zh-CN", postcodes._CN_CUE)):
         for w in PACKS[pid].rules.shared_cue_words["postcode"]:
             assert pattern.fullmatch(w.replace(" ", "  ")), (pid, w)
-    assert [m.norm for m in postcodes.find_in_pin("mera पिन  कोड hai 110001")] == ["110001"]
-    assert [m.norm for m in postcodes.find_us_zip("my zip - code is 78701")] == ["78701"]
-    assert list(postcodes.find_cn_postcode("订单号 123456")) == []  # no postcode cue, no postcode
+    assert [m.norm for m in postcodes.IN_PIN("mera पिन  कोड hai 110001")] == ["110001"]
+    assert [m.norm for m in postcodes.US_ZIP("my zip - code is 78701")] == ["78701"]
+    assert list(postcodes.CN_POSTCODE("订单号 123456")) == []  # no postcode cue, no postcode
 
 
 def test_shared_cues_feed_the_python_recognizers_not_the_pack_file_rules():
@@ -229,8 +229,8 @@ def test_the_id_cues_and_the_us_states_are_read_from_the_pack_files():
     assert national_ids._AADHAAR_CUE.fullmatch("आधार") and national_ids._AADHAAR_CUE.fullmatch("aadhar")
     assert national_ids._SSN_CUE.search("my social security number") and not national_ids._SSN_CUE.search("socially")
     assert "TX" in PACKS["en-US"].rules.shared_address_words["regions"] and len(postcodes._STATES) == 51
-    assert [m.norm for m in postcodes.find_us_zip("ship it to 500 Congress Ave, Austin, TX 78701")] == ["78701"]
-    assert list(postcodes.find_us_zip("invoice total, XY 78701")) == []  # not a state
+    assert [m.norm for m in postcodes.US_ZIP("ship it to 500 Congress Ave, Austin, TX 78701")] == ["78701"]
+    assert list(postcodes.US_ZIP("invoice total, XY 78701")) == []  # not a state
 
 
 def test_a_builtin_self_introduction_without_before_words_is_refused_with_its_line(tmp_path: Path):

@@ -34,9 +34,9 @@ def test_every_shipped_pack_file_loads_and_validates(path):
 
 def test_the_builtin_type_list_of_the_schema_is_the_recognizers_table():
     from vak_pipeline.locales.packfile import BUILTIN_TYPES
-    from vak_pipeline.pii.recognizers import _FINDERS
+    from vak_pipeline.pii.recognizers import RECOGNIZERS
 
-    assert set(_FINDERS) == BUILTIN_TYPES
+    assert set(RECOGNIZERS) == BUILTIN_TYPES
 
 
 def test_the_six_original_packs_keep_their_languages_regions_and_types():

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ...locales.registry import BUILTIN_PACKS
-from .base import ODD_CASE_RE, Match
+from .base import Match
 
 _EMAIL_RE = re.compile(
     r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
@@ -46,12 +46,6 @@ _PROVIDERS = r"(?:" + _alt([re.escape(w) for w in _words("providers")]) + r")"
 # "dot com" spoken, or "at gmail.com" (ASR writes the domain but keeps the spoken "at")
 _SPOKEN_PREFILTER = re.compile(r"\b" + _SPOKEN_DOT + r"\s+(?:" + _TLDS + r")\b|\bat\s+" + _PROVIDERS + r"\.",
                                re.IGNORECASE)
-_DOT = re.compile(r"\b" + _SPOKEN_DOT + r"\b", re.IGNORECASE)
-_DOT_SET = frozenset(w.lower() for w in _words("dot"))
-# In ASCII text both spoken forms need a dot word or "<provider>." (lower case); None: no such shortcut.
-_PROVIDER_DOTS: tuple[str, ...] | None = tuple(p.lower() + "." for p in _words("providers"))
-if not all(p[:-1].isalnum() and p.isascii() for p in _PROVIDER_DOTS):
-    _PROVIDER_DOTS = None
 _GLUED_GATE = re.compile(r"at" + _PROVIDERS + r"\.", re.IGNORECASE)
 # ASR glues "name at gmail dot com" into "name.calledwellatgmail.com": a run ending in "at<provider>.<tld>"
 _GLUED_RE = re.compile(
@@ -69,20 +63,11 @@ def _spoken_norm(s: str) -> str:
     return _SEP_SUB.sub(lambda m: _WORD_SEP[m.group(1).lower()], s).replace(" ", "").lower()
 
 
-def find_emails(text: str, words: frozenset[str] | None = None) -> Iterator[Match]:
-    """`words`: latin_words(text), when the caller has it."""
+def find_emails(text: str) -> Iterator[Match]:
+    """Written addresses, spoken ones ("dot com" or "at gmail.com" must be there) and ASR-glued ones."""
     if "@" in text:
         for m in _EMAIL_RE.finditer(text):
             yield Match("email", m.start(), m.end(), 0.95, "email", m.group().lower())
-    # both spoken forms need a "." or a dot word ("dot": d, o, t have no other case forms in re.IGNORECASE)
-    if "." not in text and (_DOT_SET.isdisjoint(words) if words is not None else _DOT.search(text) is None):
-        return
-    # (on other text too, without the letters re.IGNORECASE takes for ASCII ones: İ ı ſ K)
-    if (_PROVIDER_DOTS is not None and words is not None and _DOT_SET.isdisjoint(words)
-            and (text.isascii() or ODD_CASE_RE.search(text) is None)):
-        low = text.lower()
-        if not any(map(low.__contains__, _PROVIDER_DOTS)):
-            return
     if _SPOKEN_PREFILTER.search(text):
         for m in _SPOKEN_RE.finditer(text):
             local = m.group(1)

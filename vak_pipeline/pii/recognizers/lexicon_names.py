@@ -28,7 +28,7 @@ from ...locales import lid
 
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
-from .base import Match, latin_words, trie_pattern
+from .base import Match, latin_words
 from .name_lexicon import NameLexicon, lexicon
 from .names import STOP, context_words
 
@@ -64,15 +64,13 @@ _STRONG_NEXT = frozenset(_context("strong_after"))
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
 # strong cues the word set cannot see (a space or an apostrophe inside): "speak to", "it's"
 _QUICK_PHRASES_RE = re.compile(
-    trie_pattern(tuple(_STRONG_PREV2 | {w for w in _context("strong_before") if "'" in w}))
+    "|".join(map(re.escape, sorted(_STRONG_PREV2 | {w for w in _context("strong_before") if "'" in w}))) or "(?!)"
 )  # (only searched for: is one there)
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
-# The Latin words of each two-word strong cue ("speak to" -> {speak, to}): such a cue needs all of them.
-_STRONG_PREV2_WORDS = tuple(frozenset(re.findall("[a-z]+", w)) for w in _STRONG_PREV2)
 # Letters whose lower case is not one ASCII-aligned character (İ -> i + a dot, K -> k): in a text with one,
-# text.lower() and the tokens need not align, so the word-set shortcut below is not taken.
+# text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
 
 _WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
@@ -88,6 +86,11 @@ _ZH_TITLES = _context("titles", "han")
 _ZH_TITLE_AT = re.compile("|".join(map(re.escape, _ZH_TITLES)) or "(?!)")
 _ZH_CUES = re.compile("(?:" + "|".join(map(re.escape, _context("strong_before", "han"))) + ")$")
 _ZH_PREFIXES = frozenset(_context("prefixes", "han"))
+# after a verb or preposition (交给, 转告, 找, 和): surname + one or two characters is a name where one of
+# these follows at once (or nothing), and the characters do not open an ordinary word (高兴, 马上)
+_ZH_VERBS = re.compile("(?:" + ("|".join(map(re.escape, _context("verbs_before", "han"))) or "(?!)") + ")$")
+_ZH_NAME_END = re.compile("|".join(map(re.escape, _context("name_end", "han"))) or "(?!)")
+_ZH_WORDS = tuple(w for w in _context("common_words", "han") if len(w) > 1)
 _ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
@@ -119,8 +122,8 @@ def _local_common(pack: LocalePack) -> frozenset[str]:
 
 
 def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
-    """(every name word, plain name words, last names, first names, English words, whether some plain name
-    word holds an apostrophe, the words that are English or never a name but no name word) of a pack;
+    """(every name word, plain name words, last names, first names, English words, the words that are
+    English or never a name but no name word) of a pack;
     computed once per pack and process."""
     got = _PACK_SETS.get(pack.id)
     if got is None:
@@ -131,15 +134,21 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         local = _local_common(pack)
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
         english = (lex.english - names) | local
-        apostrophe = any("'" in t for t in plain)
         ordinary = (english | _NON_NAME) - names
-        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english, apostrophe, ordinary)
+        got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english, ordinary)
     return got
 
 
 def pack_names(pack: LocalePack) -> frozenset[str]:
     """Every first and last name word (lower case) of the pack's name lists (`name_countries`)."""
     return _pack_sets(pack)[0]
+
+
+def name_like(pack: LocalePack, word: str) -> bool:
+    """A lower-case word that may be a name in this pack: a listed name word, or a word that is neither
+    English (nor the pack's languages') nor never a name."""
+    names, _, _, _, english, _ = _pack_sets(pack)
+    return word in names or (word not in english and word not in _NON_NAME)
 
 
 def find_lexicon_names(text: str, pack: LocalePack, words: frozenset[str] | None = None) -> Iterator[Match]:
@@ -168,29 +177,8 @@ def _capitalised(text: str, tok: tuple[int, int, str], key: str, names: frozense
     return t[0].isupper() and not t.isupper() and (key in names or key not in english) and not _sentence_start(text, s)
 
 
-def _no_cased_name(text: str, low: str, wset: frozenset[str], hit: frozenset[str], plain: frozenset[str]) -> bool:
-    """In cased text without a title or strong cue (see _latin), True when the scan below can take no name: a
-    name there needs a plain name word, a capitalised listed word inside a sentence, or (for an unknown word)
-    a two-word strong cue or "name?"/"naam:" before it. Every listed or cue word of a token is in `wset` (the
-    caller makes sure: no apostrophe in a plain name, no İ or K), so these are checked on the word set and
-    by a find per listed word (whose capital would be at the same index of `low`)."""
-    if not hit.isdisjoint(plain):
-        return False
-    if ("?" in text or ":" in text) and not _NAME_WORDS.isdisjoint(wset):
-        return False
-    if any(ws <= wset for ws in _STRONG_PREV2_WORDS):
-        return False
-    for w in hit:
-        k = low.find(w)
-        while k >= 0:
-            if text[k].isupper() and not _sentence_start(text, k):
-                return False
-            k = low.find(w, k + 1)
-    return True
-
-
 def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> Iterator[Match]:
-    names, plain_set, last, first, english, apostrophe, ordinary = _pack_sets(pack)
+    names, plain_set, last, first, english, ordinary = _pack_sets(pack)
     if not names:
         return
     # the common case first, at C speed: no name word, no title or strong cue -> nothing to scan
@@ -207,12 +195,6 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         if not cased and _CUE_SET.isdisjoint(wset) and len(hit - _NON_NAME) < 2:
             if not any(w.strip(",.?!") in hit for w in low.split(None, 4)[:4]):
                 return
-        # cased text with listed words only in lower case or opening a sentence ("Best number is ...",
-        # "Email me at john.smith@..."): decided on the word set, without the token scan
-        if cased and not apostrophe and _LOWER_ODD[0] not in text and _LOWER_ODD[1] not in text and (
-            _no_cased_name(text, low, wset, hit, plain_set)
-        ):
-            return
     toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
     if not toks:
         return
@@ -364,7 +346,7 @@ def _han(text: str) -> Iterator[Match]:
             if not sur:
                 k += 1
                 continue
-            span = _han_span(text, chunk, k, sur, given)
+            span = _han_span(text[:s0] if k == 0 else "", chunk, k, sur, given)
             if span is None:
                 k += 1
                 continue
@@ -373,7 +355,8 @@ def _han(text: str) -> Iterator[Match]:
             k = b
 
 
-def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) -> tuple[int, int] | None:
+def _han_span(lead: str, chunk: str, k: int, sur: int, given: dict[str, int]) -> tuple[int, int] | None:
+    """`lead`: the text before the run, where the surname opens it (a label before a colon: 姓名：杨帆)."""
     g = k + sur
     if (
         chunk[g : g + 2] in given
@@ -384,13 +367,20 @@ def _han_span(text: str, chunk: str, k: int, sur: int, given: dict[str, int]) ->
     for glen in (2, 1, 0):  # surname (+ given) + title: 李先生, 张伟女士
         if _ZH_TITLE_AT.match(chunk, g + glen) is not None and not any(c in _ZH_STOP for c in chunk[g : g + glen]):
             return k, g + glen
-    before = chunk[:k]
+    before = chunk[:k] or lead.rstrip("：: ")
     if _ZH_CUES.search(before):
         for glen in (2, 1, 0):
             if not any(c in _ZH_STOP for c in chunk[g : g + glen]) and (glen == 0 or len(chunk) >= g + glen):
                 nxt = chunk[g + glen : g + glen + 1]
                 if not nxt or nxt in _ZH_STOP or nxt in _ZH_PUNCT or glen == 0:
                     return k, g + glen
+    if _ZH_VERBS.search(before) and not any(chunk.startswith(w, k) for w in _ZH_WORDS):
+        for glen in (2, 1):  # 交给了贺婉清, 你和张伟联系一下
+            part = chunk[g : g + glen]
+            if len(part) == glen and not any(c in _ZH_STOP for c in part) and (
+                g + glen == len(chunk) or _ZH_NAME_END.match(chunk, g + glen)
+            ):
+                return k, g + glen
     if k >= 1 and chunk[k - 1] in _ZH_PREFIXES and sur == 1 and len(chunk) == k + 1 and k == 1:
         return k - 1, k + 1  # "小王" as a whole reply or vocative
     return None

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ...locales.packfile import IntroRule
 from ...locales.registry import BUILTIN_PACKS
-from .base import ODD_CASE_RE, Match, RegexGate, latin_words, take_name
+from .base import ODD_CASE_RE, Match, latin_words, take_name
 
 log = logging.getLogger(__name__)
 
@@ -76,33 +76,20 @@ def _words(phrases: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     return tuple({frozenset(re.findall(r"[a-z]+", w.lower())): None for w in phrases})
 
 
-def _telling(r: IntroRule) -> tuple[str, ...]:
-    """The side of a rule a prefilter looks for: both are required, the one with longer words is rarer
-    ("bol raha" rather than "main", "मेरा नाम" rather than "है"). Chinese followers are optional."""
-    if not r.after or _HAN.search(r.before[0]):
-        return r.before
-    return r.after if sum(map(len, r.after)) / len(r.after) > sum(map(len, r.before)) / len(r.before) else r.before
-
-
 # per rule: (cue phrases' words, follower phrases' words or None); all words of one of each must be there
 _GATES = tuple((_words(r.before), _words(r.after) if r.after else None) for r in _LATIN_RULES)
-# a text without one of these words cannot match (one set lookup for most turns): the longest word of each
-# phrase on the telling side of each rule
-_GATE_KEYS = frozenset(
-    max(sorted(w, reverse=True), key=len) for r in _LATIN_RULES for w in _words(_telling(r)) if w
-)
-# texts in other scripts: one search for the telling side of any rule, Latin ones included
-_LATIN_PREFILTER = re.compile(
-    r"\b(?:" + ("|".join(_alt(_telling(r)) for r in _LATIN_RULES) or "(?!)") + ")", re.IGNORECASE
-)
-_ANY_PREFILTER = re.compile(
-    "|".join([_LATIN_PREFILTER.pattern] + [_alt(_telling(r)) for s in ("deva", "han") for r in _intros(s)]),
-    re.IGNORECASE,
-)
 _TOKEN_RE = re.compile(rf"\s*({_TOK})")
 # Devanagari: a name of one or two words between the cue and its follower ("मेरा नाम ... है"), one group per rule
+def _follower(words: tuple[str, ...]) -> str:
+    """After a Devanagari name: a word after white space, a punctuation mark ("मैं प्रिया, ...") at once."""
+    marks = tuple(w for w in words if not any(c.isalpha() for c in w))
+    alts = ([rf"\s+{_alt(tuple(w for w in words if w not in marks))}"] if len(marks) < len(words) else []) + (
+        [rf"\s*{_alt(marks)}"] if marks else [])
+    return _one_of(alts)
+
+
 _DEVA_NAME_RE = re.compile(
-    _one_of([rf"{_alt(r.before)}\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?)\s+{_alt(r.after)}" for r in _intros("deva")])
+    _one_of([rf"{_alt(r.before)}\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?){_follower(r.after)}" for r in _intros("deva")])
     if _intros("deva")
     else "(?!)"
 )
@@ -117,15 +104,11 @@ _ZH_NAME_RE = re.compile(
     else "(?!)"
 )
 _ZH_STOP_CHARS = set(context_words("stop", "han"))
-# the literal prefixes of each pattern rule out a scan cheaply (RegexGate); built from the data-made regexes
-_ANY_GATE, _DEVA_GATE, _ZH_GATE = RegexGate(_ANY_PREFILTER), RegexGate(_DEVA_NAME_RE), RegexGate(_ZH_NAME_RE)
 
 
 def _gated(words: frozenset[str]) -> tuple[int, ...]:
     """The Latin-script rules that could match a text with these words (every word of one of its cues, and of
     one of its followers), by index."""
-    if _GATE_KEYS.isdisjoint(words):
-        return ()
     return tuple(
         k for k, (before, after) in enumerate(_GATES)
         if any(w <= words for w in before) and (after is None or any(w <= words for w in after))
@@ -142,48 +125,30 @@ def name_norm(s: str) -> str:
 
 def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[Match]:
     """`words`: latin_words(text), when the caller has it."""
-    # a set lookup over the words, cheaper than the regexes for most turns; other scripts need a regex
+    # a rule needs its words (a set lookup; exact in a text without İ ı ſ K, where every rule is tried)
     ascii_text = text.isascii()
     rules: tuple[int, ...] = tuple(range(len(_CUES)))
-    if ascii_text:
+    if ascii_text or ODD_CASE_RE.search(text) is None:
         rules = _gated(latin_words(text) if words is None else words)
-        if not rules:
-            return
-        latin = True
-    else:
-        # each script's cues rule themselves out cheaply first: the Latin ones by the word set (exact without
-        # İ ı ſ K, which re.IGNORECASE takes for ASCII letters and lower() does not give), the others by their
-        # gates; the combined prefilter below only runs where one of them may match
-        if ODD_CASE_RE.search(text) is None:
-            rules = _gated(latin_words(text) if words is None else words)
-        if not rules and not _DEVA_GATE.might_match(text) and not _ZH_GATE.might_match(text):
-            return
-        pos = _ANY_GATE.start_pos(text)
-        if pos < 0 or _ANY_PREFILTER.search(text, pos) is None:
-            return
-        # (a match of the Latin prefilter is one of the combined prefilter: none starts before pos)
-        latin = bool(rules) and _LATIN_PREFILTER.search(text, pos) is not None
-    if latin:
-        # only the rules whose words are there (every rule in a text with İ ı ſ K)
-        for k in rules:
-            cue, capitalised, follower = _CUES[k]
-            for m in cue.finditer(text):
-                span = _take_name(text, m.end(), capitalised)
-                if span is None:
-                    continue
-                s, e = span
-                if follower is not None and not follower.match(text, e):
-                    continue
-                yield Match("person_name", s, e, 0.85, "name_cue", name_norm(text[s:e]))
+    for k in rules:
+        cue, capitalised, follower = _CUES[k]
+        for m in cue.finditer(text):
+            span = _take_name(text, m.end(), capitalised)
+            if span is None:
+                continue
+            s, e = span
+            if follower is not None and not follower.match(text, e):
+                continue
+            yield Match("person_name", s, e, 0.85, "name_cue", name_norm(text[s:e]))
     if ascii_text:
         return  # the Devanagari and Chinese cues below need their script
-    for m in _DEVA_NAME_RE.finditer(text) if _DEVA_GATE.might_match(text) else ():
+    for m in _DEVA_NAME_RE.finditer(text):
         g = next(k for k in range(1, (_DEVA_NAME_RE.groups or 1) + 1) if m.group(k))
         val = m.group(g)
         if any(w in _DEVA_STOP for w in val.split()):
             continue
         yield Match("person_name", m.start(g), m.end(g), 0.85, "name_cue", name_norm(val))
-    for m in _ZH_NAME_RE.finditer(text) if _ZH_GATE.might_match(text) else ():
+    for m in _ZH_NAME_RE.finditer(text):
         g = next(k for k in range(1, (_ZH_NAME_RE.groups or 1) + 1) if m.group(k))
         val = m.group(g)
         if any(c in _ZH_STOP_CHARS for c in val):

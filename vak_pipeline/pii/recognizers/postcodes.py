@@ -4,17 +4,18 @@ A bare five- or six-digit number is an amount, an order or an OTP far more often
 these need their cue, in each language of the pack: "pin code", "pincode", "पिन कोड" / "邮编",
 "邮政编码" / "zip", "zip code", "postal code" (a US state before a ZIP also counts: "Austin, TX 78701").
 The cue words are data: `cues.<lang>.postcode` in the pack files that list the type.
-Addresses that end in a postcode are found whole by `addresses`; the longer match wins there.
+Addresses that end in a postcode are found whole by `addresses`; the longer match wins there. Each is a
+declared PatternRecognizer (engine.py): the cue is part of its pattern, the value its group.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from .base import Match, RegexGate, digits_of
+from .base import digits_of
+from .engine import Pattern, PatternRecognizer
 
 
 def _cues(ptype: str) -> str:
@@ -35,7 +36,6 @@ _SEP = r"(?:[ \-.]|, ?)?"  # ASR writes spoken digits as "5-1-1-3-1-2" or "5 1 1
 _IN_CUE = re.compile(_cues("in_pin"), re.IGNORECASE)
 _CN_CUE = re.compile(_cues("cn_postcode"), re.IGNORECASE)
 _US_CUE = re.compile(_cues("us_zip"), re.IGNORECASE)
-_IN_GATE, _CN_GATE, _US_GATE = (RegexGate(rx) for rx in (_IN_CUE, _CN_CUE, _US_CUE))
 _IN_PIN_RE = re.compile(rf"{_IN_CUE.pattern}{_GAP}(?<!\d)([1-9](?:{_SEP}\d){{5}})(?!{_SEP}?\d)", re.IGNORECASE)
 _CN_RE = re.compile(rf"{_CN_CUE.pattern}{_GAP}(?<!\d)(\d(?:{_SEP}\d){{5}})(?!{_SEP}?\d)", re.IGNORECASE)
 _US_RE = re.compile(
@@ -49,39 +49,12 @@ _US_STATE_RE = re.compile(rf",\s*(?:{'|'.join(_STATES) or '(?!)'})\s+(\d{{5}}(?:
 # "45,000" (or "3,72,220") after a cue is an amount written with thousands separators, not digits said one
 # by one ("1, 3, 9, 1, 6")
 _THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")
-# Cheap gates before the full patterns: a cue must be there (or, for a ZIP, a state and a digit).
-_US_STATE_GATE = re.compile(r",\s*[A-Z]{2}\s+\d", re.IGNORECASE)
 
 
-def _cued(text: str, gate: RegexGate, cue: re.Pattern[str]) -> bool:
-    """Can the cue match? The gate's substring test may say no; on ASCII text its yes passes to the full
-    pattern (which holds the cue), elsewhere the cue is searched."""
-    if not gate.might_match(text):
-        return False
-    return (text.isascii() and gate.ascii is not None) or cue.search(text) is not None
+def _code(value: str) -> str | None:
+    return None if _THOUSANDS.search(value) else digits_of(value)
 
 
-def find_in_pin(text: str) -> Iterator[Match]:
-    if not _cued(text, _IN_GATE, _IN_CUE):
-        return
-    for m in _IN_PIN_RE.finditer(text):
-        if _THOUSANDS.search(m.group(1)):
-            continue
-        yield Match("in_pin", m.start(1), m.end(1), 0.85, "pin_cue", digits_of(m.group(1)))
-
-
-def find_cn_postcode(text: str) -> Iterator[Match]:
-    if not _cued(text, _CN_GATE, _CN_CUE):
-        return
-    for m in _CN_RE.finditer(text):
-        yield Match("cn_postcode", m.start(1), m.end(1), 0.85, "postcode_cue", digits_of(m.group(1)))
-
-
-def find_us_zip(text: str) -> Iterator[Match]:
-    if not (_cued(text, _US_GATE, _US_CUE) or _US_STATE_GATE.search(text)):
-        return
-    for rx in (_US_RE, _US_STATE_RE):
-        for m in rx.finditer(text):
-            if _THOUSANDS.search(m.group(1)):
-                continue
-            yield Match("us_zip", m.start(1), m.end(1), 0.85, "zip_cue", digits_of(m.group(1)))
+IN_PIN = PatternRecognizer("in_pin", "pin_cue", (Pattern(_IN_PIN_RE, 0.85, 1),), _code)
+CN_POSTCODE = PatternRecognizer("cn_postcode", "postcode_cue", (Pattern(_CN_RE, 0.85, 1),), digits_of)
+US_ZIP = PatternRecognizer("us_zip", "zip_cue", (Pattern(_US_RE, 0.85, 1), Pattern(_US_STATE_RE, 0.85, 1)), _code)
