@@ -192,7 +192,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
         from .sources.ingested import is_ingested
 
         token = f"vak-run:{uuid4().hex[:12]}"
-        code = code_version()
+        code = ingest_code()
         ingest_rc = config_for_job(_ingest_job(executor), rc)
 
         def ingest(name: str) -> StageRun:
@@ -304,12 +304,21 @@ def _top_issues(cand: DataLayout, check: str, limit: int = 3) -> str:
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """The assets' code versions (each stage's version, as Dagster shows them), hashed as the ingest marker
-    records them: a stage whose version is bumped re-runs; other code changes do not (`--force` does)."""
+    """The code versions of the assets (each stage's version, as Dagster shows them), hashed: a stage whose
+    version is bumped re-runs; other code changes do not (`vak run --force` re-runs everything)."""
     from .definitions import build_defs
-    from .defs.versions import repository_code
 
-    return repository_code(build_defs("in_process").get_repository_def())
+    versions = {key.to_user_string(): version for asset in build_defs("in_process").assets or ()
+                if isinstance(asset, dg.AssetsDefinition) for key, version in asset.code_versions_by_key.items()}
+    return hashlib.sha256(json.dumps(versions, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=1)
+def ingest_code() -> str:
+    """What the last ingest step records as its code (defs.versions.job_code of ingest_job)."""
+    from .defs.versions import job_code
+
+    return job_code(_ingest_job("in_process"))
 
 
 def _stable_config(rc: dict[str, Any]) -> dict[str, Any]:
