@@ -197,10 +197,14 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
         def ingest(name: str) -> StageRun:
             path = layout.writer_lock(name)
-            _wait_for_other_writer(path, token, f"ingest {name}", echo)
+
+            def done() -> bool:
+                return not force and is_ingested(layout, name, code=code, run_config=ingest_rc, any_config=False)
+
+            _wait_for_other_writer(path, token, f"ingest {name}", echo, done)
             with writers.hold(path, token, on_wait=lambda _: echo(f"ingest {name}: waiting for another writer"),
                               final=True):
-                if not force and is_ingested(layout, name, code=code, run_config=ingest_rc, any_config=False):
+                if done():
                     echo(f"ingest {name}: already ingested as it is now, skipped")
                     return StageRun(INGEST_JOB, name, True, "skipped", skipped=True)
                 echo(f"ingest {name} ...")
@@ -238,14 +242,16 @@ def _publish(layout: DataLayout, report: PipelineReport, inst: dg.DagsterInstanc
         report.blocked_reasons = _block_release(layout, run)
 
 
-def _wait_for_other_writer(path: Path, token: str, what: str, echo: Callable[[str], None]) -> None:
-    """Wait while another writer is at work on `path`: holding it, or between two of its steps."""
+def _wait_for_other_writer(path: Path, token: str, what: str, echo: Callable[[str], None],
+                           done: Callable[[], bool] = lambda: False) -> None:
+    """Wait while another writer is at work on `path` (holding it, or between two of its steps) and what
+    it makes is not `done` yet."""
     import time
 
     from . import writers
 
     told = False
-    while (lease := writers.busy(path, token)) is not None:
+    while not done() and (lease := writers.busy(path, token)) is not None:
         if not told:
             echo(f"{what}: {lease.token} is writing it (pid {lease.pid} on {lease.host}); waiting for it ...")
             told = True
