@@ -7,7 +7,7 @@ still running (the next success triggers it then).
 
 import dagster as dg
 
-from .jobs import ingest_job, publish_job
+from .jobs import ingest_job, publish_job, sensor_status
 from .resources import DataResource
 from .tags import DATA_TAG, run_tags
 
@@ -24,7 +24,7 @@ _ACTIVE = [
     monitored_jobs=[ingest_job],
     request_job=publish_job,
     name="republish_after_ingest",
-    default_status=dg.DefaultSensorStatus.STOPPED,
+    default_status=sensor_status(),
     description="Requests publish_job when an ingest run succeeded and no other ingest run is queued or running.",
 )
 def republish_after_ingest(context: dg.RunStatusSensorContext, data: DataResource):

@@ -14,7 +14,7 @@ from vak_pipeline.storage import atomic_write_json
 
 from .config import config_class
 from .gx import gx_checks
-from .jobs import ingest_job
+from .jobs import ingest_job, schedule_status, sensor_status
 from .metadata import issues_table
 from .partitions import uploads_partitions
 from .progress import logged_progress
@@ -90,7 +90,7 @@ normalized_audio_gx = gx_checks("normalized_audio_gx", normalized_audio, AUDIO_C
                                 what=" within bounds")
 
 
-@dg.sensor(job=ingest_job, minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.STOPPED,
+@dg.sensor(job=ingest_job, minimum_interval_seconds=60, default_status=sensor_status(),
            description="Registers new upload folders under data/raw as partitions and requests ingest runs for "
                        "new or changed uploads (fingerprint of name:size:mtime, no file contents read).")
 def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg.SensorResult | dg.SkipReason:
@@ -143,7 +143,7 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
 
 
 @dg.schedule(cron_schedule="0 2 * * *", job=ingest_job, name="nightly_reingest",
-             default_status=dg.DefaultScheduleStatus.STOPPED,
+             default_status=schedule_status(),
              description="Nightly: an ingest run for every upload that is new or changed since its last ingest "
                          "(vak run's or Dagster's); when they succeed, republish_after_ingest re-validates, "
                          "re-splits and rebuilds the exports and the steward report. Nothing changed: no run.")

@@ -8,6 +8,8 @@ root or from a sensor; each run gets the true ones (defs/tags.py). publish runs 
 which the instance files limit to one at a time; ingest runs are limited to one per upload partition.
 """
 
+import os
+
 import dagster as dg
 
 from .tags import WRITER_TAG
@@ -19,3 +21,17 @@ ingest_job = dg.define_asset_job(
 publish_job = dg.define_asset_job(
     "publish_job", selection=dg.AssetSelection.groups("dataset"),
     description="Validate the manifest, split it, and build every export.", tags={WRITER_TAG: "publish"})
+
+
+def automation_on() -> bool:
+    """VAK_AUTOMATION=on (a production server): the sensors and the nightly schedule start with the daemon;
+    by default they are off until switched on in the UI."""
+    return os.environ.get("VAK_AUTOMATION", "").lower() in ("on", "1", "true")
+
+
+def sensor_status() -> dg.DefaultSensorStatus:
+    return dg.DefaultSensorStatus.RUNNING if automation_on() else dg.DefaultSensorStatus.STOPPED
+
+
+def schedule_status() -> dg.DefaultScheduleStatus:
+    return dg.DefaultScheduleStatus.RUNNING if automation_on() else dg.DefaultScheduleStatus.STOPPED
