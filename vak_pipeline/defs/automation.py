@@ -25,6 +25,7 @@ _ACTIVE = [
     request_job=publish_job,
     name="republish_after_ingest",
     default_status=sensor_status(),
+    minimum_interval_seconds=10,
     description="Requests publish_job when an ingest run succeeded and no other ingest run is queued or running.",
 )
 def republish_after_ingest(context: dg.RunStatusSensorContext, data: DataResource):
