@@ -64,7 +64,7 @@ def is_locked(path: Path) -> bool:
         return False
     with open(path, "a+") as fh:
         try:
-            fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)  # fails while anyone holds it, shared or not
         except BlockingIOError:
             return True
         fcntl.flock(fh, fcntl.LOCK_UN)
@@ -91,10 +91,11 @@ def _write(fh, token: str, held: bool, final: bool = False) -> None:
 
 @contextlib.contextmanager
 def hold(path: Path, token: str, on_wait: Callable[[Lease | None], None] | None = None,
-         final: bool = False) -> Iterator[None]:
+         final: bool = False, shared: bool = False) -> Iterator[None]:
     """Hold the writer lock at `path` as `token`, waiting for another holder to finish (`on_wait` is told
     once who it is). Re-entrant in this process. `final`: the lease is given back for good at the end (a
-    whole run's holder), not between two steps of a run."""
+    whole run's holder, `vak run`), not between two steps of a run. `shared`: a step of a run, which
+    steps of the same run (the same token) may hold at once (parallel exports); another token waits."""
     key = str(path)
     with _guard:
         mine = _held.get(key)
@@ -110,12 +111,35 @@ def hold(path: Path, token: str, on_wait: Callable[[Lease | None], None] | None 
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if on_wait is not None:
+        told = False
+
+        def tell() -> None:
+            nonlocal told
+            if on_wait is not None and not told:
                 on_wait(read_lease(path))
-            fcntl.flock(fh, fcntl.LOCK_EX)
+            told = True
+
+        if shared:  # wait for another token's run to be done, then share with this run's other steps
+            while True:
+                if busy(path, token) is not None:  # another run holds it, or is between two of its steps
+                    tell()
+                    time.sleep(0.5)
+                    continue
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                except BlockingIOError:  # a whole-run holder (vak run) took it meanwhile
+                    tell()
+                    fcntl.flock(fh, fcntl.LOCK_SH)
+                lease = read_lease(path)
+                if lease is None or lease.token == token or not lease.fresh():
+                    break
+                fcntl.flock(fh, fcntl.LOCK_UN)  # another run's step took it meanwhile: wait for that run
+        else:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                tell()
+                fcntl.flock(fh, fcntl.LOCK_EX)
         with _guard:
             _held[key] = (token, 1)
         _write(fh, token, True)

@@ -71,7 +71,8 @@ class DataResource(dg.ConfigurableResource):
                 context.log.info(f"waiting for {who} to release {path}")
 
         self._writer = contextlib.ExitStack()
-        self._writer.enter_context(writers.hold(path, token or context.run.run_id, on_wait=waiting))
+        self._writer.enter_context(writers.hold(path, token or context.run.run_id, on_wait=waiting,
+                                                  shared=True))
 
     def mirror(self):  # -> Mirror | None; made once per resource (lazy import: fsspec only for a URL)
         from vak_pipeline.mirror import Mirror, is_url

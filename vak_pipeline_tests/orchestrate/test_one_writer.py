@@ -26,14 +26,15 @@ pytestmark = pytest.mark.timeout(600)
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _other_process_holds(path: Path, token: str, seconds: float, then: str = "") -> subprocess.Popen:
+def _other_process_holds(path: Path, token: str, seconds: float, then: str = "",
+                         shared: bool = False) -> subprocess.Popen:
     """A second process (a daemon-launched run's step) that holds `path` for `seconds`, runs `then`, and
     gives it back between steps (not final). Returns once it holds the lock."""
     code = textwrap.dedent(f"""
         import time
         from pathlib import Path
         from vak_pipeline import writers
-        with writers.hold(Path({str(path)!r}), {token!r}):
+        with writers.hold(Path({str(path)!r}), {token!r}, shared={shared!r}):
             print("held", flush=True)
             time.sleep({seconds})
             {then or "pass"}
@@ -74,6 +75,22 @@ def test_a_second_process_waits_for_the_holder(tmp_path):
         waited = time.monotonic() - started
     other.wait(timeout=30)
     assert waited > 0.5 and [lease.token for lease in told] == ["daemon-run"]
+
+
+def test_steps_of_one_run_share_the_lock_and_another_runs_steps_wait(tmp_path, monkeypatch):
+    """Parallel steps of one run (the exports of a publish) write different files: they hold the lock at
+    once. A step of another run waits until that run is done (and no step of it followed within the grace)."""
+    monkeypatch.setattr(writers, "LEASE_GRACE_S", 1.0)
+    lock = tmp_path / ".publish.lock"
+    other = _other_process_holds(lock, "run-1", 3.0, shared=True)
+    started = time.monotonic()
+    with writers.hold(lock, "run-1", shared=True):  # a sibling step, in another process
+        assert time.monotonic() - started < 1.0
+    with writers.hold(lock, "run-2", shared=True):
+        waited = time.monotonic() - started
+        assert other.poll() is not None  # run-1's last step had ended
+    other.wait(timeout=30)
+    assert waited > 2.0
 
 
 def test_run_config_key_ignores_where_the_data_is_and_logging():
