@@ -75,6 +75,9 @@ def run(
                                                "default shows only this command's own summary; ERROR adds "
                                                "Dagster's step failures with their stack traces."),
     force: bool = typer.Option(False, help="Re-run uploads and publish even when nothing changed."),
+    instance: Path | None = typer.Option(None, "--instance", help="Dagster instance directory (a DAGSTER_HOME) "
+                                         "for the runs; default: $DAGSTER_HOME when set, else DATA/.dagster "
+                                         "(each dataset its own runs in the UI)."),
 ) -> None:
     """Materialize the whole asset graph with Dagster for DATA and print what it produced and where."""
     import yaml
@@ -93,7 +96,7 @@ def run(
         with _progress_bars(enabled=executor == "in_process"):
             report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo,
                                   executor=executor, parallel_uploads=parallel_uploads, log_level=log_level.upper(),
-                                  force=force)
+                                  force=force, instance_dir=instance)
     except (FileNotFoundError, ImportError, ValueError) as exc:  # a URL root: no backend, no bucket, no raw/
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc

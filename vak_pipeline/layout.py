@@ -12,7 +12,9 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/speech_report.json     transcripts, text_import, tagged_turns issues and counts (a section each)
       work/<upload>/redaction_report.json  redacted_manifest issues and counts
       work/<upload>/ledger/<stage>.jsonl   a stage's ledger: per item its key, outputs or failure (core.stage)
-      work/<upload>/ingest_done.json the key of the last successful ingest run of the upload (vak run)
+      work/<upload>/ingest_done.json what the last ingest that got to the end was made of (sources.ingested)
+      work/<upload>/.writer.lock     the upload's writer lock and lease (vak_pipeline.writers)
+      work/.publish.lock             the publish writer lock and lease
       work/<upload>/transcripts.jsonl  transcripts: per conversation ASR words per speaker
       work/<upload>/text_records.jsonl  text import (in tagged_turns): records of the upload's text sources
       work/<upload>/conversations.jsonl tagged_turns: canonical records before redaction
@@ -161,6 +163,8 @@ class DataLayout:
         return [self.upload_report(upload), self.speech_report(upload), self.redaction_report(upload)]
 
     ingest_marker = _in_work("ingest_done.json")
+    writer_lock = _in_work(".writer.lock")
+    publish_lock = _Under("root", "work", ".publish.lock")
 
     # --- private per-conversation files: unredacted, under work/, never referenced by the manifest
     def normalized_audio_rel(self, upload: str, conv_id: str) -> str:

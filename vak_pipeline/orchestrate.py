@@ -14,13 +14,14 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import dagster as dg
 
 from .layout import DataLayout
-from .storage import atomic_write_json
+from .storage import atomic_write_json, atomic_write_text
 
 INGEST_JOB = "ingest_job"
 PUBLISH_JOB = "publish_job"
@@ -57,11 +58,35 @@ def merge_config(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+INSTANCE_DIR = ".dagster"  # a dataset's own instance, inside its root: runs over different roots never mix
+
+
+def instance_home(data_dir: Path, url: str | None = None) -> Path | None:
+    """Where `vak run` keeps the runs of `data_dir`: DAGSTER_HOME when set (None here: Dagster's own
+    choice), else DATA/.dagster (a URL root's: beside its local mirror, so it is never pushed)."""
+    if os.environ.get("DAGSTER_HOME"):
+        return None
+    return Path(f"{data_dir}-dagster") if url else data_dir / INSTANCE_DIR
+
+
+def ensure_instance_dir(home: Path) -> Path:
+    """`home` with a dagster.yaml (the pools and queue limits of the repo's; an existing one is kept)."""
+    home.mkdir(parents=True, exist_ok=True)
+    target = home / "dagster.yaml"
+    if not target.exists():
+        atomic_write_text(target, files("vak_pipeline").joinpath("instance.yaml").read_text(encoding="utf-8"))
+    return home
+
+
 @contextlib.contextmanager
-def open_instance(persistent: bool = False) -> Iterator[dg.DagsterInstance]:
-    """The DAGSTER_HOME instance when configured; else a throwaway one (on disk when steps run elsewhere)."""
-    home = os.environ.get("DAGSTER_HOME")
-    if home and Path(home, "dagster.yaml").is_file():
+def open_instance(home: Path | None = None, persistent: bool = False) -> Iterator[dg.DagsterInstance]:
+    """The instance at `home`; else DAGSTER_HOME's when configured; else a throwaway one (on disk when
+    steps run elsewhere)."""
+    env = os.environ.get("DAGSTER_HOME")
+    if home is not None:
+        with dg.DagsterInstance.from_config(str(ensure_instance_dir(home))) as inst:
+            yield inst
+    elif env and Path(env).is_dir():
         with dg.DagsterInstance.get() as inst:
             yield inst
     elif persistent:
@@ -105,7 +130,8 @@ def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[N
 def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_config: dict[str, Any] | None = None,
                  instance: dg.DagsterInstance | None = None, echo: Callable[[str], None] = print,
                  executor: str = "in_process", parallel_uploads: int = 1,
-                 log_level: str = "WARNING", force: bool = False) -> PipelineReport:
+                 log_level: str = "WARNING", force: bool = False,
+                 instance_dir: str | Path | None = None) -> PipelineReport:
     """Run ingest for every upload (or the named ones), then publish. Never raises for a failed step.
 
     An upload whose files, run config and pipeline code are unchanged since its last successful ingest
@@ -118,6 +144,11 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
     `data_dir` may be an fsspec URL (s3://bucket/dataset): the run works in a local mirror of it, pulled
     first and pushed at the end (each step also pulls and pushes through the data resource).
+
+    The runs go to `instance` or the instance at `instance_dir`; else DAGSTER_HOME's; else DATA/.dagster,
+    so each dataset has its own runs and partitions in the UI. Each upload's ingest and the publish hold
+    the data root's writer lock (vak_pipeline.writers), the one every run's steps take: an upload another
+    writer (the daemon, the UI) is ingesting is waited for, and one it ingested is skipped.
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -149,47 +180,82 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
         if recover(layout):
             echo("finished a release swap that an earlier run left half done")
-        inst = instance or stack.enter_context(open_instance(persistent=executor != "in_process"))
+        home = Path(instance_dir) if instance_dir else instance_home(data_dir, mirror.url if mirror else None)
+        inst = instance or stack.enter_context(open_instance(home, persistent=executor != "in_process"))
         existing = set(inst.get_dynamic_partitions("uploads"))
         new = [n for n in names if n not in existing]
         if new:
             inst.add_dynamic_partitions("uploads", new)
+        from uuid import uuid4
+
+        from . import writers
+        from .sources.ingested import is_ingested
+
+        token = f"vak-run:{uuid4().hex[:12]}"
+        code = ingest_code()
+        ingest_rc = config_for_job(_ingest_job(executor), rc)
 
         def ingest(name: str) -> StageRun:
-            stamp = _ingest_stamp(layout, name, rc)
-            marker = layout.ingest_marker(name)
-            if not force and _marker_matches(marker, stamp) and layout.manifest_input(name).is_file():
-                echo(f"ingest {name}: unchanged since its last run, skipped")
-                return StageRun(INGEST_JOB, name, True, "skipped", skipped=True)
-            echo(f"ingest {name} ...")
-            marker.unlink(missing_ok=True)
-            run = _execute(_ingest_job, INGEST_JOB, name, inst, rc, executor)
-            if run.success:
-                atomic_write_json(marker, {"stamp": stamp})
-            return run
+            path = layout.writer_lock(name)
+
+            def done() -> bool:
+                return not force and is_ingested(layout, name, code=code, run_config=ingest_rc, any_config=False)
+
+            _wait_for_other_writer(path, token, f"ingest {name}", echo, done)
+            with writers.hold(path, token, on_wait=lambda _: echo(f"ingest {name}: waiting for another writer"),
+                              final=True):
+                if done():
+                    echo(f"ingest {name}: already ingested as it is now, skipped")
+                    return StageRun(INGEST_JOB, name, True, "skipped", skipped=True)
+                echo(f"ingest {name} ...")
+                return _execute(_ingest_job, INGEST_JOB, name, inst, rc, executor, token)
 
         with ThreadPoolExecutor(max_workers=max(1, parallel_uploads)) as pool:
             report.runs.extend(pool.map(ingest, names))
-        stamp = _publish_stamp(layout, rc)
-        marker = layout.publish_marker
-        if not force and _marker_matches(marker, stamp) and layout.manifest.is_file() and layout.splits.is_file():
-            echo("publish: no input changed since the last run, skipped")
-            report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
-        else:
-            echo("publish (validate, split, export, report, release) ...")
-            marker.unlink(missing_ok=True)
-            run = _execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor)
-            report.runs.append(run)
-            if run.success and not layout.candidate().manifest.exists():  # `release` swapped the candidate in
-                report.release = "released"
-                atomic_write_json(marker, {"stamp": stamp})
-            else:
-                report.release = "blocked"
-                report.blocked_reasons = _block_release(layout, run)
+        _wait_for_other_writer(layout.publish_lock, token, "publish", echo)
+        with writers.hold(layout.publish_lock, token, on_wait=lambda _: echo("publish: waiting for another writer"),
+                          final=True):
+            _publish(layout, report, inst, rc, executor, token, force, echo)
         if mirror is not None:
             echo(f"pushing {mirror.cache} to {mirror.url} ...")
             echo(f"  {mirror.push()}")
     return report
+
+
+def _publish(layout: DataLayout, report: PipelineReport, inst: dg.DagsterInstance, rc: dict[str, Any],
+             executor: str, token: str, force: bool, echo: Callable[[str], None]) -> None:
+    stamp = _publish_stamp(layout, rc)
+    marker = layout.publish_marker
+    if not force and _marker_matches(marker, stamp) and layout.manifest.is_file() and layout.splits.is_file():
+        echo("publish: no input changed since the last run, skipped")
+        report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
+        return
+    echo("publish (validate, split, export, report, release) ...")
+    marker.unlink(missing_ok=True)
+    run = _execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor, token)
+    report.runs.append(run)
+    if run.success and not layout.candidate().manifest.exists():  # `release` swapped the candidate in
+        report.release = "released"
+        atomic_write_json(marker, {"stamp": stamp})
+    else:
+        report.release = "blocked"
+        report.blocked_reasons = _block_release(layout, run)
+
+
+def _wait_for_other_writer(path: Path, token: str, what: str, echo: Callable[[str], None],
+                           done: Callable[[], bool] = lambda: False) -> None:
+    """Wait while another writer is at work on `path` (holding it, or between two of its steps) and what
+    it makes is not `done` yet."""
+    import time
+
+    from . import writers
+
+    told = False
+    while not done() and (lease := writers.busy(path, token)) is not None:
+        if not told:
+            echo(f"{what}: {lease.token} is writing it (pid {lease.pid} on {lease.host}); waiting for it ...")
+            told = True
+        time.sleep(1.0)
 
 
 def _block_release(layout: DataLayout, run: StageRun) -> list[str]:
@@ -244,8 +310,8 @@ def _top_issues(cand: DataLayout, check: str, limit: int = 3) -> str:
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """The assets' code versions (each stage's version, as Dagster shows them): a stage whose version is
-    bumped re-runs; other code changes do not (`vak run --force` re-runs everything)."""
+    """The code versions of the assets (each stage's version, as Dagster shows them), hashed: a stage whose
+    version is bumped re-runs; other code changes do not (`vak run --force` re-runs everything)."""
     from .definitions import build_defs
 
     versions = {key.to_user_string(): version for asset in build_defs("in_process").assets or ()
@@ -253,17 +319,16 @@ def code_version() -> str:
     return hashlib.sha256(json.dumps(versions, sort_keys=True).encode()).hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=1)
+def ingest_code() -> str:
+    """What the last ingest step records as its code (defs.versions.job_code of ingest_job)."""
+    from .defs.versions import job_code
+
+    return job_code(_ingest_job("in_process"))
+
+
 def _stable_config(rc: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in rc.items() if k != "loggers"}
-
-
-def _ingest_stamp(layout: DataLayout, upload: str, rc: dict[str, Any]) -> str:
-    from .locales.registry import packs_fingerprint
-    from .sources.inventory import fingerprint
-
-    # the locale packs (built-in and the data's own files) decide what is PII: an edited pack re-ingests
-    payload = [fingerprint(layout.upload_dir(upload)), _stable_config(rc), code_version(), packs_fingerprint()]
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _publish_stamp(layout: DataLayout, rc: dict[str, Any]) -> str:
@@ -302,10 +367,11 @@ def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:
 
 
 def _execute(factory: Callable[[str | None], dg.JobDefinition], name: str, partition: str | None,
-             inst: dg.DagsterInstance, rc: dict[str, Any], executor: str) -> StageRun:
+             inst: dg.DagsterInstance, rc: dict[str, Any], executor: str, token: str = "") -> StageRun:
     from .defs.tags import run_tags
+    from .writers import TOKEN_TAG
 
-    tags = run_tags("cli", rc["resources"]["data"]["config"]["root"])
+    tags = run_tags("cli", rc["resources"]["data"]["config"]["root"], **({TOKEN_TAG: token} if token else {}))
     job = factory(executor)
     rc = config_for_job(job, rc)
     if executor == "in_process":

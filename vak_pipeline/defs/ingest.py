@@ -14,7 +14,7 @@ from vak_pipeline.storage import atomic_write_json
 
 from .config import config_class
 from .gx import gx_checks
-from .jobs import ingest_job
+from .jobs import ingest_job, schedule_status, sensor_status
 from .metadata import issues_table
 from .partitions import uploads_partitions
 from .progress import logged_progress
@@ -36,6 +36,7 @@ def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.Mat
     if not upload_dir.is_dir():
         raise dg.Failure(f"upload folder {upload_dir} does not exist",
                          metadata={"fix": "remove the partition or restore the folder under data/raw/"})
+    layout.ingest_marker(upload).unlink(missing_ok=True)  # "ingested" again only once this run gets to the end
     inv = current_inventory(upload_dir, layout.inventory(upload))  # re-hashed only when name:size:mtime changed
     atomic_write_json(layout.inventory(upload), inv.model_dump(mode="json"))
     counts = inv.counts()
@@ -89,7 +90,7 @@ normalized_audio_gx = gx_checks("normalized_audio_gx", normalized_audio, AUDIO_C
                                 what=" within bounds")
 
 
-@dg.sensor(job=ingest_job, minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.STOPPED,
+@dg.sensor(job=ingest_job, minimum_interval_seconds=60, default_status=sensor_status(),
            description="Registers new upload folders under data/raw as partitions and requests ingest runs for "
                        "new or changed uploads (fingerprint of name:size:mtime, no file contents read).")
 def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg.SensorResult | dg.SkipReason:
@@ -114,9 +115,21 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
     new_partitions = [u for u in current if u not in existing]
     changed = [u for u, fp in current.items() if seen.get(u) != fp]
     if mirror is None:  # what `vak run` (or an earlier run) already ingested as it is now needs no run
+        from vak_pipeline import writers
         from vak_pipeline.sources.ingested import is_ingested
 
-        changed = [u for u in changed if not is_ingested(data.layout, u, current[u])]
+        from .versions import context_code
+
+        code = context_code(context)
+        changed = [u for u in changed if not is_ingested(data.layout, u, current[u], code=code)]
+        busy = [u for u in changed if writers.busy(data.layout.writer_lock(u))]
+        if busy:  # another writer (vak run, a run of another instance) is at it: look again next tick
+            context.log.info(f"{len(busy)} uploads are being written by another run; looked at again next tick")
+            changed = [u for u in changed if u not in busy]
+            current.update({u: seen[u] for u in busy if u in seen})
+            for u in busy:
+                if u not in seen:
+                    current.pop(u)
     context.log.info(f"scanned {len(current)} uploads in {time.monotonic() - started:.2f}s; "
                      f"{len(new_partitions)} new partitions, {len(changed)} new or changed")
     cursor = json.dumps(current, sort_keys=True)
@@ -130,7 +143,7 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
 
 
 @dg.schedule(cron_schedule="0 2 * * *", job=ingest_job, name="nightly_reingest",
-             default_status=dg.DefaultScheduleStatus.STOPPED,
+             default_status=schedule_status(),
              description="Nightly: an ingest run for every upload that is new or changed since its last ingest "
                          "(vak run's or Dagster's); when they succeed, republish_after_ingest re-validates, "
                          "re-splits and rebuilds the exports and the steward report. Nothing changed: no run.")
@@ -139,7 +152,12 @@ def nightly_reingest(context: dg.ScheduleEvaluationContext, data: DataResource):
 
     when = context.scheduled_execution_time
     stamp = when.strftime("%Y-%m-%d") if when else "manual"
-    todo = uploads_to_ingest(data.layout)
+    from vak_pipeline import writers
+
+    from .versions import context_code
+
+    todo = {u: fp for u, fp in uploads_to_ingest(data.layout, code=context_code(context)).items()
+            if not writers.busy(data.layout.writer_lock(u))}  # one being written now is looked at tomorrow
     if not todo:
         return dg.SkipReason("no upload changed since its last ingest; the published release is current")
     existing = set(context.instance.get_dynamic_partitions(uploads_partitions.name))

@@ -1,22 +1,37 @@
 """Jobs by asset group, so they pick up assets other modules define without importing them.
 
-Group "uploads": every per-upload (partitioned) asset, raw_uploads -> ... -> redacted_manifest.
+Group "uploads": every per-upload (partitioned) asset, raw_uploads -> ... -> redacted_manifest -> synth.
 Group "dataset": every unpartitioned asset, validated_manifest -> splits -> exports, steward report.
+
+Neither job carries `vak/data` or `vak/launched_by` of its own: a constant would lie for a run on another
+root or from a sensor; each run gets the true ones (defs/tags.py). publish runs carry `vak/writer: publish`,
+which the instance files limit to one at a time; ingest runs are limited to one per upload partition.
 """
 
 import os
 
 import dagster as dg
 
-from .tags import run_tags
-
-# what a run launched from the UI carries; `vak run`, the sensor and the schedule set their own tags
-UI_TAGS = run_tags("ui", os.environ.get("VAK_DATA", "data"))
+from .tags import WRITER_TAG
 
 ingest_job = dg.define_asset_job(
     "ingest_job", selection=dg.AssetSelection.groups("uploads"),  # partitioned by uploads (inferred)
-    description="One upload from raw files to its redacted manifest (sensor-triggered per upload).", tags=UI_TAGS)
+    description="One upload from raw files to its redacted manifest (sensor-triggered per upload).")
 
 publish_job = dg.define_asset_job(
     "publish_job", selection=dg.AssetSelection.groups("dataset"),
-    description="Validate the manifest, split it, and build every export.", tags=UI_TAGS)
+    description="Validate the manifest, split it, and build every export.", tags={WRITER_TAG: "publish"})
+
+
+def automation_on() -> bool:
+    """VAK_AUTOMATION=on (a production server): the sensors and the nightly schedule start with the daemon;
+    by default they are off until switched on in the UI."""
+    return os.environ.get("VAK_AUTOMATION", "").lower() in ("on", "1", "true")
+
+
+def sensor_status() -> dg.DefaultSensorStatus:
+    return dg.DefaultSensorStatus.RUNNING if automation_on() else dg.DefaultSensorStatus.STOPPED
+
+
+def schedule_status() -> dg.DefaultScheduleStatus:
+    return dg.DefaultScheduleStatus.RUNNING if automation_on() else dg.DefaultScheduleStatus.STOPPED

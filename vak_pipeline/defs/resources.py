@@ -30,12 +30,49 @@ class DataResource(dg.ConfigurableResource):
     _mirror: Any = PrivateAttr(default=None)
     _pulled: bool = PrivateAttr(default=False)
     _partition: str | None = PrivateAttr(default=None)
+    _writer: Any = PrivateAttr(default=None)
 
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
         run = context.run
         self._partition = run.tags.get("dagster/partition") if run is not None else None
         if run is not None:
+            self._tag_truthfully(context)
             self.pull()
+            self._take_writer_lock(context)
+
+    def _tag_truthfully(self, context: dg.InitResourceContext) -> None:
+        """The run says the root it really works on and who launched it (a Materialize button's run has
+        no tags of ours; a launchpad run may have changed the root)."""
+        from .tags import true_tags
+
+        want = true_tags(context.run.tags, self.root)
+        if any(context.run.tags.get(k) != v for k, v in want.items()) and context.instance is not None:
+            context.instance.add_run_tags(context.run.run_id, want)
+
+    def _take_writer_lock(self, context: dg.InitResourceContext) -> None:
+        """One writer per upload (and one publish) of a data root: the step holds the root's lock
+        (vak_pipeline.writers), unless the `vak run` that launched this run holds it for it."""
+        import contextlib
+
+        from vak_pipeline import writers
+
+        if self.mirror() is not None:  # a URL root: the local mirror is this machine's own
+            return
+        layout = self.layout
+        path = layout.writer_lock(self._partition) if self._partition else layout.publish_lock
+        token = context.run.tags.get(writers.TOKEN_TAG)
+        lease = writers.busy(path)
+        if token and lease is not None and lease.held and lease.token == token:
+            return  # our launcher holds it for the whole run
+
+        def waiting(lease: writers.Lease | None) -> None:
+            if context.log is not None:
+                who = f"run {lease.token} (pid {lease.pid} on {lease.host})" if lease else "another writer"
+                context.log.info(f"waiting for {who} to release {path}")
+
+        self._writer = contextlib.ExitStack()
+        self._writer.enter_context(writers.hold(path, token or context.run.run_id, on_wait=waiting,
+                                                  shared=True))
 
     def mirror(self):  # -> Mirror | None; made once per resource (lazy import: fsspec only for a URL)
         from vak_pipeline.mirror import Mirror, is_url
@@ -62,6 +99,9 @@ class DataResource(dg.ConfigurableResource):
         return DataLayout.at(self.root if mirror is None else mirror.cache)
 
     def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         if self._pulled:
             stats = self._mirror.push()
             if context.log is not None:

@@ -28,10 +28,16 @@ class SynthConfig(config_class(SynthSettings)):
     "audio marked synthesized; every other record passes through.",
 )
 def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataResource) -> dg.MaterializeResult:
+    from vak_pipeline.sources.ingested import mark_ingested
     from vak_pipeline.synth import synth_upload
+
+    from .versions import job_code
 
     settings = library_settings(config, SynthSettings)
     res = synth_upload(data.layout, context.partition_key, settings)
+    # the last ingest step: what `vak run`, the sensor and the schedule read as "already ingested"
+    mark_ingested(data.layout, context.partition_key, job_code(context.job_def),
+                  context.run.run_config, context.run.run_id)
     context.log.info(
         f"{context.partition_key}: {res.rendered} rendered ({res.audio_s:.1f} s of audio), "
         f"{res.cached} unchanged, {res.passed_through} passed through, {res.failed} failed; "

@@ -1,16 +1,21 @@
-"""Which uploads are already ingested as they are now: what the sensor and the nightly schedule skip.
+"""Which uploads are already ingested as they are now: one answer, read from the data root.
 
-An upload counts as ingested when the inventory its last ingest recorded (work/<upload>/inventory.json)
-has the fingerprint the folder has now, and that ingest got to the end: `vak run`'s marker
-(work/<upload>/ingest_done.json) is there, or redacted.jsonl was written after the inventory (an ingest
-run launched from Dagster). A folder that changed since, or an ingest that stopped half-way, is not.
+The last step of every ingest run (the `synth` asset, whoever launched the run: `vak run`, the UI, the
+upload sensor, the nightly schedule) writes work/<upload>/ingest_done.json saying what the ingest was made
+of: the upload's fingerprint as its inventory recorded it, the locale packs, the pipeline code (the assets'
+code versions) and the run config that shapes outputs. `vak run`, the sensor and the schedule all ask
+`is_ingested`, so none redoes what another did. An upload that changed since, or an ingest that stopped
+half-way (no marker for this fingerprint), is not ingested.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from typing import Any
 
 from ..layout import DataLayout
+from ..storage import atomic_write_json
 from .inventory import fingerprint
 
 
@@ -22,24 +27,65 @@ def recorded_fingerprint(layout: DataLayout, upload: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def is_ingested(layout: DataLayout, upload: str, current: str | None = None) -> bool:
-    """True when `upload` (with fingerprint `current`, computed when not given) needs no ingest run."""
+def config_key(run_config: dict[str, Any] | None) -> str:
+    """The part of a run config that shapes an ingest's outputs, hashed: where the data is (the `data`
+    resource), logging and the executor do not count; empty sections count as absent."""
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, dict):
+            out = {k: clean(v) for k, v in value.items()}
+            return {k: v for k, v in out.items() if v not in ({}, None)}
+        return value
+
+    rc = {k: v for k, v in (run_config or {}).items() if k not in ("loggers", "execution")}
+    rc["resources"] = {k: v for k, v in (rc.get("resources") or {}).items() if k != "data"}
+    return hashlib.sha256(json.dumps(clean(rc), sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _packs() -> str:
+    from ..locales.registry import packs_fingerprint
+
+    return packs_fingerprint()
+
+
+def mark_ingested(layout: DataLayout, upload: str, code: str, run_config: dict[str, Any] | None,
+                  run_id: str = "") -> dict[str, Any] | None:
+    """Record that the ingest of `upload` got to the end (called by the last ingest step). Returns the
+    marker, or None when the upload has no recorded inventory (nothing was ingested)."""
+    fp = recorded_fingerprint(layout, upload)
+    if fp is None:
+        return None
+    marker = {"fingerprint": fp, "packs": _packs(), "code": code, "config": config_key(run_config), "run_id": run_id}
+    atomic_write_json(layout.ingest_marker(upload), marker)
+    return marker
+
+
+def is_ingested(layout: DataLayout, upload: str, current: str | None = None, *, code: str | None = None,
+                run_config: dict[str, Any] | None = None, any_config: bool = True) -> bool:
+    """True when `upload` (with fingerprint `current`, computed when not given) needs no ingest run.
+
+    `code` (the assets' code versions, hashed) is compared when given. The run config is compared only
+    when `any_config` is False (`vak run --config` asks for its own settings; the sensor and the schedule
+    launch with the defaults and take any complete ingest of these files)."""
     if current is None:
         try:
             current = fingerprint(layout.upload_dir(upload))
         except OSError:
             return False
-    if recorded_fingerprint(layout, upload) != current:
+    try:
+        marker = json.loads(layout.ingest_marker(upload).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return False
-    out, inv = layout.redacted(upload), layout.inventory(upload)
-    if not out.is_file():
+    if not isinstance(marker, dict) or marker.get("fingerprint") != current:
         return False
-    if layout.ingest_marker(upload).is_file():
-        return True
-    return out.stat().st_mtime_ns >= inv.stat().st_mtime_ns
+    if not layout.redacted(upload).is_file() or marker.get("packs") != _packs():
+        return False
+    if code is not None and marker.get("code") != code:
+        return False
+    return any_config or marker.get("config") == config_key(run_config)
 
 
-def uploads_to_ingest(layout: DataLayout) -> dict[str, str]:
+def uploads_to_ingest(layout: DataLayout, code: str | None = None) -> dict[str, str]:
     """upload -> current fingerprint, for every upload folder that is new or changed since its last ingest."""
     out: dict[str, str] = {}
     for upload in layout.uploads():
@@ -47,6 +93,6 @@ def uploads_to_ingest(layout: DataLayout) -> dict[str, str]:
             fp = fingerprint(layout.upload_dir(upload))
         except OSError:
             continue  # a folder being moved away: the next evaluation sees it
-        if not is_ingested(layout, upload, fp):
+        if not is_ingested(layout, upload, fp, code=code):
             out[upload] = fp
     return out

@@ -3,7 +3,6 @@ last ingest; what `vak run` ingested (its marker and inventory) is left alone.""
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import UTC, datetime
 
@@ -12,7 +11,7 @@ import dagster as dg
 from vak_pipeline.defs.ingest import nightly_reingest, upload_sensor
 from vak_pipeline.defs.resources import DataResource
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.sources.ingested import is_ingested, uploads_to_ingest
+from vak_pipeline.sources.ingested import is_ingested, mark_ingested, uploads_to_ingest
 from vak_pipeline.sources.inventory import inventory
 
 NIGHT = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)
@@ -22,11 +21,11 @@ def _upload(layout: DataLayout, name: str, ingested: bool) -> None:
     up = layout.upload_dir(name)
     up.mkdir(parents=True)
     (up / "chat.messages.jsonl").write_text('{"id": "x", "messages": []}\n')
-    if ingested:  # what a successful `vak run` leaves behind
+    if ingested:  # what an ingest that got to the end leaves behind, whoever launched it
         layout.work(name).mkdir(parents=True)
         layout.inventory(name).write_text(inventory(up).model_dump_json())
         layout.redacted(name).write_text("")
-        layout.ingest_marker(name).write_text(json.dumps({"stamp": "s"}))
+        assert mark_ingested(layout, name, code="c", run_config=None) is not None
 
 
 def test_only_new_or_changed_uploads_are_requested(tmp_path):
@@ -56,8 +55,7 @@ def test_only_new_or_changed_uploads_are_requested(tmp_path):
 def test_an_ingest_that_stopped_half_way_is_not_ingested(tmp_path):
     layout = DataLayout.at(tmp_path)
     _upload(layout, "half", ingested=True)
-    layout.ingest_marker("half").unlink()
-    os.utime(layout.redacted("half"), ns=(0, 0))  # redacted.jsonl older than the inventory: the run broke off
+    layout.ingest_marker("half").unlink()  # raw_uploads removes it; the last step had not written it again
     assert not is_ingested(layout, "half")
 
 
