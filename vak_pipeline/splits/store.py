@@ -85,7 +85,7 @@ class SplitStore(Closing):
     def temporary(cls, directory: Path | None = None) -> SplitStore:
         """A scratch store deleted on close (for in-memory splits that need the same queries)."""
         store = cls.create_temp(directory)
-        store._delete_on_close = True
+        store.delete_on_close = True
         return store
 
     @classmethod
@@ -97,11 +97,11 @@ class SplitStore(Closing):
         store.conn.commit()
         return store
 
-    _delete_on_close = False
+    delete_on_close = False
 
     def close(self) -> None:
         self.conn.close()
-        if self._delete_on_close:
+        if self.delete_on_close:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)
 
@@ -303,7 +303,7 @@ def open_splits(json_path: str | Path) -> SplitStore | None:
         raise
     if directory is None:  # read-only folder: a private index, deleted on close
         store = SplitStore.open(tmp)
-        store._delete_on_close = True
+        store.delete_on_close = True
         return store
     os.replace(tmp, idx)
     return SplitStore.open(idx)
