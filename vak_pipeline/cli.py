@@ -312,7 +312,10 @@ def split(
     if not layout.manifest.is_file():
         typer.echo(f"error: {layout.manifest} does not exist", err=True)
         raise typer.Exit(2)
-    result, issues = split_manifest(layout.manifest, layout.splits, config)
+    from .identity import split_links
+
+    with split_links(layout.content_index) as links:  # duplicate groups land in one split
+        result, issues = split_manifest(layout.manifest, layout.splits, config, links=links)
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
     for issue in issues:

@@ -30,6 +30,7 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       .publish_done.json             the key of the last successful publish run (vak run)
       splits.json                    splits
       exports/<recipe>/              recipe outputs
+      work/.identity/content.sqlite  content index: exact keys and fingerprints of every conversation (identity)
       work/.release-candidate/       the next release (manifest, schema, splits, reports, exports), built
                                      by the publish assets and swapped in whole by `release`; a blocked
                                      candidate stays here with verdict.json saying why
@@ -114,6 +115,8 @@ class DataLayout:
 
     # written before a release swap starts, removed after it ends: a crash in between is finished later
     release_journal = _Under("root", "work", ".release-swap.json")
+    # every conversation ever indexed by content (identity.ContentIndex): duplicates across deliveries
+    content_index = _Under("root", "work", ".identity", "content.sqlite")
     previous_release_dir = _Under("root", "work", ".release-previous")
 
     # --- inputs
