@@ -28,7 +28,7 @@ class IdentitySettings(BaseModel):
     audio_min_overlap: float = Field(
         0.8, gt=0.0, le=1.0, description="Share of the shorter channel that must line up with the other.")
     text_min_similarity: float = Field(
-        0.8, gt=0.0, le=1.0, description="Smallest estimated Jaccard similarity of word shingles, on each side "
+        0.7, gt=0.0, le=1.0, description="Smallest estimated Jaccard similarity of word shingles, on each side "
                                          "of the conversation, for two texts to be the same conversation.")
     mostly_duplicates: float = Field(
         0.5, gt=0.0, le=1.0, description="A delivery whose share of duplicate conversations reaches this gets a "

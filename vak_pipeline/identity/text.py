@@ -19,7 +19,7 @@ import numpy as np
 NUM_PERM = 128
 SHINGLE = 3
 SEED = 1  # fixed: signatures are stored and compared across runs
-BANDS, ROWS = 32, 4  # LSH candidates from 128 permutations: a pair at Jaccard 0.8 meets in a band with p > 0.999
+BANDS, ROWS = 32, 4  # LSH candidates from 128 permutations: a pair at Jaccard 0.7 meets in a band with p > 0.999
 
 _PLACEHOLDER = re.compile(r"<([A-Z][A-Z_]*?)(?:_\d+)?>")
 _WORD = re.compile(r"\w+", re.UNICODE)
