@@ -26,6 +26,7 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       vakforge.schema.json           exported JSON Schema
       reports/                       rejected rows, check reports, steward report
       reports/validation.jsonl       every validation issue of the last validated_manifest run
+      reports/duplicates.json        duplicate groups left out by content, per pair of uploads (identity)
       reports/steward/index.html     the steward report (and report.md, summary.json, charts)
       .publish_done.json             the key of the last successful publish run (vak run)
       splits.json                    splits
@@ -199,6 +200,7 @@ class DataLayout:
     splits = _Under("release_root", "splits.json")
     reports = _Under("release_root", "reports")
     rejected = _Under("reports", "rejected.jsonl")
+    duplicates_report = _Under("reports", "duplicates.json")
     validation_report = _Under("reports", "validation.jsonl")
     steward_dir = _Under("reports", "steward")
     steward_html = _Under("steward_dir", "index.html")

@@ -270,11 +270,10 @@ class ContentIndex(Closing):
             "SELECT a, b FROM link WHERE how = 'shared_channel' AND (a = ? OR b = ?)", (seq, seq)))
         return keys
 
-    def groups(self) -> Iterator[tuple[str, str, str, str, float]]:
-        """(kept upload, member upload, how, member conv id, seconds) of every member that joined a group."""
-        yield from self.conn.execute(
-            "SELECT f.upload, i.upload, i.how, i.conv_id, i.seconds FROM item i JOIN item f ON f.seq = i.grp "
-            "WHERE i.seq != i.grp ORDER BY i.seq")
+    def item(self, conv_id: str) -> tuple[str, float] | None:
+        """(upload, seconds of audio) of an indexed conversation."""
+        row = self.conn.execute("SELECT upload, seconds FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
+        return (row[0], float(row[1])) if row else None
 
 
 @contextlib.contextmanager

@@ -19,7 +19,7 @@ from ..identity import ContentIndex, IdentitySettings
 from ..identity.records import index_record
 from ..layout import DataLayout
 from ..schema import write_json_schema
-from ..storage import JsonlWriter, atomic_open, dumps_line, iter_jsonl, sha256_file
+from ..storage import JsonlWriter, atomic_open, atomic_write_json, dumps_line, iter_jsonl, sha256_file
 from .context import ValidationContext
 from .engine import _line_issue, validate_record
 from .manifest import DuplicateIds, id_hash
@@ -42,6 +42,9 @@ class PublishResult:
     rejected_path: Path | None = None
     issues_path: Path | None = None
     duplicates: int = 0
+    records_by_upload: Counter = field(default_factory=Counter)  # valid records per upload, before duplicates
+    duplicate_groups: Counter = field(default_factory=Counter)  # (kept upload, copy upload, how) -> copies
+    duplicate_seconds: Counter = field(default_factory=Counter)  # the same keys -> seconds of audio left out
 
 
 ExtraRules = Callable[[dict[str, Any]], list[Issue]]
@@ -71,8 +74,10 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
             with JsonlWriter(candidates) as cand:
                 for src in inputs:
                     _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules, index)
-            dropped = {d: (k, how) for d, k, how in index.kept_and_dropped(None)} if index is not None else {}
+            dropped = {d: (k, how) for d, k, how in index.kept_and_dropped()} if index is not None else {}
             result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss, dropped)
+            if index is not None:
+                _group_counts(index, dropped, result)
             if result.valid == 0:  # nothing to release: the one structural failure of an empty manifest
                 _tally(result, [Issue(code="manifest_empty", family="structure", file=layout.manifest.name,
                                       message="no valid record in any upload: the manifest would be empty",
@@ -84,6 +89,7 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
             index.close()
         if candidates.exists():
             os.unlink(candidates)
+    atomic_write_json(layout.duplicates_report, duplicates_summary(result, identity.mostly_duplicates))
     write_json_schema(layout.schema)
     result.manifest_sha256 = sha256_file(layout.manifest)
     return result
@@ -122,9 +128,10 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
         _tally(result, issues, iss)
         if rec_ok and line_obj is not None:
             dups.add(rid or "")
+            upload = origin.upload if origin is not None and origin.upload else src.parent.name
+            result.records_by_upload[upload] += 1
             if index is not None:
-                index_record(index, line_obj, origin.upload if origin is not None and origin.upload
-                             else src.parent.name, ctx.base_dir)
+                index_record(index, line_obj, upload, ctx.base_dir)
             cand.write(line_obj)
         elif jl.line:
             result.rejected += 1
@@ -198,6 +205,32 @@ def _drop_duplicate(record: dict, kept: str, how: str, result: PublishResult, re
                "issues": [issue.model_dump(mode="json", exclude_none=True)]})
     result.rejected += 1
     result.duplicates += 1
+
+
+def _group_counts(index: ContentIndex, dropped: dict[str, tuple[str, str]], result: PublishResult) -> None:
+    for conv_id, (kept, how) in dropped.items():
+        copy, first = index.item(conv_id), index.item(kept)
+        if copy is None or first is None:
+            continue
+        key = (first[0], copy[0], how)
+        result.duplicate_groups[key] += 1
+        result.duplicate_seconds[key] += copy[1]
+
+
+def duplicates_summary(result: PublishResult, mostly_share: float) -> dict[str, Any]:
+    """reports/duplicates.json: what was left out as a duplicate, per pair of uploads and kind of match."""
+    dup_by_upload: Counter = Counter()
+    for (_, upload, _), n in result.duplicate_groups.items():
+        dup_by_upload[upload] += n
+    return {
+        "duplicates": result.duplicates,
+        "mostly_duplicates_share": mostly_share,
+        "groups": [{"kept_upload": k, "upload": u, "kind": how, "copies": n,
+                    "hours": round(result.duplicate_seconds[(k, u, how)] / 3600, 4)}
+                   for (k, u, how), n in sorted(result.duplicate_groups.items())],
+        "by_upload": {u: {"records": n, "duplicates": dup_by_upload[u]}
+                      for u, n in sorted(result.records_by_upload.items())},
+    }
 
 
 def _display(path: Path, root: Path) -> str:
