@@ -25,7 +25,7 @@ import soxr
 
 SR = 16000
 AGENT = ("en-us+f2", 175, 55, 50)
-USERS = [("en-us+m3", 165, 35, 40), ("en-gb+m1", 170, 40, 50), ("en-us+m7", 160, 45, 45)]
+USERS = [("en-us+m3", 165, 35, 40), ("en-GB-x-rp+m1", 170, 40, 50), ("en-us+m7", 160, 45, 45)]
 OPENINGS = ["Thank you for calling Acme support, my name is Dana, how can I help you today?",
             "Hello, you are through to the billing team, this call may be recorded."]
 TOPICS = ["my parcel has not arrived and the tracking page has not changed since Monday",

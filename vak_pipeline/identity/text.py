@@ -8,6 +8,7 @@ the same, differ on the customer's side.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -19,6 +20,7 @@ import numpy as np
 NUM_PERM = 128
 SHINGLE = 3
 SEED = 1  # fixed: signatures are stored and compared across runs
+SCHEME = "affine32"  # named, not datasketch's default of the day (it changed in 2.0): stored signatures stay comparable
 BANDS, ROWS = 32, 4  # LSH candidates from 128 permutations: a pair at Jaccard 0.7 meets in a band with p > 0.999
 
 _PLACEHOLDER = re.compile(r"<([A-Z][A-Z_]*?)(?:_\d+)?>")
@@ -44,13 +46,21 @@ class TextPrint:
         return np.minimum(self.user, self.other) if self.user.any() and self.other.any() else self.user | self.other
 
 
+@functools.cache
+def _permutations() -> tuple[np.ndarray, np.ndarray]:
+    """The seeded permutations, made once per process (datasketch would draw them for every signature)."""
+    from datasketch import MinHash
+
+    return MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME).permutations
+
+
 def _minhash(words: list[str]) -> np.ndarray:
     from datasketch import MinHash
 
     if not words:
         return np.zeros(NUM_PERM, dtype=np.uint64)
     grams = {" ".join(words[i:i + SHINGLE]).encode() for i in range(max(1, len(words) - SHINGLE + 1))}
-    m = MinHash(num_perm=NUM_PERM, seed=SEED)
+    m = MinHash(num_perm=NUM_PERM, seed=SEED, permutations=_permutations(), scheme=SCHEME)
     m.update_batch(sorted(grams))
     return np.asarray(m.hashvalues, dtype=np.uint64)
 
