@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
 from ..core.stage import (
     SLOT,
@@ -170,6 +171,7 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
             out: PlacedWriter | None = None) -> Iterator[VakRecord | TextRecord | Issue]:
     """Records and issues of the upload's text sources in file and line order; with `stage`, line by line
     through its ledger, every record also written to `out` (and yielded with its line, as a TextRecord)."""
+    erased = load_erased(layout.root)
     for src in _files(layout, upload):
         if isinstance(src, Issue):
             yield src
@@ -199,6 +201,9 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                 if not isinstance(x, ImportedRecord):
                     yield x
                     continue
+                if erased and erased.has_conv(x.record.id):  # withdrawn: not kept, not logged, not named
+                    yield erased_issue(ctx.file, jl.line)
+                    continue
                 if write_logs and x.redaction_log is not None:
                     write_redaction_log(layout, x)
                 if out is None:
@@ -209,6 +214,14 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                 yield TextRecord(x.record, line)
             if stage is not None:
                 stage.record(item, key, li, place)
+
+
+def erased_issue(file: str, line: int | None) -> Issue:
+    """A record left out because the erasure ledger names it (its id is not repeated here)."""
+    return Issue(code="record_erased", severity=Severity.WARN, family="provenance", file=file, line=line,
+                 message="this record was withdrawn by an erasure request (work/erasure/ledger.jsonl); it is left out",
+                 fix="nothing to do: it stays out of every release; remove it from the file so it is not delivered "
+                     "again")
 
 
 def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True) -> Iterator[VakRecord | Issue]:

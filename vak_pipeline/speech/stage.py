@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import progress
 from ..audio.models import NormalizedAudio
+from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
 from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
@@ -32,7 +33,7 @@ from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file
-from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, TextRecord, import_text
+from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, TextRecord, erased_issue, import_text
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
@@ -338,8 +339,13 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     langs: Counter[str] = Counter()
     upload_dir = layout.upload_dir(upload)
 
+    erased = load_erased(layout.root)
+
     def emit(w: JsonlWriter, rec: VakRecord, origin: str, file: str | None = None, line: str | None = None) -> bool:
-        """Write `rec` (as `line` when given: its JSONL line already) unless its id is unsafe or taken."""
+        """Write `rec` (as `line` when given: its JSONL line already) unless its id is unsafe, taken or erased."""
+        if erased and erased.has_conv(rec.id):
+            issues.append(erased_issue(file or origin, None))
+            return False
         if not is_safe_id(rec.id):  # ids become file names (audio/, alignments/, redactions/)
             issues.append(_issue(upload, "id_unsafe", "conversation id is not a safe file name (slashes, '..', a "
                                  "leading dot or other characters); the record is left out",
