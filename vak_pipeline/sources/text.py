@@ -168,7 +168,8 @@ def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, A
 
 
 def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Incremental | None = None,
-            out: PlacedWriter | None = None) -> Iterator[VakRecord | TextRecord | Issue]:
+            out: PlacedWriter | None = None,
+            refuse: Callable[[VakRecord], bool] | None = None) -> Iterator[VakRecord | TextRecord | Issue]:
     """Records and issues of the upload's text sources in file and line order; with `stage`, line by line
     through its ledger, every record also written to `out` (and yielded with its line, as a TextRecord)."""
     erased = load_erased(layout.root)
@@ -201,7 +202,8 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                 if not isinstance(x, ImportedRecord):
                     yield x
                     continue
-                if erased and erased.has_conv(x.record.id):  # withdrawn: not kept, not logged, not named
+                if erased and (erased.has_conv(x.record.id) or (refuse is not None and refuse(x.record))):
+                    # withdrawn: not kept, not logged, not named
                     yield erased_issue(ctx.file, jl.line)
                     continue
                 if write_logs and x.redaction_log is not None:
@@ -230,7 +232,8 @@ def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True) 
         yield x.record if isinstance(x, TextRecord) else x
 
 
-def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> Iterator[TextRecord | Issue]:
+def import_text(layout: DataLayout, upload: str, result: TextImportResult,
+                refuse: Callable[[VakRecord], bool] | None = None) -> Iterator[TextRecord | Issue]:
     """The text import stage: what `iter_text_records` yields, incrementally (see module doc), each record
     with its JSONL line.
 
@@ -240,7 +243,7 @@ def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> It
     result.upload, result.records_file = upload, str(layout.text_records(upload))
     stage = _Incremental(layout, upload, result)
     with stage.ledger, stage.previous, PlacedWriter(layout.text_records(upload)) as out:
-        for x in _import(layout, upload, True, stage, out):
+        for x in _import(layout, upload, True, stage, out, refuse):
             if isinstance(x, Issue):
                 result.issues.append(x)
             assert not isinstance(x, VakRecord)  # with `out`, every record comes with its line

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -329,8 +330,12 @@ def _with_origin(rec: VakRecord, upload: str, rel: str, line: int) -> VakRecord:
     return rec.model_copy(update={"meta": meta})
 
 
-def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S) -> TagResult:
-    """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc."""
+def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S,
+               refuse: Callable[[VakRecord], bool] | None = None) -> TagResult:
+    """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc.
+
+    A record the erasure ledger names, or that `refuse` (erasure's text test: an erased conversation under
+    another id) refuses, is left out with a WARN that does not repeat its id."""
     out_path = layout.conversations(upload)
     result = TagResult(upload=upload, conversations=str(out_path))
     issues: list[Issue] = []
@@ -343,7 +348,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
 
     def emit(w: JsonlWriter, rec: VakRecord, origin: str, file: str | None = None, line: str | None = None) -> bool:
         """Write `rec` (as `line` when given: its JSONL line already) unless its id is unsafe, taken or erased."""
-        if erased and erased.has_conv(rec.id):
+        if erased and (erased.has_conv(rec.id) or (refuse is not None and refuse(rec))):
             issues.append(erased_issue(file or origin, None))
             return False
         if not is_safe_id(rec.id):  # ids become file names (audio/, alignments/, redactions/)
@@ -393,7 +398,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
         text = TextImportResult()
-        for origin, items in (("text", import_text(layout, upload, text)),
+        for origin, items in (("text", import_text(layout, upload, text, refuse)),
                               ("vakforge", iter_vakforge_imports(layout, upload))):
             for item in items:
                 if isinstance(item, Issue):
