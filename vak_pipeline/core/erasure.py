@@ -39,6 +39,7 @@ class ErasureEntry(BaseModel):
     reference: str | None = Field(None, description="a ticket or request id the steward can trace")
     selector: str = Field(description="how they were chosen: conversation | speaker | upload | file | value")
     conversations: list[str] = Field(default_factory=list, description="digests of the erased conversation ids")
+    speakers: list[str] = Field(default_factory=list, description="digests of speaker ids erased as a person")
     files: list[str] = Field(default_factory=list, description="sha256 of the raw files erased (their bytes)")
     pcm: list[str] = Field(default_factory=list, description="exact keys of the decoded audio (identity)")
     texts: list[str] = Field(default_factory=list, description="digests of the normalised text keys (identity)")
@@ -53,6 +54,7 @@ class ErasedSet:
     """Everything the ledger names, as sets a stage tests membership in."""
 
     conversations: set[str] = field(default_factory=set)
+    speakers: set[str] = field(default_factory=set)
     files: set[str] = field(default_factory=set)
     pcm: set[str] = field(default_factory=set)
     texts: set[str] = field(default_factory=set)
@@ -62,11 +64,21 @@ class ErasedSet:
     def has_conv(self, conv_id: str) -> bool:
         return bool(self.conversations) and digest(conv_id) in self.conversations
 
+    def has_key(self, key: str) -> bool:
+        """A splits.json key: a conversation id, or a role-qualified speaker key ("user:<id>")."""
+        return digest(key) in self.conversations or digest(key.partition(":")[2]) in self.speakers
+
     def has_file(self, sha256: str) -> bool:
         return sha256 in self.files
 
     def __bool__(self) -> bool:
         return self.entries > 0
+
+
+def forget_in_splits(root: Path):
+    """splits.split_manifest's `forget` for the data root: None while nothing was ever erased."""
+    erased = load_erased(root)
+    return erased.has_key if erased else None
 
 
 def ledger_path(root: Path) -> Path:
@@ -94,6 +106,7 @@ def load_erased(root: Path) -> ErasedSet:
     for e in read_entries(root):
         s.entries += 1
         s.conversations.update(e.conversations)
+        s.speakers.update(e.speakers)
         s.files.update(e.files)
         s.pcm.update(e.pcm)
         s.texts.update(e.texts)

@@ -10,6 +10,7 @@ from typing import Any
 
 import dagster as dg
 
+from vak_pipeline.core.erasure import forget_in_splits
 from vak_pipeline.core.issue import Severity
 from vak_pipeline.identity import split_links
 from vak_pipeline.layout import DataLayout
@@ -81,7 +82,8 @@ def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataRe
     layout = data.layout.candidate()
     lib_config = library_settings(config, SplitConfig)
     with split_links(layout.content_index) as links:  # duplicate groups land in one split
-        result, issues = split_manifest(layout.manifest, layout.splits, lib_config, links=links)
+        result, issues = split_manifest(layout.manifest, layout.splits, lib_config, links=links,
+                                        forget=forget_in_splits(layout.root))
     for w in result.warnings:
         context.log.warning(w)
     return dg.MaterializeResult(

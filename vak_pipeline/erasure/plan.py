@@ -34,6 +34,7 @@ class ErasurePlan:
     """What `carry_out` will remove. `describe` names ids and counts only."""
 
     selector: Selector
+    values: list[str] = field(default_factory=list, repr=False)  # what was asked (never printed)
     found: list[Found] = field(default_factory=list)
     whole_files: set[str] = field(default_factory=set)  # raw files every record of which is erased
 
@@ -118,7 +119,7 @@ def _records(layout: DataLayout) -> Iterator[tuple[str, dict[str, Any]]]:
 def plan(layout: DataLayout | Path, selector: Selector, values: list[str]) -> ErasurePlan:
     """Every conversation `values` name under `selector` (see the module doc); nothing is changed."""
     layout = DataLayout.at(layout)
-    out = ErasurePlan(selector)
+    out = ErasurePlan(selector, list(values))
     wanted = set(values)
     norms = [normalise_value(v) for v in values] if selector == "value" else []
     by_file: dict[str, list[bool]] = {}

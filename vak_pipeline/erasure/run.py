@@ -83,6 +83,7 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
         if sha:
             files.append(sha)
     entry = ErasureEntry(at=now(), by=by, reference=reference, selector=p.selector,
+                         speakers=sorted({digest(v) for v in p.values}) if p.selector == "speaker" else [],
                          conversations=sorted({digest(c) for c in convs}), files=sorted(set(files)),
                          pcm=sorted(set(pcm)), texts=sorted(set(texts)), prints=prints, hours=round(p.hours, 4))
     purged = 0

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.erasure import ErasedSet, load_erased
 from ..core.issue import Issue, Severity
 from ..identity import ContentIndex, IdentitySettings
 from ..identity.records import index_record
@@ -42,6 +43,7 @@ class PublishResult:
     rejected_path: Path | None = None
     issues_path: Path | None = None
     duplicates: int = 0
+    erased: int = 0  # records the erasure ledger names, left out without a trace in the reports
     records_by_upload: Counter = field(default_factory=Counter)  # valid records per upload, before duplicates
     duplicate_groups: Counter = field(default_factory=Counter)  # (kept upload, copy upload, how) -> copies
     duplicate_seconds: Counter = field(default_factory=Counter)  # the same keys -> seconds of audio left out
@@ -67,13 +69,15 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     result = PublishResult(manifest=layout.manifest, manifest_sha256="", rejected_path=layout.rejected,
                            issues_path=issues_path)
     dups = DuplicateIds()
+    erased = load_erased(layout.root)
     identity = identity or IdentitySettings()
     index = ContentIndex.open(layout.content_index, identity) if identity.enabled else None
     try:
         with JsonlWriter(layout.rejected) as rej, JsonlWriter(issues_path) as iss:
             with JsonlWriter(candidates) as cand:
                 for src in inputs:
-                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules, index)
+                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules, index,
+                                     erased)
             dropped = {d: (k, how) for d, k, how in index.kept_and_dropped()} if index is not None else {}
             result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss, dropped)
             if index is not None:
@@ -97,9 +101,13 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
 
 def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, result: PublishResult,
                      dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter,
-                     extra_rules: ExtraRules | None = None, index: ContentIndex | None = None) -> None:
+                     extra_rules: ExtraRules | None = None, index: ContentIndex | None = None,
+                     erased: ErasedSet | None = None) -> None:
     ctx.file = _display(src, layout.root)
     for jl in iter_jsonl(src):
+        if erased and isinstance(jl.value, dict) and erased.has_conv(str(jl.value.get("id"))):
+            result.erased += 1  # the stages leave these out; a stale work file must not bring one back
+            continue
         if jl.code == "empty_file":  # an upload with no usable record: its own report says why; not a bad row
             _tally(result, [Issue(code="upload_no_records", severity=Severity.WARN, family="structure",
                                   file=ctx.file, message="this upload produced no usable record",

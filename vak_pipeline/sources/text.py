@@ -197,14 +197,15 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                 li = fmt.line(jl.value, ctx, jl.line)
                 if stage is not None:
                     stage.result.imported += 1
-            place = None
+            place, withdrawn = None, False
             for x in li.settle(seen, jl.line, duplicate):
                 if not isinstance(x, ImportedRecord):
                     yield x
                     continue
                 if erased and (erased.has_conv(x.record.id) or (refuse is not None and refuse(x.record))):
-                    # withdrawn: not kept, not logged, not named
+                    # withdrawn: not kept, not logged, not named, not in the ledger
                     yield erased_issue(ctx.file, jl.line)
+                    withdrawn = True
                     continue
                 if write_logs and x.redaction_log is not None:
                     write_redaction_log(layout, x)
@@ -214,7 +215,7 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                 line = text if text is not None else dumps_line(x.record.dump())
                 place = out.place(line)
                 yield TextRecord(x.record, line)
-            if stage is not None:
+            if stage is not None and not withdrawn:
                 stage.record(item, key, li, place)
 
 
