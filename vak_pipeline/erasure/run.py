@@ -146,7 +146,7 @@ def _line_is(line: str, conv_id: str) -> bool:
 
 def refuse_audio(root: Path) -> Callable[[Path], bool] | None:
     """The audio stage's test for a newly normalized file: is it a copy of erased audio (same decoded samples,
-    or a re-encoding: every fingerprinted channel of an erased recording lines up)? None without a ledger."""
+    or a re-encoding of it or of one of its channels, found by fingerprint)? None without a ledger."""
     erased = load_erased(root)
     if not erased or not (erased.pcm or erased.prints):
         return None
@@ -157,7 +157,7 @@ def refuse_audio(root: Path) -> Callable[[Path], bool] | None:
         ap = audio_print(wav)
         if ap.exact in erased.pcm:
             return True
-        mine = [ap.mix] if ap.mix is not None else []
+        mine = [c for c in (*ap.channels, ap.mix) if c is not None]  # one side alone is still that voice
         return any(any(bit_error(m, fp, MIN_OVERLAP) <= MAX_BIT_ERROR for m in mine for fp in chans.values())
                    for chans in stored)
 
