@@ -315,7 +315,12 @@ def split(
     if not layout.manifest.is_file():
         typer.echo(f"error: {layout.manifest} does not exist", err=True)
         raise typer.Exit(2)
-    result, issues = split_manifest(layout.manifest, layout.splits, config)
+    from .core.erasure import forget_in_splits
+    from .identity import split_links
+
+    with split_links(layout.content_index) as links:  # duplicate groups land in one split
+        result, issues = split_manifest(layout.manifest, layout.splits, config, links=links,
+                                        forget=forget_in_splits(layout.root))
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
     for issue in issues:
@@ -371,6 +376,73 @@ def export_cmd(
         raise typer.Exit(2) from exc
     typer.echo(f"wrote {result.out_dir} (manifest {result.manifest_hash[:12]}): counts {result.counts}; "
                f"skipped {result.skipped or 0}; flags {result.flags or 0}")
+
+
+@app.command("erase")
+def erase_cmd(
+    data: Path = typer.Option(Path("data"), "--data", help="Dataset directory."),
+    conversation: list[str] = typer.Option(None, "--conversation", help="A conversation id (repeatable)."),
+    speaker: list[str] = typer.Option(None, "--speaker", help="A speaker id: every conversation they speak in."),
+    upload: list[str] = typer.Option(None, "--upload", help="A whole delivery (folder under raw/)."),
+    file: list[str] = typer.Option(None, "--file", help="A source file, as <upload>/<path in the upload>."),
+    value: list[str] = typer.Option(None, "--value", help="A value the data subject gives (phone number, e-mail, "
+                                                         "customer id), matched in normalised form; never printed."),
+    by: str | None = typer.Option(None, "--by", help="Who carries the request out (kept in the ledger)."),
+    reference: str | None = typer.Option(None, "--reference", help="A ticket or request id (kept in the ledger)."),
+    yes: bool = typer.Option(False, "--yes", help="Carry it out (without it: show what would be removed)."),
+    purge_raw: bool = typer.Option(False, "--purge-raw", help="Also delete the raw files (a text file shared with "
+                                                              "other conversations loses only their lines)."),
+    publish: bool = typer.Option(True, help="Re-run the affected uploads and publish the next release at once."),
+) -> None:
+    """Withdraw conversations from every artifact, for good (GDPR Art. 17): see docs/erasure.md."""
+    from .erasure import carry_out, plan, verify
+
+    chosen = [(k, v) for k, v in (("conversation", conversation), ("speaker", speaker), ("upload", upload),
+                                  ("file", file), ("value", value)) if v]
+    if len(chosen) != 1:
+        typer.echo("error: give exactly one of --conversation, --speaker, --upload, --file, --value "
+                   "(repeat it for several)", err=True)
+        raise typer.Exit(2)
+    selector, values = chosen[0]
+    p = plan(data, selector, list(values))  # type: ignore[arg-type]
+    if not p.found:
+        typer.echo(f"nothing to erase: no conversation matches the {selector} given")
+        raise typer.Exit(0)
+    typer.echo(f"{'erasing' if yes else 'would erase'} ({selector}):")
+    for line in p.describe():
+        typer.echo(f"  {line}")
+    if not yes:
+        typer.echo("dry run: nothing was changed; pass --yes to carry it out")
+        raise typer.Exit(0)
+    entry = carry_out(data, p, by=by, reference=reference, purge_raw=purge_raw)
+    typer.echo(f"ledger: work/erasure/ledger.jsonl (+1 entry: {len(entry.conversations)} conversation(s), "
+               f"{len(entry.files)} raw file fingerprint(s), {entry.purged_raw} raw file(s) purged)")
+    if publish:
+        from .orchestrate import run_pipeline
+
+        report = run_pipeline(data, run_config=None, echo=typer.echo)
+        typer.echo(f"next release: {report.release}")
+    traces = verify(data)
+    for t in traces:
+        typer.echo(f"  trace: {t.render()}")
+    typer.echo("verified: no trace left" if not traces else
+               "traces remain (publish again, or run `vak verify-erased` after the next run)")
+    raise typer.Exit(0 if not traces else 1)
+
+
+@app.command("verify-erased")
+def verify_erased_cmd(
+    data: Path = typer.Option(Path("data"), "--data", help="Dataset directory."),
+    include_raw: bool = typer.Option(False, "--include-raw", help="Check raw/ too (after --purge-raw)."),
+) -> None:
+    """Check the release and the private area against the erasure ledger; exit 1 naming each trace."""
+    from .erasure import verify
+
+    traces = verify(data, include_raw=include_raw)
+    for t in traces:
+        typer.echo(t.render())
+    typer.echo(f"{len(traces)} trace(s) of erased conversations" if traces else "no trace of any erased conversation")
+    raise typer.Exit(1 if traces else 0)
 
 
 def upload_problems(layout, upload: str) -> list[dict]:

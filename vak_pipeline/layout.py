@@ -28,10 +28,12 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       vakforge.schema.json           exported JSON Schema
       reports/                       rejected rows, check reports, steward report
       reports/validation.jsonl       every validation issue of the last validated_manifest run
+      reports/duplicates.json        duplicate groups left out by content, per pair of uploads (identity)
       reports/steward/index.html     the steward report (and report.md, summary.json, charts)
       .publish_done.json             the key of the last successful publish run (vak run)
       splits.json                    splits
       exports/<recipe>/              recipe outputs
+      work/.identity/content.sqlite  content index: exact keys and fingerprints of every conversation (identity)
       work/.release-candidate/       the next release (manifest, schema, splits, reports, exports), built
                                      by the publish assets and swapped in whole by `release`; a blocked
                                      candidate stays here with verdict.json saying why
@@ -116,6 +118,8 @@ class DataLayout:
 
     # written before a release swap starts, removed after it ends: a crash in between is finished later
     release_journal = _Under("root", "work", ".release-swap.json")
+    # every conversation ever indexed by content (identity.ContentIndex): duplicates across deliveries
+    content_index = _Under("root", "work", ".identity", "content.sqlite")
     previous_release_dir = _Under("root", "work", ".release-previous")
 
     # --- inputs
@@ -200,6 +204,7 @@ class DataLayout:
     splits = _Under("release_root", "splits.json")
     reports = _Under("release_root", "reports")
     rejected = _Under("reports", "rejected.jsonl")
+    duplicates_report = _Under("reports", "duplicates.json")
     validation_report = _Under("reports", "validation.jsonl")
     steward_dir = _Under("reports", "steward")
     steward_html = _Under("steward_dir", "index.html")

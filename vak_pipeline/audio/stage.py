@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
 from .. import progress
+from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
 from ..core.stage import Done, Ledger, LedgerEntry, StageResult, item_key, ordered_map, write_report
 from ..layout import DataLayout
@@ -42,6 +44,7 @@ class UploadAudioResult(StageResult):
     decoded: int = 0  # recordings decoded (normalized) in this run
     skipped: int = 0  # unchanged files not decoded again (their row, or their failure, reused)
     failed: int = 0  # audio files that could not be used
+    erased: int = 0  # files withdrawn by the erasure ledger (or refused as copies of erased audio)
     audio_index: str
     report: str
     counts: dict[str, int] = Field(default_factory=dict)  # inventory counts by kind
@@ -87,8 +90,13 @@ def _unknown_kind(upload: str, name: str) -> Issue:
 
 def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_rate: int = TARGET_RATE,
                      quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S,
-                     max_duration_s: float | None = DEFAULT_MAX_DURATION_S) -> UploadAudioResult:
+                     max_duration_s: float | None = DEFAULT_MAX_DURATION_S,
+                     refuse: Callable[[Path], bool] | None = None) -> UploadAudioResult:
     """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened.
+
+    A recording the erasure ledger names (its bytes or its conversation id) is not decoded; `refuse(wav)`
+    is asked of every newly normalized file (erasure's fingerprint test, for re-encoded copies) and a
+    refused one is deleted and left out, like an erased file.
 
     A recording is keyed (core.stage) by its bytes, the settings that shape its wav, its conversation id
     and the duration cap; an unchanged key reuses the ledger's row (or its failure) without decoding.
@@ -104,6 +112,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     issues += [link_issue(upload_dir, upload_dir / rel, "audio_symlink", "it is not read", "audio")
                for rel in inv.links if rel != "." and kind_of(rel) in ("audio", "unknown")]
     ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
+    erased = load_erased(layout.root)
     rows: list[NormalizedAudio] = []
     failed: list[LedgerEntry] = []  # for the report (the ledger streams its entries to its file)
 
@@ -128,6 +137,10 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                 continue
             settings = desc.settings_for(f.name)
             conv = conversation_id(upload, f.name, desc.conv_id_for(f.name))
+            if erased and (erased.has_file(f.sha256) or erased.has_conv(conv)):
+                issues.append(_erased_issue(upload, f.name))
+                result.erased += 1
+                continue
             if conv in used_ids:
                 issues.append(_file_issue(upload, f.name, "audio_conv_id_collision",
                                           f"its conversation id {conv!r} is already used by {used_ids[conv]!r}",
@@ -147,11 +160,18 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                           "keep": settings.keep_channels, "rate": target_rate, "block_s": block_s, "quality": quality,
                           "key": key, "upload": upload, "max_duration_s": max_duration_s})
         todo = [i for i in items if not isinstance(i, Done)]
+        fresh = {i["name"] for i in todo}
         result.decoded = len(todo)
         result.skipped = len(items) - result.decoded
         procs = pool_size(len(todo), workers, sum(Path(i["src"]).stat().st_size for i in todo), DECODE_BYTES_PER_S)
         ticks = progress.ticking(items, STAGE, upload, "files")
         for entry in ordered_map(_normalize_batch, ticks, workers=procs):
+            if refuse is not None and entry.failure is None and entry.item in fresh \
+                    and refuse(layout.root / layout.normalized_audio_rel(upload, planned[entry.item][0])):
+                (layout.root / layout.normalized_audio_rel(upload, planned[entry.item][0])).unlink(missing_ok=True)
+                issues.append(_erased_issue(upload, entry.item))
+                result.erased += 1
+                continue  # not in the ledger either: nothing of it is kept
             ledger.record(entry)
             if entry.failure is not None:
                 failed.append(entry)
@@ -182,6 +202,13 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                          "decoded": result.decoded, "skipped": result.skipped, "failed": result.failed,
                          "by_kind": result.counts})
     return result
+
+
+def _erased_issue(upload: str, name: str) -> Issue:
+    return _file_issue(upload, name, "audio_erased", "not processed: this recording was withdrawn by an erasure "
+                       "request (work/erasure/ledger.jsonl), in this or another copy",
+                       "nothing to do: it stays out of every release; delete the raw file "
+                       "(`vak erase --purge-raw`) so it is not delivered again", severity=Severity.WARN)
 
 
 def read_audio_index(layout: DataLayout, upload: str) -> list[NormalizedAudio]:

@@ -3,9 +3,11 @@
 
 import dagster as dg
 
+from vak_pipeline.identity import IdentitySettings
 from vak_pipeline.release import begin_candidate
 from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
 
+from .config import library_settings
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
@@ -27,8 +29,10 @@ def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfi
 
     layout = begin_candidate(data.layout)  # a fresh candidate; the published release is not touched
     inputs = [layout.manifest_input(u) for u in layout.uploads() if layout.manifest_input(u).is_file()]
-    result = publish_manifest(layout, inputs, extra_rules=quality_rules(layout, config.quality.thresholds()))
-    context.log.info(f"{result.valid} valid, {result.rejected} rejected of {result.records_in} records")
+    result = publish_manifest(layout, inputs, extra_rules=quality_rules(layout, config.quality.thresholds()),
+                              identity=library_settings(config.identity, IdentitySettings))
+    dup_note = f" ({result.duplicates} duplicates of earlier deliveries left out)" if result.duplicates else ""
+    context.log.info(f"{result.valid} valid, {result.rejected} rejected of {result.records_in} records{dup_note}")
     top = dict(result.issues_by_code.most_common(20))
     return dg.MaterializeResult(
         data_version=dg.DataVersion(result.manifest_sha256),
@@ -37,6 +41,7 @@ def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfi
             "dagster/row_count": result.valid,
             "records_in": result.records_in,
             "rejected": result.rejected,
+            "duplicates": result.duplicates,
             "warnings": result.warnings,
             "issues_by_code": dg.MetadataValue.json(top),
             "manifest": dg.MetadataValue.path(str(layout.final(layout.manifest))),

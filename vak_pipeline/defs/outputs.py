@@ -10,7 +10,9 @@ from typing import Any
 
 import dagster as dg
 
+from vak_pipeline.core.erasure import forget_in_splits
 from vak_pipeline.core.issue import Severity
+from vak_pipeline.identity import split_links
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.manifest_hash import manifest_hash
 from vak_pipeline.recipes.cascaded import CascadedConfig
@@ -79,7 +81,9 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult,
 def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataResource) -> dg.MaterializeResult:
     layout = data.layout.candidate()
     lib_config = library_settings(config, SplitConfig)
-    result, issues = split_manifest(layout.manifest, layout.splits, lib_config)
+    with split_links(layout.content_index) as links:  # duplicate groups land in one split
+        result, issues = split_manifest(layout.manifest, layout.splits, lib_config, links=links,
+                                        forget=forget_in_splits(layout.root))
     for w in result.warnings:
         context.log.warning(w)
     return dg.MaterializeResult(

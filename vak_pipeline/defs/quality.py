@@ -9,7 +9,10 @@ RunConfig(ops={"validated_manifest": {"config": {"quality": {"exclude": ["snr_db
 import dagster as dg
 from pydantic import create_model
 
+from vak_pipeline.identity import IdentitySettings
 from vak_pipeline.report.quality import QualityThresholds
+
+from .config import config_class
 
 
 def _fields() -> dict:
@@ -27,5 +30,9 @@ class QualityConfig(_QualityBase):
         return QualityThresholds(**{k: getattr(self, k) for k in QualityThresholds.model_fields})
 
 
+IdentityConfig = config_class(IdentitySettings)
+
+
 class QualityOpConfig(dg.Config):
     quality: QualityConfig = QualityConfig()
+    identity: IdentityConfig = IdentityConfig()  # type: ignore[valid-type]  # duplicates across deliveries

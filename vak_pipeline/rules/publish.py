@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.erasure import ErasedSet, load_erased
 from ..core.issue import Issue, Severity
+from ..identity import ContentIndex, IdentitySettings
+from ..identity.records import index_record
 from ..layout import DataLayout
 from ..schema import write_json_schema
-from ..storage import JsonlWriter, atomic_open, dumps_line, iter_jsonl, sha256_file
+from ..storage import JsonlWriter, atomic_open, atomic_write_json, dumps_line, iter_jsonl, sha256_file
 from .context import ValidationContext
 from .engine import _line_issue, validate_record
 from .manifest import DuplicateIds, id_hash
@@ -39,17 +42,25 @@ class PublishResult:
     warnings_by_family: Counter = field(default_factory=Counter)
     rejected_path: Path | None = None
     issues_path: Path | None = None
+    duplicates: int = 0
+    erased: int = 0  # records the erasure ledger names, left out without a trace in the reports
+    records_by_upload: Counter = field(default_factory=Counter)  # valid records per upload, before duplicates
+    duplicate_groups: Counter = field(default_factory=Counter)  # (kept upload, copy upload, how) -> copies
+    duplicate_seconds: Counter = field(default_factory=Counter)  # the same keys -> seconds of audio left out
 
 
 ExtraRules = Callable[[dict[str, Any]], list[Issue]]
 
 
 def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: ValidationContext | None = None,
-                     extra_rules: ExtraRules | None = None) -> PublishResult:
+                     extra_rules: ExtraRules | None = None,
+                     identity: IdentitySettings | None = None) -> PublishResult:
     """Validate every record of `inputs` against the dataset root and write the canonical manifest.
 
     `extra_rules(record dict)` adds issues to a record that passed the format's rules (the steward's
-    quality thresholds); an ERROR among them rejects the record like any other rule.
+    quality thresholds); an ERROR among them rejects the record like any other rule. Valid records are
+    indexed by content (`identity`, on by default): of a group of duplicates across deliveries only the
+    member the keep policy names is released, the others are rejected as `duplicate_content`.
     """
     ctx = ctx or ValidationContext(base_dir=layout.root)
     layout.reports.mkdir(parents=True, exist_ok=True)
@@ -58,12 +69,19 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     result = PublishResult(manifest=layout.manifest, manifest_sha256="", rejected_path=layout.rejected,
                            issues_path=issues_path)
     dups = DuplicateIds()
+    erased = load_erased(layout.root)
+    identity = identity or IdentitySettings()
+    index = ContentIndex.open(layout.content_index, identity) if identity.enabled else None
     try:
         with JsonlWriter(layout.rejected) as rej, JsonlWriter(issues_path) as iss:
             with JsonlWriter(candidates) as cand:
                 for src in inputs:
-                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules)
-            result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss)
+                    _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules, index,
+                                     erased)
+            dropped = {d: (k, how) for d, k, how in index.kept_and_dropped()} if index is not None else {}
+            result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss, dropped)
+            if index is not None:
+                _group_counts(index, dropped, result)
             if result.valid == 0:  # nothing to release: the one structural failure of an empty manifest
                 _tally(result, [Issue(code="manifest_empty", family="structure", file=layout.manifest.name,
                                       message="no valid record in any upload: the manifest would be empty",
@@ -71,8 +89,11 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
                                           "(reports/rejected.jsonl) and the unused files in each upload's report")],
                        iss)
     finally:
+        if index is not None:
+            index.close()
         if candidates.exists():
             os.unlink(candidates)
+    atomic_write_json(layout.duplicates_report, duplicates_summary(result, identity.mostly_duplicates))
     write_json_schema(layout.schema)
     result.manifest_sha256 = sha256_file(layout.manifest)
     return result
@@ -80,9 +101,13 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
 
 def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, result: PublishResult,
                      dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter,
-                     extra_rules: ExtraRules | None = None) -> None:
+                     extra_rules: ExtraRules | None = None, index: ContentIndex | None = None,
+                     erased: ErasedSet | None = None) -> None:
     ctx.file = _display(src, layout.root)
     for jl in iter_jsonl(src):
+        if erased and isinstance(jl.value, dict) and erased.has_conv(str(jl.value.get("id"))):
+            result.erased += 1  # the stages leave these out; a stale work file must not bring one back
+            continue
         if jl.code == "empty_file":  # an upload with no usable record: its own report says why; not a bad row
             _tally(result, [Issue(code="upload_no_records", severity=Severity.WARN, family="structure",
                                   file=ctx.file, message="this upload produced no usable record",
@@ -111,6 +136,10 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
         _tally(result, issues, iss)
         if rec_ok and line_obj is not None:
             dups.add(rid or "")
+            upload = origin.upload if origin is not None and origin.upload else src.parent.name
+            result.records_by_upload[upload] += 1
+            if index is not None:
+                index_record(index, line_obj, upload, ctx.base_dir)
             cand.write(line_obj)
         elif jl.line:
             result.rejected += 1
@@ -134,16 +163,21 @@ def _tally(result: PublishResult, issues: list[Issue], sink: JsonlWriter) -> Non
 
 
 def _dedupe(candidates: Path, manifest: Path, dup_hashes: set[int], result: PublishResult,
-            rej: JsonlWriter, iss: JsonlWriter) -> int:
-    """Copy candidates to the manifest, keeping the first record of each id; later ones are rejected."""
+            rej: JsonlWriter, iss: JsonlWriter, dropped: dict[str, tuple[str, str]] | None = None) -> int:
+    """Copy candidates to the manifest, keeping the first record of each id (later ones are rejected) and
+    leaving out the duplicates by content that `dropped` names (conv id -> (kept conv id, how))."""
     seen: set[str] = set()
     kept = 0
+    dropped = dropped or {}
     with atomic_open(manifest, "w") as out:
-        for jl in iter_jsonl(candidates, parse=bool(dup_hashes)):
+        for jl in iter_jsonl(candidates, parse=bool(dup_hashes or dropped)):
             if jl.error and jl.code == "empty_file":
                 break
-            if dup_hashes:
+            if dup_hashes or dropped:
                 rid = jl.value["id"]
+                if rid in dropped:
+                    _drop_duplicate(jl.value, *dropped[rid], result, rej, iss)
+                    continue
                 if id_hash(rid) in dup_hashes:
                     if rid in seen:
                         origin = record_origin(jl.value)
@@ -161,6 +195,50 @@ def _dedupe(candidates: Path, manifest: Path, dup_hashes: set[int], result: Publ
                 out.write(jl.raw.decode("utf-8") + "\n")
             kept += 1
     return kept
+
+
+def _drop_duplicate(record: dict, kept: str, how: str, result: PublishResult, rej: JsonlWriter,
+                    iss: JsonlWriter) -> None:
+    rid = record["id"]
+    origin = record_origin(record)
+    issue = Issue(code="duplicate_content", severity=Severity.WARN, family="manifest", record_id=rid, field="id",
+                  message=f"duplicate_of {kept} ({how.replace('_', ' ')}): the same conversation was delivered "
+                          "before, so this copy is left out of the release",
+                  fix="nothing to do for a re-delivery; to release every copy (they stay in one split), set "
+                      "validated_manifest's config identity.keep to 'all'",
+                  file=origin.file, line=origin.line)
+    _tally(result, [issue], iss)
+    rej.write({"file": origin.file, "line": origin.line, "upload": origin.upload, "record_id": rid,
+               "skipped": f"duplicate_of {kept}", "duplicate_of": kept, "how": how,
+               "issues": [issue.model_dump(mode="json", exclude_none=True)]})
+    result.rejected += 1
+    result.duplicates += 1
+
+
+def _group_counts(index: ContentIndex, dropped: dict[str, tuple[str, str]], result: PublishResult) -> None:
+    for conv_id, (kept, how) in dropped.items():
+        copy, first = index.item(conv_id), index.item(kept)
+        if copy is None or first is None:
+            continue
+        key = (first[0], copy[0], how)
+        result.duplicate_groups[key] += 1
+        result.duplicate_seconds[key] += copy[1]
+
+
+def duplicates_summary(result: PublishResult, mostly_share: float) -> dict[str, Any]:
+    """reports/duplicates.json: what was left out as a duplicate, per pair of uploads and kind of match."""
+    dup_by_upload: Counter = Counter()
+    for (_, upload, _), n in result.duplicate_groups.items():
+        dup_by_upload[upload] += n
+    return {
+        "duplicates": result.duplicates,
+        "mostly_duplicates_share": mostly_share,
+        "groups": [{"kept_upload": k, "upload": u, "kind": how, "copies": n,
+                    "hours": round(result.duplicate_seconds[(k, u, how)] / 3600, 4)}
+                   for (k, u, how), n in sorted(result.duplicate_groups.items())],
+        "by_upload": {u: {"records": n, "duplicates": dup_by_upload[u]}
+                      for u, n in sorted(result.records_by_upload.items())},
+    }
 
 
 def _display(path: Path, root: Path) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
 from ..core.stage import (
     SLOT,
@@ -199,11 +200,13 @@ def turn_too_long(obj: dict[str, Any], kind: str, limits: InputLimits, file: str
 
 def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Incremental | None = None,
             out: PlacedWriter | None = None,
-            limits: InputLimits = DEFAULT_LIMITS) -> Iterator[VakRecord | TextRecord | Issue]:
+            limits: InputLimits = DEFAULT_LIMITS,
+            refuse: Callable[[VakRecord], bool] | None = None) -> Iterator[VakRecord | TextRecord | Issue]:
     """Records and issues of the upload's text sources in file and line order; with `stage`, line by line
     through its ledger, every record also written to `out` (and yielded with its line, as a TextRecord).
     A line over `limits.max_line_bytes` is skipped unread; one with a turn over `limits.max_turn_chars` is
-    refused before it is mapped."""
+    refused before it is mapped. A record the erasure ledger names (or `refuse` refuses) is left out."""
+    erased = load_erased(layout.root)
     for src in _files(layout, upload, limits):
         if isinstance(src, Issue):
             yield src
@@ -234,10 +237,15 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                     else fmt.line(jl.value, ctx, jl.line)
                 if stage is not None:
                     stage.result.imported += 1
-            place = None
+            place, withdrawn = None, False
             for x in li.settle(seen, jl.line, duplicate):
                 if not isinstance(x, ImportedRecord):
                     yield x
+                    continue
+                if erased and (erased.has_conv(x.record.id) or (refuse is not None and refuse(x.record))):
+                    # withdrawn: not kept, not logged, not named, not in the ledger
+                    yield erased_issue(ctx.file, jl.line)
+                    withdrawn = True
                     continue
                 if write_logs and x.redaction_log is not None:
                     write_redaction_log(layout, x)
@@ -247,8 +255,16 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                 line = text if text is not None else dumps_line(x.record.dump())
                 place = out.place(line)
                 yield TextRecord(x.record, line)
-            if stage is not None:
+            if stage is not None and not withdrawn:
                 stage.record(item, key, li, place)
+
+
+def erased_issue(file: str, line: int | None) -> Issue:
+    """A record left out because the erasure ledger names it (its id is not repeated here)."""
+    return Issue(code="record_erased", severity=Severity.WARN, family="provenance", file=file, line=line,
+                 message="this record was withdrawn by an erasure request (work/erasure/ledger.jsonl); it is left out",
+                 fix="nothing to do: it stays out of every release; remove it from the file so it is not delivered "
+                     "again")
 
 
 def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True,
@@ -259,7 +275,8 @@ def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True,
 
 
 def import_text(layout: DataLayout, upload: str, result: TextImportResult,
-                limits: InputLimits = DEFAULT_LIMITS) -> Iterator[TextRecord | Issue]:
+                limits: InputLimits = DEFAULT_LIMITS,
+                refuse: Callable[[VakRecord], bool] | None = None) -> Iterator[TextRecord | Issue]:
     """The text import stage: what `iter_text_records` yields, incrementally (see module doc), each record
     with its JSONL line.
 
@@ -269,7 +286,7 @@ def import_text(layout: DataLayout, upload: str, result: TextImportResult,
     result.upload, result.records_file = upload, str(layout.text_records(upload))
     stage = _Incremental(layout, upload, result, limits)
     with stage.ledger, stage.previous, PlacedWriter(layout.text_records(upload)) as out:
-        for x in _import(layout, upload, True, stage, out, limits):
+        for x in _import(layout, upload, True, stage, out, limits, refuse):
             if isinstance(x, Issue):
                 result.issues.append(x)
             assert not isinstance(x, VakRecord)  # with `out`, every record comes with its line

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import progress
 from ..audio.models import NormalizedAudio
+from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
 from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
@@ -34,7 +36,14 @@ from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file, links
 from ..sources.limits import DEFAULT_LIMITS, InputLimits
 from ..sources.links import link_issue
-from ..sources.text import TEXT_IMPORT_VERSION, TextImportResult, TextRecord, import_text, turn_too_long
+from ..sources.text import (
+    TEXT_IMPORT_VERSION,
+    TextImportResult,
+    TextRecord,
+    erased_issue,
+    import_text,
+    turn_too_long,
+)
 from ..sources.vakforge import audio_path_issue
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
@@ -352,8 +361,12 @@ def _with_origin(rec: VakRecord, upload: str, rel: str, line: int) -> VakRecord:
 
 
 def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S,
-               limits: InputLimits = DEFAULT_LIMITS) -> TagResult:
-    """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc."""
+               limits: InputLimits = DEFAULT_LIMITS,
+               refuse: Callable[[VakRecord], bool] | None = None) -> TagResult:
+    """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc.
+
+    A record the erasure ledger names, or that `refuse` (erasure's text test: an erased conversation under
+    another id) refuses, is left out with a WARN that does not repeat its id."""
     out_path = layout.conversations(upload)
     result = TagResult(upload=upload, conversations=str(out_path))
     issues: list[Issue] = []
@@ -362,8 +375,13 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     langs: Counter[str] = Counter()
     upload_dir = layout.upload_dir(upload)
 
+    erased = load_erased(layout.root)
+
     def emit(w: JsonlWriter, rec: VakRecord, origin: str, file: str | None = None, line: str | None = None) -> bool:
-        """Write `rec` (as `line` when given: its JSONL line already) unless its id is unsafe or taken."""
+        """Write `rec` (as `line` when given: its JSONL line already) unless its id is unsafe, taken or erased."""
+        if erased and (erased.has_conv(rec.id) or (refuse is not None and refuse(rec))):
+            issues.append(erased_issue(file or origin, None))
+            return False
         if not is_safe_id(rec.id):  # ids become file names (audio/, alignments/, redactions/)
             issues.append(_issue(upload, "id_unsafe", "conversation id is not a safe file name (slashes, '..', a "
                                  "leading dot or other characters); the record is left out",
@@ -411,7 +429,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
         text = TextImportResult()
-        for origin, items in (("text", import_text(layout, upload, text, limits)),
+        for origin, items in (("text", import_text(layout, upload, text, limits, refuse)),
                               ("vakforge", iter_vakforge_imports(layout, upload, limits))):
             for item in items:
                 if isinstance(item, Issue):

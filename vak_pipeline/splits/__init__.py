@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..core.issue import Issue
@@ -14,8 +15,13 @@ from .summaries import SplitSummary, iter_summaries, load_summaries, speaker_key
 
 
 def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | None = None,
-                   previous: str | Path | None = None) -> tuple[SplitsHeader, list[Issue]]:
+                   previous: str | Path | None = None,
+                   links: Callable[[str], Iterable[str]] | None = None,
+                   forget: Callable[[str], bool] | None = None) -> tuple[SplitsHeader, list[Issue]]:
     """Build splits.json (and its index) for a manifest, keeping any assignment in `previous` (default: `out`).
+    `links(conv_id)`: keys beyond the speakers' that bind conversations to one split (duplicate groups).
+    `forget(key)`: a conversation id (or a speaker key) no longer in the manifest that must not be kept as
+    retired either (erased: splits.json keeps no trace of it).
 
     One streamed pass over the manifest feeds both the assignment and its check, and the assignment
     lives in SQLite, so memory does not grow with the number of conversations. Returns the header and
@@ -28,8 +34,14 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
     out.parent.mkdir(parents=True, exist_ok=True)
     store = SplitStore.create_temp(out.parent, out.name)
     try:
-        load_summaries(store.conn, iter_summaries(manifest, read_issues), config.roles, "raw", "rawkey")
+        load_summaries(store.conn, iter_summaries(manifest, read_issues), config.roles, "raw", "rawkey",
+                       links=links)
         header = assign_loaded(store, config, prev, manifest_hash(manifest))
+        if forget is not None:
+            store.conn.create_function("vak_forget", 1, lambda k: bool(forget(k)), deterministic=True)
+            store.conn.execute("DELETE FROM main.retired WHERE vak_forget(k)")
+            store.conn.execute("DELETE FROM main.speakers WHERE vak_forget(k)")
+            store.conn.commit()
         issues = read_issues + check_loaded(store)
         store.conn.executescript("DROP TABLE raw; DROP TABLE rawkey;")
         if prev is not None:

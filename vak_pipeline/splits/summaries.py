@@ -6,7 +6,7 @@ an id, the known speaker ids by role and an optional pinned split — never whol
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -73,9 +73,12 @@ def iter_summaries(manifest: str | Path, issues: list[Issue] | None = None) -> I
 
 
 def load_summaries(conn: Any, summaries: Iterable[SplitSummary | tuple], roles: list[str], raw: str,
-                   keys: str, batch: int = 10_000) -> None:
+                   keys: str, batch: int = 10_000, links: Callable[[str], Iterable[str]] | None = None) -> None:
     """Stream summaries into SQLite temp tables `raw`(seq, id, pinned, stratum) and `keys`(seq, key), in batches:
-    the split assignment and its check both start from these, whatever the size of the manifest."""
+    the split assignment and its check both start from these, whatever the size of the manifest.
+
+    `links(conv_id)` adds keys beside the speakers' (a duplicate group's, from the content index): what shares
+    a key lands in one split."""
     conn.executescript(f"""
         CREATE TEMP TABLE {raw} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, pinned TEXT, stratum TEXT);
         CREATE TEMP TABLE {keys} (seq INTEGER NOT NULL, key TEXT NOT NULL);
@@ -93,6 +96,8 @@ def load_summaries(conn: Any, summaries: Iterable[SplitSummary | tuple], roles: 
         s = as_summary(item)
         rows.append((seq, s.conv_id, s.pinned, s.stratum))
         key_rows.extend((seq, k) for k in speaker_keys(s.speakers, roles))
+        if links is not None:
+            key_rows.extend((seq, k) for k in links(s.conv_id))
         if len(rows) >= batch:
             flush()
     flush()

@@ -1,0 +1,142 @@
+"""Duplicate detection (identity): precision and recall on generated pairs, and its cost against ingest.
+
+Audio: calls spoken by espeak-ng (bench/dedup_set.py), each delivered again as one or two of eleven variants
+(re-encodes, resampling, gain, trims, pads, mono mix): recall is the share of variants that join their
+call's group; precision counts every pair of distinct calls (same agent voice, every other pair opening with
+the same script) that must not join. Text: chats re-exported with new ids, numbers, case and an edit
+(positives), and chats of the same template with other customer turns (hard negatives).
+
+Cost, in the same run: fingerprinting + indexing per hour of audio against bare faster-whisper (tiny.en,
+int8, the pipeline's offline default) transcribing the same calls, the dominant cost of ingest; and text
+identity per 10,000 chats against the PII scan of the same turns (the redaction ingest runs on every chat).
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+import time
+from pathlib import Path
+
+
+def _audio_rows(quick: bool, tmp: Path) -> list[dict]:
+    from vak_pipeline.identity import ContentIndex, audio_print
+
+    from .dedup_set import make_calls
+
+    n = 12 if quick else 100
+    pairs = list(make_calls(tmp / "calls", n))
+    bases = sorted({p.a for p in pairs})
+    seconds = 0.0
+    t0 = time.perf_counter()
+    with ContentIndex.open(tmp / "audio.sqlite") as index:
+        groups = {}
+        for b in bases:
+            m = index.add_audio(b, "bench", b, lambda b=b: audio_print(Path(b)))
+            groups[b] = m.group
+            seconds += index.item(b)[1]
+        hits = total = 0
+        for p in pairs:
+            if not p.same:
+                continue
+            m = index.add_audio(p.b, "resent", p.b, lambda p=p: audio_print(Path(p.b)))
+            seconds += index.item(p.b)[1]
+            total += 1
+            hits += m.group == groups[p.a]
+    cost = time.perf_counter() - t0
+    neg_pairs = list(itertools.combinations(bases, 2))
+    false = sum(groups[a] == groups[b] for a, b in neg_pairs)
+    same_opening = sum(1 for p in pairs if not p.same)
+    asr_s, asr_audio = _asr_reference(bases[: 3 if quick else 10])
+    per_hour = cost / seconds * 3600  # per hour of recording (every channel and the mix)
+    asr_per_hour = asr_s / asr_audio * 3600
+    return [
+        {"bench": "dedup", "metric": "audio recall (variants joined)", "value": hits / max(total, 1), "unit": "",
+         "note": f"{hits}/{total} positive pairs over {len(bases)} calls"},
+        {"bench": "dedup", "metric": "audio precision (distinct calls kept apart)",
+         "value": 1 - false / max(len(neg_pairs), 1), "unit": "",
+         "note": f"{false} false joins of {len(neg_pairs)} pairs, {same_opening} of them with the same opening"},
+        {"bench": "dedup", "metric": "audio identity s per hour of audio", "value": per_hour, "unit": "s/h",
+         "reference": asr_per_hour, "ratio": per_hour / asr_per_hour,
+         "note": "reference: bare faster-whisper tiny.en int8 (beam 5, VAD, words) transcribing every channel of "
+                 "the same calls (ingest's main cost)"},
+    ]
+
+
+def _asr_reference(files: list[str]) -> tuple[float, float]:
+    import soundfile as sf
+    from faster_whisper import WhisperModel
+
+    from vak_pipeline.speech.asr import AsrSettings
+
+    model = WhisperModel(AsrSettings().model_ref(), device="cpu", compute_type="int8", cpu_threads=2)
+    t0, audio = time.perf_counter(), 0.0
+    for f in files:
+        x, sr = sf.read(f, dtype="float32", always_2d=True)
+        audio += len(x) / sr  # per hour of recording: ingest transcribes each channel
+        for ch in range(x.shape[1]):
+            import soxr
+
+            segs, _ = model.transcribe(soxr.resample(x[:, ch], sr, 16000), beam_size=5, word_timestamps=True,
+                                       vad_filter=True)
+            list(segs)
+    return time.perf_counter() - t0, audio
+
+
+def _text_rows(quick: bool, tmp: Path) -> list[dict]:
+    from vak_pipeline.identity import ContentIndex, text_print
+    from vak_pipeline.locales import get_pack
+    from vak_pipeline.pii import scan_pii
+
+    from .dedup_set import make_chats
+
+    n = 200 if quick else 2000
+    pairs = list(make_chats(n))
+
+    def turns(ms: list[dict]) -> list[tuple[str, str]]:
+        return [("user" if m["role"] == "user" else "agent", m["content"]) for m in ms]
+
+    tp = fp = fn = tn = 0
+    chats = 0
+    text_print(turns(pairs[0][1]))  # imports and permutations: once per process, not per chat
+    t0 = time.perf_counter()
+    with ContentIndex.open(tmp / "text.sqlite") as index:
+        for k, (id_a, a, id_b, b, same, _v) in enumerate(pairs):
+            ga = index.add_text(f"{k}a-{id_a}", "u", f"{k}a", lambda a=a: text_print(turns(a))).group
+            gb = index.add_text(f"{k}b-{id_b}", "v", f"{k}b", lambda b=b: text_print(turns(b))).group
+            chats += 2
+            joined = ga == gb
+            tp += same and joined
+            fn += same and not joined
+            fp += (not same) and joined
+            tn += (not same) and not joined
+            index.remove([f"{k}a-{id_a}", f"{k}b-{id_b}"])  # each pair judged on its own
+    cost = time.perf_counter() - t0
+    pack = get_pack("en-US")
+    texts = [m["content"] for _, a, _, b, _, _ in pairs for m in (*a, *b)]
+    t1 = time.perf_counter()
+    for t in texts:
+        scan_pii(pack, t)
+    ref = time.perf_counter() - t1
+    per10k, ref10k = cost / chats * 10_000, ref / chats * 10_000
+    return [
+        {"bench": "dedup", "metric": "text recall (re-exports joined)", "value": tp / max(tp + fn, 1), "unit": "",
+         "note": f"{tp}/{tp + fn} positive pairs"},
+        {"bench": "dedup", "metric": "text precision (template siblings kept apart)",
+         "value": tn / max(tn + fp, 1), "unit": "", "note": f"{fp} false joins of {tn + fp} hard negatives"},
+        {"bench": "dedup", "metric": "text identity s per 10,000 chats", "value": per10k, "unit": "s",
+         "reference": ref10k, "ratio": per10k / ref10k,
+         "note": "reference: the PII scan of the same turns (what redaction runs on every chat); includes "
+                 "removing each pair again"},
+    ]
+
+
+def run(quick: bool = False) -> list[dict]:
+    with tempfile.TemporaryDirectory() as tmp:
+        return _audio_rows(quick, Path(tmp)) + _text_rows(quick, Path(tmp))
+
+
+if __name__ == "__main__":
+    from .__main__ import print_table
+
+    print_table(run(quick=True))

@@ -1,0 +1,124 @@
+"""`vak verify-erased`: every file under the data root checked against the ledger, a trace named by its path.
+
+Ids: every token a file holds that could be a conversation id (JSON strings, file names, printable runs of
+binary files such as Parquet, tar and SQLite) is digested and compared with the ledger's digests. Audio:
+every WAV/FLAC outside raw/ is fingerprinted and compared with the ledger's fingerprints and exact keys.
+Texts: every JSONL record's normalised text key is compared with the ledger's text digests.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..core.erasure import digest, ledger_path, load_erased
+from ..identity.audio import audio_print, bit_error
+from ..identity.text import text_print
+from ..layout import DataLayout
+from ..storage import iter_jsonl
+from .run import MAX_BIT_ERROR, MIN_OVERLAP
+
+_TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9_.-]{2,199}")
+AUDIO_SUFFIXES = {".wav", ".flac"}
+
+
+@dataclass(frozen=True)
+class Trace:
+    path: str  # relative to the data root
+    kind: str  # id | audio | text
+
+    def render(self) -> str:
+        return f"{self.path}: holds an erased conversation's {self.kind}"
+
+
+def _files(root: Path, include_raw: bool) -> Iterator[Path]:
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).parts
+        if not p.is_file() or p.is_symlink():
+            continue
+        if rel[:2] == ("work", "erasure") or (rel[0] == "raw" and not include_raw):
+            continue
+        yield p
+
+
+def _tokens(data: bytes) -> Iterator[str]:
+    for m in _TOKEN.finditer(data):
+        tok = m.group().decode("ascii")
+        yield tok
+        stem = tok.rsplit(".", 1)[0]
+        if stem != tok:
+            yield stem
+
+
+def verify(layout: DataLayout | Path, include_raw: bool = False) -> list[Trace]:
+    """Traces of erased conversations under the data root (empty: nothing left). raw/ is skipped unless
+    `include_raw` (an erasure without --purge-raw leaves raw files, which the stages refuse)."""
+    layout = DataLayout.at(layout)
+    erased = load_erased(layout.root)
+    if not erased:
+        return []
+    stored = [{int(ch): np.frombuffer(base64.b64decode(fp), dtype="<u4") for ch, fp in p.items()}
+              for p in erased.prints]
+    traces: list[Trace] = []
+    for path in _files(layout.root, include_raw):
+        rel = path.relative_to(layout.root).as_posix()
+        if path == ledger_path(layout.root):
+            continue
+        if path.suffix.lower() in AUDIO_SUFFIXES and _audio_is_erased(path, erased.pcm, stored):
+            traces.append(Trace(rel, "audio"))
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if erased.conversations and (any(digest(t) in erased.conversations for t in _tokens(data))
+                                     or any(digest(t) in erased.conversations for t in _tokens(path.name.encode()))):
+            traces.append(Trace(rel, "id"))
+        if erased.texts and path.suffix == ".jsonl" and _text_is_erased(path, erased.texts):
+            traces.append(Trace(rel, "text"))
+    return traces
+
+
+def _audio_is_erased(path: Path, pcm: set[str], stored: list[dict[int, np.ndarray]]) -> bool:
+    try:
+        ap = audio_print(path)
+    except Exception:  # noqa: BLE001 - a file that does not decode holds no erased audio we can find
+        return False
+    if ap.exact in pcm:
+        return True
+    mine = [c for c in (*ap.channels, ap.mix) if c is not None]
+    return any(bit_error(m, fp, MIN_OVERLAP) <= MAX_BIT_ERROR for chans in stored for fp in chans.values()
+               for m in mine)
+
+
+def _text_is_erased(path: Path, texts: set[str]) -> bool:
+    for jl in iter_jsonl(path):
+        rec = jl.value
+        if not isinstance(rec, dict) or not isinstance(rec.get("turns"), list):
+            continue
+        turns = [(str(t.get("speaker") or ""), str(t.get("text") or "")) for t in rec["turns"]
+                 if isinstance(t, dict) and t.get("text")]
+        if turns and digest(text_print(turns).exact) in texts:
+            return True
+    return False
+
+
+def summary(layout: DataLayout | Path) -> dict:
+    """The steward report's erasure section: requests, conversations and hours, per reference; no values."""
+    from ..core.erasure import read_entries
+
+    entries = read_entries(DataLayout.at(layout).root)
+    return {"requests": len(entries),
+            "conversations": sum(len(e.conversations) for e in entries),
+            "hours": round(sum(e.hours for e in entries), 4),
+            "by_reference": [{"reference": e.reference or "(none)", "at": e.at, "selector": e.selector,
+                              "conversations": len(e.conversations), "hours": e.hours} for e in entries]}
+
+
+def as_json(traces: list[Trace]) -> str:
+    return json.dumps([t.__dict__ for t in traces])

@@ -1,0 +1,308 @@
+"""The content index: every conversation ever indexed, its exact keys and fingerprints, and its group.
+
+One SQLite file under work/ (flat memory: candidates come from indexed keys, never a scan in Python). A
+conversation is indexed once per content (`content_key`: the audio file's sha256, or the text's exact key);
+re-indexing the same content returns the stored result without decoding anything. Each conversation keeps
+the sequence number it was first indexed with, so "first delivered" means the same on every re-run.
+Match results depend on the settings' fingerprint: opening the index with other thresholds re-checks every
+item from the stored fingerprints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..storage import Closing
+from .audio import AudioPrint, bit_error, informative, sample_keys
+from .settings import IdentitySettings
+from .text import TextPrint, band_keys, similarity
+
+MIX = -1  # the channel number of a recording's mono mix
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS item (seq INTEGER PRIMARY KEY, conv_id TEXT NOT NULL UNIQUE, upload TEXT NOT NULL,
+    kind TEXT NOT NULL, content_key TEXT NOT NULL, grp INTEGER NOT NULL, how TEXT, seconds REAL NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS item_by_grp ON item (grp, seq);
+CREATE TABLE IF NOT EXISTS exact (k TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (k, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chan (seq INTEGER NOT NULL, ch INTEGER NOT NULL, fp BLOB NOT NULL, PRIMARY KEY (seq, ch));
+CREATE TABLE IF NOT EXISTS akey (k INTEGER NOT NULL, seq INTEGER NOT NULL, ch INTEGER NOT NULL,
+    PRIMARY KEY (k, seq, ch)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tsig (seq INTEGER PRIMARY KEY, usr BLOB NOT NULL, oth BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS tband (k INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (k, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS link (a INTEGER NOT NULL, b INTEGER NOT NULL, how TEXT NOT NULL, PRIMARY KEY (a, b));
+CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+"""
+
+
+@dataclass(frozen=True)
+class Match:
+    """What the index knows of a conversation: its group (the sequence number of the group's first member)
+    and how it joined that group (None when it is the group's first member)."""
+
+    conv_id: str
+    group: int
+    how: str | None  # exact_audio | near_audio | exact_text | near_text
+
+
+class ContentIndex(Closing):
+    """Open with `ContentIndex.open(path, settings)`; `add` conversations; `kept_and_dropped` decides."""
+
+    def __init__(self, conn: sqlite3.Connection, settings: IdentitySettings) -> None:
+        self.conn, self.settings = conn, settings
+        conn.execute("CREATE TEMP TABLE present (conv_id TEXT PRIMARY KEY) WITHOUT ROWID")
+
+    def _present(self, match: Match) -> Match:
+        self.conn.execute("INSERT OR IGNORE INTO present VALUES (?)", (match.conv_id,))
+        return match
+
+    @classmethod
+    def open(cls, path: Path, settings: IdentitySettings | None = None) -> ContentIndex:
+        settings = settings or IdentitySettings()
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path))
+        conn.executescript(_SCHEMA)
+        index = cls(conn, settings)
+        row = conn.execute("SELECT v FROM meta WHERE k = 'settings'").fetchone()
+        if row is None or row[0] != settings.fingerprint():
+            index._recheck()
+        return index
+
+    def close(self) -> None:
+        self.conn.commit()
+        self.conn.close()
+
+    # --- adding
+    def add_audio(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], AudioPrint]) -> Match:
+        """Index a recording (computing its print only when its content is new) and return its match."""
+        known = self._known(conv_id, content_key)
+        if known is not None:
+            return self._present(known)
+        p = compute()
+        seq = self._insert(conv_id, upload, "audio", content_key, p.seconds)
+        self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (f"audio:{p.exact}", seq))
+        for ch, frames in [*enumerate(p.channels), (MIX, p.mix)]:
+            if frames is None or (ch == MIX and len(p.channels) == 1):
+                continue
+            self.conn.execute("INSERT INTO chan VALUES (?, ?, ?)", (seq, ch, frames.astype("<u4").tobytes()))
+            self.conn.executemany("INSERT OR IGNORE INTO akey VALUES (?, ?, ?)",
+                                  ((k, seq, ch) for k in sample_keys(frames)))
+        return self._present(self._match_audio(seq, f"audio:{p.exact}"))
+
+    def add_text(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint]) -> Match:
+        known = self._known(conv_id, content_key)
+        if known is not None:
+            return self._present(known)
+        p = compute()
+        seq = self._insert(conv_id, upload, "text", content_key, 0.0)
+        self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (f"text:{p.exact}", seq))
+        if p.words:
+            self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, p.user.tobytes(), p.other.tobytes()))
+            self.conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)",
+                                  ((k, seq) for k in band_keys(p.combined)))
+        return self._present(self._match_text(seq, f"text:{p.exact}"))
+
+    def _known(self, conv_id: str, content_key: str) -> Match | None:
+        row = self.conn.execute("SELECT seq, content_key, grp, how FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
+        if row is None:
+            return None
+        seq, key, grp, how = row
+        if key == content_key:
+            return Match(conv_id, grp, how)
+        self._forget(seq)
+        return None
+
+    def _insert(self, conv_id: str, upload: str, kind: str, content_key: str, seconds: float) -> int:
+        old = self.conn.execute("SELECT seq FROM retired WHERE conv_id = ?", (conv_id,)).fetchone()
+        if old is not None:  # content changed: keep the place it was first delivered in
+            self.conn.execute("DELETE FROM retired WHERE conv_id = ?", (conv_id,))
+            seq = old[0]
+            self.conn.execute("INSERT INTO item VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+                              (seq, conv_id, upload, kind, content_key, seq, seconds))
+            return seq
+        cur = self.conn.execute("INSERT INTO item (conv_id, upload, kind, content_key, grp, how, seconds) "
+                                "VALUES (?, ?, ?, ?, 0, NULL, ?)", (conv_id, upload, kind, content_key, seconds))
+        seq = int(cur.lastrowid)
+        self.conn.execute("UPDATE item SET grp = ? WHERE seq = ?", (seq, seq))
+        return seq
+
+    def _forget(self, seq: int) -> None:
+        """Drop a conversation's prints and links (its content changed), remembering its sequence number."""
+        conv_id = self.conn.execute("SELECT conv_id FROM item WHERE seq = ?", (seq,)).fetchone()[0]
+        self.conn.execute("INSERT OR REPLACE INTO retired VALUES (?, ?)", (conv_id, seq))
+        for table in ("exact", "chan", "akey", "tsig", "tband"):
+            self.conn.execute(f"DELETE FROM {table} WHERE seq = ?", (seq,))
+        self.conn.execute("DELETE FROM link WHERE a = ? OR b = ?", (seq, seq))
+        self.conn.execute("DELETE FROM item WHERE seq = ?", (seq,))
+
+    def remove(self, conv_ids: Iterable[str]) -> int:
+        """Forget conversations for good (erasure): prints, links and their place."""
+        n = 0
+        for conv_id in conv_ids:
+            row = self.conn.execute("SELECT seq FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
+            if row is not None:
+                self._forget(row[0])
+                self.conn.execute("DELETE FROM retired WHERE conv_id = ?", (conv_id,))
+                n += 1
+        return n
+
+    # --- matching
+    def _join(self, seq: int, other: int, how: str) -> Match:
+        a, b = sorted((seq, other))
+        self.conn.execute("INSERT OR IGNORE INTO link VALUES (?, ?, ?)", (a, b, how))
+        g_self, g_other = (self.conn.execute("SELECT grp FROM item WHERE seq = ?", (s,)).fetchone()[0]
+                           for s in (seq, other))
+        grp = min(g_self, g_other)
+        for g in {g_self, g_other} - {grp}:
+            self.conn.execute("UPDATE item SET grp = ? WHERE grp = ?", (grp, g))
+        if seq != grp:
+            self.conn.execute("UPDATE item SET how = ? WHERE seq = ?", (how, seq))
+        if other != grp:
+            self.conn.execute("UPDATE item SET how = COALESCE(how, ?) WHERE seq = ?", (how, other))
+        conv_id = self.conn.execute("SELECT conv_id FROM item WHERE seq = ?", (seq,)).fetchone()[0]
+        return Match(conv_id, grp, how if seq != grp else None)
+
+    def _self(self, seq: int) -> Match:
+        conv_id, grp, how = self.conn.execute("SELECT conv_id, grp, how FROM item WHERE seq = ?", (seq,)).fetchone()
+        return Match(conv_id, grp, how)
+
+    def _exact_peer(self, seq: int, key: str) -> int | None:
+        row = self.conn.execute("SELECT MIN(seq) FROM exact WHERE k = ? AND seq != ?", (key, seq)).fetchone()
+        return row[0]
+
+    def _channels(self, seq: int) -> dict[int, np.ndarray]:
+        return {ch: np.frombuffer(fp, dtype="<u4") for ch, fp in
+                self.conn.execute("SELECT ch, fp FROM chan WHERE seq = ?", (seq,))}
+
+    def _match_audio(self, seq: int, exact_key: str) -> Match:
+        peer = self._exact_peer(seq, exact_key)
+        if peer is not None:
+            return self._join(seq, peer, "exact_audio")
+        mine = self._channels(seq)
+        s = self.settings
+        for other in self._audio_candidates(seq):
+            theirs = self._channels(other)
+            if _same_recording(mine, theirs, s.audio_max_bit_error, s.audio_min_overlap):
+                return self._join(seq, other, "near_audio")
+            if _shares_channel(mine, theirs, s.audio_max_bit_error, s.audio_min_overlap):
+                a, b = sorted((seq, other))
+                self.conn.execute("INSERT OR IGNORE INTO link VALUES (?, ?, 'shared_channel')", (a, b))
+        return self._self(seq)
+
+    def _audio_candidates(self, seq: int, limit: int = 20) -> list[int]:
+        """Other recordings sharing enough sampled frame values with any channel of this one, best first."""
+        rows = self.conn.execute(
+            "SELECT o.seq, COUNT(*) AS n FROM akey m JOIN akey o ON o.k = m.k AND o.seq != m.seq "
+            "WHERE m.seq = ? GROUP BY o.seq HAVING n >= 3 ORDER BY n DESC, o.seq LIMIT ?", (seq, limit))
+        return [r[0] for r in rows]
+
+    def _match_text(self, seq: int, exact_key: str) -> Match:
+        peer = self._exact_peer(seq, exact_key)
+        if peer is not None:
+            return self._join(seq, peer, "exact_text")
+        row = self.conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (seq,)).fetchone()
+        if row is None:
+            return self._self(seq)
+        usr, oth = (np.frombuffer(b, dtype=np.uint64) for b in row)
+        t = self.settings.text_min_similarity
+        cands = self.conn.execute(
+            "SELECT o.seq, COUNT(*) AS n FROM tband m JOIN tband o ON o.k = m.k AND o.seq != m.seq "
+            "WHERE m.seq = ? GROUP BY o.seq ORDER BY n DESC, o.seq LIMIT 50", (seq,)).fetchall()
+        for other, _ in cands:
+            ou, oo = (np.frombuffer(b, dtype=np.uint64) for b in
+                      self.conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (other,)).fetchone())
+            if similarity(usr, ou) >= t and similarity(oth, oo) >= t:
+                return self._join(seq, other, "near_text")
+        return self._self(seq)
+
+    def _recheck(self) -> None:
+        """Settings changed (or a new index): every group and link is decided again from the stored prints."""
+        conn = self.conn
+        conn.execute("DELETE FROM link")
+        conn.execute("UPDATE item SET grp = seq, how = NULL")
+        for seq, kind in conn.execute("SELECT seq, kind FROM item ORDER BY seq").fetchall():
+            keys = [k for (k,) in conn.execute("SELECT k FROM exact WHERE seq = ?", (seq,))]
+            key = keys[0] if keys else ""
+            (self._match_audio if kind == "audio" else self._match_text)(seq, key)
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('settings', ?)", (self.settings.fingerprint(),))
+        conn.commit()
+
+    # --- reading
+    def kept_and_dropped(self, present: Iterable[str] | None = None) -> Iterator[tuple[str, str, str]]:
+        """(dropped conv id, kept conv id, how) for every duplicate among the present conversations (those
+        added through this index, or `present`), by the keep policy.
+
+        Only present conversations count: when a group's first member is gone (erased, withdrawn), the next
+        one present is kept. With keep="all" nothing is dropped (the groups still link splits)."""
+        conn = self.conn
+        if present is not None:
+            conn.execute("DELETE FROM present")
+            conn.executemany("INSERT OR IGNORE INTO present VALUES (?)", ((c,) for c in present))
+        if self.settings.keep == "all":
+            return iter(())
+        pick = "MIN" if self.settings.keep == "first" else "MAX"
+        rows = conn.execute(
+            f"WITH p AS (SELECT i.seq, i.conv_id, i.grp, i.how FROM item i JOIN present USING (conv_id)), "
+            f"k AS (SELECT grp, {pick}(seq) AS keep FROM p GROUP BY grp HAVING COUNT(*) > 1) "
+            "SELECT p.conv_id, kept.conv_id, COALESCE(p.how, kh.how, 'duplicate') FROM p JOIN k USING (grp) "
+            "JOIN item kept ON kept.seq = k.keep LEFT JOIN item kh ON kh.seq = k.keep "
+            "WHERE p.seq != k.keep ORDER BY p.seq").fetchall()
+        return iter(rows)
+
+    def links_of(self, conv_id: str) -> list[str]:
+        """Split keys of a conversation in a duplicate group or sharing a channel with another: conversations
+        with a common key must land in one split (splits.split_manifest's `links`)."""
+        row = self.conn.execute("SELECT seq, grp FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
+        if row is None:
+            return []
+        seq, grp = row
+        keys = []
+        if self.conn.execute("SELECT 1 FROM item WHERE grp = ? AND seq != ? LIMIT 1", (grp, seq)).fetchone():
+            keys.append(f"dup:{grp}")
+        keys.extend(f"chan:{a}-{b}" for a, b in self.conn.execute(
+            "SELECT a, b FROM link WHERE how = 'shared_channel' AND (a = ? OR b = ?)", (seq, seq)))
+        return keys
+
+    def item(self, conv_id: str) -> tuple[str, float] | None:
+        """(upload, seconds of audio) of an indexed conversation."""
+        row = self.conn.execute("SELECT upload, seconds FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
+        return (row[0], float(row[1])) if row else None
+
+
+@contextlib.contextmanager
+def split_links(path: Path) -> Iterator[Callable[[str], list[str]] | None]:
+    """`ContentIndex.links_of` of the index at `path` (read only), or None when nothing was indexed yet."""
+    if not Path(path).is_file():
+        yield None
+        return
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        yield ContentIndex(conn, IdentitySettings()).links_of
+    finally:
+        conn.close()
+
+
+def _same_recording(mine: dict[int, np.ndarray], theirs: dict[int, np.ndarray], max_ber: float,
+                    overlap: float) -> bool:
+    """The mixes line up, and when both are multi-channel every informative channel has its counterpart."""
+    mix_a, mix_b = mine.get(MIX, mine.get(0)), theirs.get(MIX, theirs.get(0))
+    if mix_a is None or mix_b is None or bit_error(mix_a, mix_b, overlap) > max_ber:
+        return False
+    chans_a = [f for c, f in mine.items() if c != MIX and informative(f)]
+    chans_b = [f for c, f in theirs.items() if c != MIX and informative(f)]
+    if len(chans_a) > 1 and len(chans_b) > 1:
+        return all(any(bit_error(a, b, overlap) <= max_ber for b in chans_b) for a in chans_a)
+    return True
+
+
+def _shares_channel(mine: dict[int, np.ndarray], theirs: dict[int, np.ndarray], max_ber: float,
+                    overlap: float) -> bool:
+    return any(bit_error(a, b, overlap) <= max_ber for c, a in mine.items() if c != MIX
+               for d, b in theirs.items() if d != MIX)

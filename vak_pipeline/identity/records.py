@@ -1,0 +1,35 @@
+"""Index a canonical record by its content: real audio by its recording, everything else by its text."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ..storage import resolve_inside, sha256_file
+from .audio import audio_print
+from .index import ContentIndex, Match
+from .text import text_print
+
+
+def _turns(record: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(str(t.get("speaker") or ""), str(t.get("text") or "")) for t in record.get("turns") or []
+            if isinstance(t, dict) and t.get("text")]
+
+
+def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_dir: Path) -> Match | None:
+    """Index one valid record; None when it has nothing to identify it by (no readable audio, no text).
+
+    Synthesized audio is rendered from the text, so a synthesized call is identified by its text too:
+    two copies of one chat are the same chat whatever voices or seeds rendered them."""
+    audio = record.get("audio") or {}
+    if audio.get("path") and not audio.get("synthesis"):
+        path = resolve_inside(Path(base_dir), str(audio["path"]))
+        if path is not None and path.is_file():
+            return index.add_audio(record["id"], upload, f"file:{sha256_file(path)}", lambda: audio_print(path))
+    turns = _turns(record)
+    if not turns:
+        return None
+    key = "turns:" + hashlib.sha256(json.dumps(turns, ensure_ascii=False).encode()).hexdigest()
+    return index.add_text(record["id"], upload, key, lambda: text_print(turns))

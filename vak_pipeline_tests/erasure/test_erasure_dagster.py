@@ -1,0 +1,53 @@
+"""erase_job: a steward's erasure from the UI is a dry run unless told otherwise; a real one writes the
+ledger, tags its run, and the reingest_after_erasure sensor asks for an ingest run of each touched upload."""
+
+from __future__ import annotations
+
+import json
+
+import dagster as dg
+import pytest
+
+from vak_pipeline.core.erasure import read_entries
+from vak_pipeline.defs.erasure import ERASURE_TAG, UPLOADS_TAG, erase_job, reingest_after_erasure
+from vak_pipeline.defs.resources import DataResource
+from vak_pipeline.layout import DataLayout
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture
+def data(tmp_path):
+    layout = DataLayout.at(tmp_path)
+    path = layout.conversations("calls")
+    path.parent.mkdir(parents=True)
+    rec = {"id": "calls-a", "turns": [{"speaker": "user", "start": 0, "end": 1, "text": "hi"}],
+           "meta": {"origin": {"upload": "calls", "file": "calls/a.wav", "line": 1}, "speakers": {"user": "c-17"}}}
+    path.write_text(json.dumps(rec) + "\n")
+    return tmp_path
+
+
+def _erase(root, instance, **config):
+    return erase_job.execute_in_process(
+        run_config={"ops": {"erase": {"config": {"selector": "speaker", "values": ["c-17"], **config}}}},
+        resources={"data": DataResource(root=str(root))}, instance=instance)
+
+
+def test_the_ui_job_is_a_dry_run_by_default(data):
+    with dg.instance_for_test() as instance:
+        res = _erase(data, instance)
+        assert res.success and read_entries(data) == []
+        assert ERASURE_TAG not in instance.get_run_by_id(res.run_id).tags
+
+
+def test_a_real_erasure_is_tagged_and_re_ingests_what_it_touched(data):
+    with dg.instance_for_test() as instance:
+        res = _erase(data, instance, dry_run=False, reference="DSR-9")
+        assert res.success and [e.reference for e in read_entries(data)] == ["DSR-9"]
+        run = instance.get_run_by_id(res.run_id)
+        assert run.tags[ERASURE_TAG] == "DSR-9" and run.tags[UPLOADS_TAG] == "calls"
+        ctx = dg.build_run_status_sensor_context(sensor_name=reingest_after_erasure.name,
+                                                 dagster_instance=instance, dagster_run=run,
+                                                 dagster_event=res.get_run_success_event())
+        [request] = reingest_after_erasure(ctx)
+        assert request.partition_key == "calls" and request.tags["vak/launched_by"] == "sensor"
