@@ -237,7 +237,7 @@ def _existing_counters(fields: list[_Field]) -> dict[str, int]:
     counters: dict[str, int] = {}
     for f in fields:
         for m in _ANY_PLACEHOLDER.finditer(f.text):
-            if m.group(1):
+            if m.group(2):  # a numbered one; <SECRET> has no number to continue
                 counters[m.group(1)] = max(counters.get(m.group(1), 0), int(m.group(2)))
     return counters
 
