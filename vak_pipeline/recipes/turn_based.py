@@ -70,6 +70,9 @@ class TurnBasedConfig(BaseModel):
 
 
 TOOL_CALL_WORDS = ("<tool_call>", "</tool_call>")  # LLaMA-Factory's default template tool_call_words
+# LLaMA-Factory 0.9.5 audio templates that read the function_call turns: gemma3n is not one (its function
+# formatter fails on them: "Invalid JSON format in function message"); build.json `llamafactory_templates`
+LLAMAFACTORY_TEMPLATES = ("qwen2_audio", "qwen2_omni", "qwen3_omni", "minicpm_o")
 OBSERVATION_JOIN = "\n</tool_response>\n<tool_response>\n"  # how LLaMA-Factory joins parallel tool results
 SHAREGPT_TAGS = {"role_tag": "from", "content_tag": "value", "user_tag": "human", "assistant_tag": "gpt",
                  "observation_tag": "observation", "function_tag": "function_call", "system_tag": "system"}
@@ -187,6 +190,7 @@ def _finish(build: ExportBuild) -> None:
     rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
     build.explain_empty(rows, config.splits, needs_audio=True)
     build.write_json(dataset_info(config, rows), "dataset_info.json")
+    build.extra["llamafactory_templates"] = list(LLAMAFACTORY_TEMPLATES)
 
 
 def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: SplitWriters,

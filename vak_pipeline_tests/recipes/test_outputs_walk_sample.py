@@ -83,7 +83,7 @@ def test_moshi_alignments_say_the_surrogates_and_hold_no_placeholder(data):
         rec = next(r for r in recs.values() if path.stem == r.id)
         for row in surrogates(data, rec):
             heard = [w[0] for w in words if row["start_s"] - 1e-3 <= w[1][0] and w[1][1] <= row["end_s"] + 1e-3]
-            assert normalized_words(" ".join(heard)) [:len(normalized_words(row["spoken"]))] \
+            assert normalized_words(" ".join(heard))[:len(normalized_words(row["spoken"]))] \
                 == normalized_words(row["spoken"]), (path.name, row["placeholder"])
             checked += 1
     assert checked
@@ -131,9 +131,7 @@ def test_cascaded_stt_and_tts_text_hold_no_placeholder_and_llm_only_known_ones(d
 def test_turn_based_assistant_text_says_its_clip_and_results_follow_their_calls(data):
     out = data / "exports" / "turn_based"
     walked = 0
-    for path in sorted(out.glob("*.jsonl")):
-        if path.name.endswith(".targets.jsonl"):
-            continue
+    for path in sorted(out / f"{split}.jsonl" for split in ("train", "validation", "test")):
         for k, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
             msgs = json.loads(line)["messages"]
             for m in msgs:
