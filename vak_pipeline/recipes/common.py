@@ -245,10 +245,10 @@ def export_build(recipe: str, data_root: DataRoot, config: BaseModel,
         raise
 
 
-def export_warnings(layout: DataLayout) -> list[str]:
+def export_warnings(data_root: DataRoot) -> list[str]:
     """The `warnings` of every built export's build.json (exports/*/build.json), for the steward report."""
     out: list[str] = []
-    exports = layout.exports
+    exports = DataLayout.at(data_root).exports
     for path in sorted(exports.glob("*/build.json")) if exports.is_dir() else []:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
