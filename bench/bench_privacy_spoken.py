@@ -309,6 +309,7 @@ def run_calls(n: int, workdir: Path, planted: list[dict] | None = None,
                 caught=caught,
                 readable_after=readable(p["value"], p["type"], redacted_text),
                 audible_after=readable(p["value"], p["type"], again),
+                transcripts=(heard, redacted_text, again),  # synthetic values: for looking at misses
             )
         )
     return results

@@ -27,6 +27,13 @@ _EMAIL_LIKE = re.compile(
     rf"at\s+(?!{_STOP}\b)[a-z0-9][\w-]*(?:\s+(?!dot\b)[a-z0-9][\w-]*){{0,2}}\s+dot\s+{_TLD}(?![\w-])",
     re.IGNORECASE,
 )
+# ASR writes the domain but keeps the spoken "at" ("italy at inboxain.com"), or glues a provider-ish
+# domain ("serenitymail.com")
+_WRITTEN_TLD = r"\.(?:com|net|org|edu|gov|info|biz|io|in|us|me|co\.uk|co\.in)(?![\w-])"
+_EMAIL_WRITTEN = re.compile(
+    rf"(?<![\w'@.])(?:(?:(?!{_STOP}\b)[a-z0-9][\w'-]*\s+)?at\s+[a-z0-9][\w-]*|[a-z0-9][\w-]*mail){_WRITTEN_TLD}",
+    re.IGNORECASE,
+)
 # four or more single letters or digits in a row, apart from one another ("T W, 6 4 9 2 1")
 _SPELLED = re.compile(r"(?<![\w'])[A-Za-z0-9](?:[\s,.\-]{1,3}[A-Za-z0-9](?![\w'])){3,}")
 _ORDINARY_LETTERS = frozenset("aAiI")  # "a" and "I" are words; a run needs two other characters
@@ -39,6 +46,9 @@ def find_spoken_ids(text: str) -> Iterator[Match]:
     low = text.lower()
     if " at " in low and " dot " in low:
         for m in _EMAIL_LIKE.finditer(text):
+            yield Match(EMAIL_LIKE, m.start(), m.end(), _SCORE, "unsure_email", " ".join(m.group().lower().split()))
+    if "." in low:
+        for m in _EMAIL_WRITTEN.finditer(text):
             yield Match(EMAIL_LIKE, m.start(), m.end(), _SCORE, "unsure_email", " ".join(m.group().lower().split()))
     for m in _SPELLED.finditer(text):
         chars = [c for c in m.group() if c.isalnum()]

@@ -29,7 +29,10 @@ def _redact_heard(reply: str, before: str = "Okay, let me note that down."):
 @pytest.mark.parametrize("reply,redacted,recognizer", [
     # tiny.en's "jee mail": no provider list has it
     ("yes it's priya at jee mail dot com thanks", "yes it's <EMAIL_1> thanks", "unsure_email"),
-    ("the reference is T W, 6 4 9 2 1 okay", "the reference is <SPELLED_CODE_1> okay", "spelled_run"),
+    # tiny.en transcripts of the held-out bench's spoken addresses: the domain written, "at" kept or lost
+    ("Send it to Italy at inboxain.com if you would.", "Send it to <EMAIL_1> if you would.", "unsure_email"),
+    ("Send it to serenitymail.com if you would.", "Send it to <EMAIL_1> if you would.", "unsure_email"),
+    ("the code is T W, 6 4 9 2 1 okay", "the code is <SPELLED_CODE_1> okay", "spelled_run"),
     ("the spelling is j o h n s", "the spelling is <SPELLED_CODE_1>", "spelled_run"),
     ("it's five seven six seven four two", "it's <NUMBER_1>", None),  # the unsure_number net, in a heard turn
 ])
