@@ -150,10 +150,17 @@ def test_turn_based_assistant_text_says_its_clip_and_results_follow_their_calls(
 def test_parquet_and_every_build_json_say_why_a_part_is_empty(data):
     import pyarrow.parquet as pq
 
+    recs = records(data)
+    rows = 0
     for path in sorted((data / "exports" / "parquet" / "data").glob("*.parquet")):
-        for row in pq.read_table(path, columns=["turns"]).to_pylist():
+        for row in pq.read_table(path, columns=["id", "turns"]).to_pylist():
             for t in row["turns"]:
                 assert not unknown_placeholders(t["text"] or ""), path.name
+                assert not PLACEHOLDER_RE.search(t["spoken_text"] or ""), path.name  # what the audio says
+            for sur in surrogates(data, recs[row["id"]]):
+                assert " ".join(sur["spoken"].split()) in row["turns"][sur["turn"]]["spoken_text"]
+                rows += 1
+    assert rows
     for build_json in sorted((data / "exports").glob("*/build.json")):
         build = json.loads(build_json.read_text(encoding="utf-8"))
         empty = build.get("empty_splits", {})
