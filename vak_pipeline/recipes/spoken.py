@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from ..layout import DataLayout
 from ..pii import PLACEHOLDER_RE
 from ..schema import Alignment, VakRecord
+from ..storage import resolve_inside
 
 MASKED_TEXT = ""  # the documented silence token: a masked placeholder is written as nothing
 _PUNCT = ".,!?;:"
@@ -89,7 +90,10 @@ def spoken_forms(layout: DataLayout, record: VakRecord) -> SpokenForms:
     if record.audio is None or record.audio.synthesis is None:
         return SpokenForms()
     for upload in layout.uploads():
-        path = layout.synth_sidecar(upload, record.id)
+        # inside the data root only (no link out of it, no '..' from a conversation id)
+        path = resolve_inside(layout.root, str(layout.synth_sidecar(upload, record.id).relative_to(layout.root)))
+        if path is None:
+            continue
         try:
             side = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):

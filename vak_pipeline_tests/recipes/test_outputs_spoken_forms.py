@@ -168,3 +168,12 @@ def test_out_of_order_parallel_results_are_paired_with_their_calls_in_sharegpt(t
 def test_the_llamafactory_templates_listed_are_those_that_read_function_messages():
     assert "gemma3n" not in LLAMAFACTORY_TEMPLATES  # LLaMA-Factory: "Invalid JSON format in function message"
     assert {"qwen2_audio", "qwen2_omni"} <= set(LLAMAFACTORY_TEMPLATES)
+
+
+def test_a_surrogate_map_linked_from_outside_the_data_root_is_not_read(tmp_path):
+    root = call(tmp_path / "data", synthesized=True)
+    sidecar(tmp_path / "elsewhere")
+    (root / "raw" / "up").mkdir(parents=True)
+    (root / "work" / "up").mkdir(parents=True)
+    (root / "work" / "up" / "synth").symlink_to(tmp_path / "elsewhere" / "work" / "up" / "synth")
+    assert export_moshi_lora(root).skipped == {"surrogates_missing": 1}
