@@ -14,7 +14,13 @@ A value is "readable"/"audible" when its digits appear in order in the transcrip
 digit words included), or, for names and emails, when any name token of three letters or more does.
 English only: tiny.en is an English model. Needs the Debian `espeak-ng` binary.
 
+The held-out set (`heldout/...` rows) is a second generator, written apart from the one the
+recognizers were tuned on: other phrasings, no question before most values, other voices, and the shapes
+the typed recognizers miss (an e-mail at a provider no list has, a spelled code of letters and digits,
+a digit run nobody asked for, a spelled surname). Its `audible_after_masking` is the figure to watch.
+
     python -m bench privacy_spoken [--quick]
+    python bench/bench_privacy_spoken.py --heldout     # the held-out set alone (about a minute)
 """
 
 from __future__ import annotations
@@ -149,6 +155,45 @@ def plants(n: int) -> list[dict]:
     return out
 
 
+# the held-out generator's own material (not the tuned set's): providers no list has, codes, surnames
+HELDOUT_PROVIDERS = ["jeemail", "zoomail", "post box", "inbox lane", "quick mail"]
+HELDOUT_NAMES = [("Ottoline", "Fairweather"), ("Bhavesh", "Raghunathan"), ("Solenne", "Achterberg"),
+                 ("Kwame", "Ofori-Atta")]
+HELDOUT_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
+
+
+def plants_heldout(n: int, seed: int = 2929) -> list[dict]:
+    """n held-out utterances, in rotation: garbled e-mail, spelled code, unasked digit run, spelled name."""
+    r = random.Random(seed)
+    out = []
+    for i in range(n):
+        first, last = r.choice(HELDOUT_NAMES)
+        kind = ("email", "code", "digits", "spelled_name")[i % 4]
+        if kind == "email":
+            provider = r.choice(HELDOUT_PROVIDERS)
+            out.append(dict(locale="en-GB", ask="Right, I will send you the confirmation.",
+                            line=f"Send it to {first.lower()} at {provider} dot com if you would.",
+                            type="email", value=f"{first.lower()}@{provider.replace(' ', '')}.com"))
+        elif kind == "code":
+            letters = "".join(r.choice(HELDOUT_LETTERS) for _ in range(2))
+            d = "".join(r.choice("123456789") for _ in range(5))
+            spoken = " ".join(letters) + ", " + " ".join(d)
+            out.append(dict(locale="en-GB", ask="Okay, go ahead when you are ready.",
+                            line=f"The reference on my letter is {spoken}, I think.", type="spelled_code",
+                            value=letters + d))
+        elif kind == "digits":
+            d = "".join(r.choice("123456789") for _ in range(7))
+            out.append(dict(locale="en-US", ask="Thanks for holding.",
+                            line=f"Yeah so my account is {_say(d)} and it stopped working.",
+                            type="unsure_number", value=d))
+        else:
+            spelled = " ".join(last.replace("-", "").upper()[:6])
+            out.append(dict(locale="en-US", ask="Let me pull that up.",
+                            line=f"My surname is spelled {spelled}, like it sounds.", type="spelled_code",
+                            value=last.replace("-", "").upper()[:6]))
+    return out
+
+
 def tts(text: str, voice: str = "en-us", wpm: int = 150) -> np.ndarray:
     import soundfile as sf
     import soxr
@@ -183,6 +228,11 @@ def _digits_of_text(text: str) -> str:
 
 
 def readable(value: str, ptype: str, text: str) -> bool:
+    if ptype == "spelled_code":  # its digits in order, or (letters only) its letters in a row
+        digits = "".join(c for c in value if c.isdigit())
+        if digits:
+            return digits in _digits_of_text(text)
+        return value.lower() in re.sub(r"[^a-z]", "", text.lower())
     if ptype in ("person_name", "email"):
         toks = [t for t in re.split(r"[^a-z]+", value.lower()) if len(t) >= 3 and t not in ("gmail", "com")]
         low = text.lower()
@@ -193,7 +243,8 @@ def readable(value: str, ptype: str, text: str) -> bool:
     return value in _digits_of_text(text)
 
 
-def run_calls(n: int, workdir: Path) -> list[dict]:
+def run_calls(n: int, workdir: Path, planted: list[dict] | None = None,
+              voices: tuple[str, str] = ("en-gb", "en-us")) -> list[dict]:
     import soundfile as sf
 
     from vak_pipeline.locales import get_pack
@@ -204,8 +255,8 @@ def run_calls(n: int, workdir: Path) -> list[dict]:
 
     asr = Transcriber(AsrSettings(cpu_threads=2))
     results = []
-    for i, p in enumerate(plants(n)):
-        ask, line = tts(p["ask"], "en-gb", 160), tts(p["line"], "en-us", 145)
+    for i, p in enumerate(planted if planted is not None else plants(n)):
+        ask, line = tts(p["ask"], voices[0], 160), tts(p["line"], voices[1], 145)
         gap = np.zeros(int(0.4 * RATE), dtype=np.float32)
         start_user = (len(ask) + len(gap)) / RATE
         stereo = np.zeros((len(ask) + len(gap) + len(line), 2), dtype=np.float32)
@@ -247,7 +298,7 @@ def run_calls(n: int, workdir: Path) -> list[dict]:
             alignment=Alignment(conversation_id=rec.id, words=words),
         )
         redacted_text = out.record.turns[1].text or ""
-        caught = any(s.type == p["type"] and s.turn == 1 for s in out.log.spans)
+        caught = any((s.type == p["type"] or p["type"] == "spelled_code") and s.turn == 1 for s in out.log.spans)
         masked = workdir / f"call{i}.masked.wav"
         write_masked(src, masked, out.masks, AudioSettings(method="tone"))
         again = " ".join(s.text for s in asr.transcribe_channel(masked, channel=1))
@@ -258,20 +309,28 @@ def run_calls(n: int, workdir: Path) -> list[dict]:
                 caught=caught,
                 readable_after=readable(p["value"], p["type"], redacted_text),
                 audible_after=readable(p["value"], p["type"], again),
+                transcripts=(heard, redacted_text, again),  # synthetic values: for looking at misses
             )
         )
     return results
 
 
-def run(quick: bool) -> list[dict]:
+def run(quick: bool, heldout_only: bool = False) -> list[dict]:
     from bench.common import row
 
     if shutil.which("espeak-ng") is None:
         return [row("privacy_spoken", "SKIPPED", None, note="espeak-ng not installed (apt-get install espeak-ng)")]
     n = 16 if quick else 48
+    rows = [] if heldout_only else _rows(n, "", None, ("en-gb", "en-us"))
+    return rows + _rows(8 if quick or heldout_only else 16, "heldout/", plants_heldout, ("en-us+m3", "en-gb+f2"))
+
+
+def _rows(n: int, prefix: str, generator, voices: tuple[str, str]) -> list[dict]:
+    from bench.common import row
+
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        res = run_calls(n, Path(tmp))
+        res = run_calls(n, Path(tmp), generator(n) if generator else None, voices)
     took = time.perf_counter() - t0
     rows = []
     for t in sorted({r["type"] for r in res}):
@@ -280,7 +339,7 @@ def run(quick: bool) -> list[dict]:
         rows.append(
             row(
                 "privacy_spoken",
-                f"spoken_recall/{t}",
+                f"{prefix}spoken_recall/{t}",
                 round(sum(r["caught"] for r in rs) / k, 3),
                 f"fraction of {k} planted",
                 note=f"ASR wrote {sum(r['heard'] for r in rs)}/{k} readably",
@@ -289,7 +348,7 @@ def run(quick: bool) -> list[dict]:
         rows.append(
             row(
                 "privacy_spoken",
-                f"readable_after_redaction/{t}",
+                f"{prefix}readable_after_redaction/{t}",
                 sum(r["readable_after"] for r in rs),
                 f"of {k} planted (aim 0)",
             )
@@ -297,7 +356,7 @@ def run(quick: bool) -> list[dict]:
         rows.append(
             row(
                 "privacy_spoken",
-                f"audible_after_masking/{t}",
+                f"{prefix}audible_after_masking/{t}",
                 sum(r["audible_after"] for r in rs),
                 f"of {k} planted (aim 0)",
             )
@@ -305,7 +364,7 @@ def run(quick: bool) -> list[dict]:
     rows.append(
         row(
             "privacy_spoken",
-            "spoken_recall/all",
+            f"{prefix}spoken_recall/all",
             round(sum(r["caught"] for r in res) / len(res), 3),
             f"fraction of {len(res)} planted",
             note=f"{len(res)} calls, espeak-ng + tiny.en, {took:.0f} s",
@@ -314,7 +373,7 @@ def run(quick: bool) -> list[dict]:
     rows.append(
         row(
             "privacy_spoken",
-            "audible_after_masking/all",
+            f"{prefix}audible_after_masking/all",
             sum(r["audible_after"] for r in res),
             f"of {len(res)} planted (aim 0)",
         )
@@ -326,5 +385,5 @@ if __name__ == "__main__":
     import json
     import sys
 
-    for r in run("--quick" in sys.argv):
+    for r in run("--quick" in sys.argv, heldout_only="--heldout" in sys.argv):
         print(json.dumps(r, ensure_ascii=False))

@@ -376,6 +376,8 @@ def export_cmd(
         raise typer.Exit(2) from exc
     typer.echo(f"wrote {result.out_dir} (manifest {result.manifest_hash[:12]}): counts {result.counts}; "
                f"skipped {result.skipped or 0}; flags {result.flags or 0}")
+    for warning in result.warnings:  # an empty split or part (TTS voices) is never silent
+        typer.echo(f"warning: {warning}", err=True)
 
 
 @app.command("erase")

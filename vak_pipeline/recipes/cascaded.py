@@ -19,7 +19,10 @@ exports/cascaded/
 Every LLM example passes `check_chat_example` (the SFT dataset rules adapted to system and tool
 roles) or goes to skipped.jsonl with its reasons. Turns whose text holds a redaction placeholder
 (<PHONE_1>) are left out of STT and TTS by default: the audio there is masked, not those words; how a
-masked span sounds is `redacted_audio` (silence by default). Turns transcribed by an ASR model that does
+masked span sounds is `redacted_audio` (silence by default). In a synthesized call the placeholder was
+spoken as a surrogate: the turn is kept, its text saying the surrogate's spoken form (recipes/spoken.py).
+An empty tts/ (no voice) says why in build.json `empty_parts.tts`, its `warnings` and the CLI.
+Turns transcribed by an ASR model that does
 not cover their language (speech/language_fit.py) are left out of STT and TTS, and their conversation
 out of the LLM set, unless `asr_language_unfit="keep"`.
 """
@@ -42,6 +45,7 @@ from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop
 from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio
 from .shards import run_recipe
+from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "cascaded"
 Part = Literal["stt", "llm", "tts"]
@@ -122,6 +126,8 @@ def _finish(build: ExportBuild) -> None:
     voices = sum(1 for _ in build.stage.glob("tts/*/metadata.csv"))
     if voices:
         build.counts["tts_voices"] = voices
+    elif "tts" in config.parts:
+        build.extra.setdefault("empty_parts", {})["tts"] = _why_no_tts(build)
     if "stt" in config.parts:
         rows = {s: build.counts.get(f"stt_clips_{s}", 0) for s in config.splits}
         build.explain_empty(rows, config.splits, needs_audio=True, part="stt")
@@ -131,6 +137,24 @@ def _finish(build: ExportBuild) -> None:
     if "llm" in config.parts:
         rows = {s: build.counts.get(f"llm_examples_{s}", 0) for s in config.splits}
         build.explain_empty(rows, config.splits, needs_audio=False, part="llm")
+
+
+def _why_no_tts(build: ExportBuild) -> str:
+    """Why tts/ holds no voice: the skips of its part, else what the tts splits had."""
+    config = build.config
+    why = {k.split(":", 1)[1]: n for k, n in build.skipped_counts.items() if k.startswith("tts:")}
+    have = {s: build.counts.get(f"records_{s}", 0) for s in config.tts_splits}
+    listed = ", ".join(f"{s}: {n} conversation(s)" for s, n in have.items())
+    text = f"no agent clip in tts_splits {config.tts_splits} ({listed})"
+    if why.get("synthesized_audio"):
+        text += (f"; {why['synthesized_audio']} synthesized conversation(s) left out (tts_synthesized: false, set "
+                 "-o tts_synthesized=true to train on the synthesizer's voice)")
+    others = {k: n for k, n in why.items() if k != "synthesized_audio"}
+    if others:
+        text += "; skipped: " + ", ".join(f"{k} {n}" for k, n in sorted(others.items()))
+    if build.counts.get("speech_turns_dropped_placeholder"):
+        text += f"; {build.counts['speech_turns_dropped_placeholder']} turn(s) dropped for a masked placeholder"
+    return text + "; coqui's ljspeech formatter and Piper need tts/<voice>/metadata.csv"
 
 
 def llm_example(record: VakRecord, config: CascadedConfig, stats) -> dict:
@@ -163,13 +187,14 @@ def _llm(build: ExportBuild, config: CascadedConfig, record: VakRecord, split: s
 
 
 def _speech_turn_problem(config: CascadedConfig, t: Turn, i: int, over: set[int], mono: bool,
-                         unfit: dict[int, str]) -> str | None:
+                         unfit: dict[int, str], forms: SpokenForms) -> str | None:
     if not t.text or not t.text.strip():
         return "turn has no text"
     if i in unfit:
         return "asr_language_unfit"
-    if config.placeholder_turns == "drop" and PLACEHOLDER_RE.search(t.text):
-        return "placeholder"
+    if config.placeholder_turns == "drop" and any(m.group(0) not in forms.surrogates
+                                                  for m in PLACEHOLDER_RE.finditer(t.text)):
+        return "placeholder"  # masked audio (or an unknown surrogate): not the words of the text
     if mono and config.drop_overlapping_mono and i in over:
         return "overlap_mono"
     return None
@@ -198,10 +223,11 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
                                                     f"{next(iter(unfit.values()))}")
     voice = safe_name((record.meta.speakers or {}).get("agent") or "agent")
     conv = safe_name(record.id)
+    forms = spoken_forms(build.layout, record)
     for i, t in enumerate(record.turns):
         if not t.is_spoken or t.speaker not in ("agent", "user"):
             continue
-        problem = _speech_turn_problem(config, t, i, over, audio.mono, unfit)
+        problem = _speech_turn_problem(config, t, i, over, audio.mono, unfit, forms)
         if problem is not None:
             if problem != "turn has no text":
                 build.counts[f"speech_turns_dropped_{problem}"] += 1
@@ -212,7 +238,8 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
             build.skip(record.id, "clip_too_short", f"turn {i} gives a clip shorter than {config.min_clip_s} s",
                        part="speech", turn=i)
             continue
-        text = " ".join(t.text.split())  # one line: newlines and runs of spaces become single spaces
+        # as heard, on one line: surrogates spoken, newlines and runs of spaces become single spaces
+        text = forms.text(t.text) if config.placeholder_turns == "drop" else " ".join(t.text.split())
         stt_file = None
         if stt is not None:
             rel = f"audio/{split}/{conv}/{i:04d}_{t.speaker}.wav"

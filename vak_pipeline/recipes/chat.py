@@ -5,6 +5,8 @@ The record's turns become a stream of events (user content, assistant text, tool
 - consecutive messages of one role are merged (a user's two clips become one message with two tags);
 - a tool call joins the assistant message right before it (parallel calls share one tool_calls list);
 - tool results become `tool` messages with tool_call_id; arguments and non-string contents are JSON strings;
+  results of parallel calls that came back in another order are put in the calls' order, so a format
+  that pairs results with calls by position (sharegpt observations) pairs them right;
 - a conversation that opens with the agent gets its leading assistant text dropped or a placeholder user
   message (config), since SFT formats want the first non-system message from the user;
 - a final unanswered tool call (allowed by the format: calls get cut off) is trimmed back to the last
@@ -106,10 +108,30 @@ def assemble(record: VakRecord, events: list[Event], stats: Counter, *, leading:
             assert ev.result is not None
             msgs.append({"role": "tool", "tool_call_id": ev.result.id, "content": tool_content(ev.result.content)})
 
+    _results_in_call_order(msgs, stats)
     _fix_leading(msgs, stats, leading, placeholder_text)
     _trim_end(msgs, stats)
     system = [{"role": "system", "content": record.system_prompt}] if record.system_prompt else []
     return system + msgs if msgs else []
+
+
+def _results_in_call_order(msgs: list[dict[str, Any]], stats: Counter) -> None:
+    """Each run of tool messages after an assistant message with tool_calls, sorted by its calls' order
+    (a result whose call is not in that message keeps its place after them)."""
+    i = 0
+    while i < len(msgs):
+        calls = msgs[i].get("tool_calls") if msgs[i]["role"] == "assistant" else None
+        j = i + 1
+        while j < len(msgs) and msgs[j]["role"] == "tool":
+            j += 1
+        if calls and j - i > 2:
+            order = {c["id"]: k for k, c in enumerate(calls)}
+            run = msgs[i + 1:j]
+            ordered = sorted(run, key=lambda m: order.get(m.get("tool_call_id"), len(order)))
+            if ordered != run:
+                msgs[i + 1:j] = ordered
+                stats["tool_results_reordered"] += 1
+        i = j
 
 
 def _fix_leading(msgs: list[dict[str, Any]], stats: Counter, leading: LeadingPolicy, placeholder_text: str) -> None:

@@ -71,6 +71,7 @@ class BuildResult:
     skipped: dict[str, int]
     flags: dict[str, int]
     diagnostics_ext: str = ".jsonl"
+    warnings: list[str] = field(default_factory=list)  # build.json `warnings`: empty splits and parts, and why
 
     @property
     def build_json(self) -> Path:
@@ -132,7 +133,22 @@ class ExportBuild:
 
     def result(self) -> BuildResult:
         return BuildResult(self.recipe, self.final, self.manifest_sha256, self.config.model_dump(mode="json"),
-                           dict(self.counts), dict(self.skipped_counts), dict(self.flag_counts), self.diagnostics_ext)
+                           dict(self.counts), dict(self.skipped_counts), dict(self.flag_counts), self.diagnostics_ext,
+                           self.warnings())
+
+    def warnings(self) -> list[str]:
+        """One line per empty split (`empty_splits`) and empty part (`empty_parts`: a TTS without voices),
+        saying why: build.json `warnings`, read by the steward report and printed by `vak export`."""
+        out = []
+        empty = self.extra.get("empty_splits") or {}
+        for key, why in empty.items():
+            if isinstance(why, dict):  # per part: {"stt": {"test": why}}
+                out += [f"{self.recipe} {key} split {split} is empty: {w}" for split, w in why.items()]
+            else:
+                out.append(f"{self.recipe} split {key} is empty: {why}")
+        for part, why in (self.extra.get("empty_parts") or {}).items():
+            out.append(f"{self.recipe} {part} is empty: {why}")
+        return out
 
     def eligible(self, splits_wanted: list[str] | None = None) -> Iterator[tuple[VakRecord, str]]:
         """(record, split) for every record this export may use (`iter_eligible`)."""
@@ -220,12 +236,27 @@ def export_build(recipe: str, data_root: DataRoot, config: BaseModel,
             "flags": dict(sorted(build.flag_counts.items())),
             "diagnostics": {"skipped": f"skipped{diagnostics_ext}", "flagged": f"flagged{diagnostics_ext}"},
             **build.extra,
+            "warnings": build.warnings(),
             "vak_pipeline_version": __version__,
         })
         _swap_in(stage, final)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
+
+
+def export_warnings(data_root: DataRoot) -> list[str]:
+    """The `warnings` of every built export's build.json (exports/*/build.json), for the steward report."""
+    out: list[str] = []
+    exports = DataLayout.at(data_root).exports
+    for path in sorted(exports.glob("*/build.json")) if exports.is_dir() else []:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("warnings"), list):
+            out += [w for w in data["warnings"] if isinstance(w, str)]
+    return out
 
 
 class SplitWriters:

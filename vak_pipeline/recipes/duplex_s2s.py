@@ -16,8 +16,9 @@ output_roles are ["agent", "Assistant"], so nemo_data.yaml sets output_roles to 
 
 Both streams are written at the rate NeMo asks for, because lhotse's Cut.resample resamples the cut's
 recording but not its custom target_audio. Redacted spans are re-masked (`redacted_audio`, silence by
-default) and placeholders such as <PHONE_1> are dropped from the supervision text, so text and audio
-agree; conversations transcribed by an ASR model that does not cover their language are left out.
+default) and placeholders such as <PHONE_1> are dropped from the supervision text, or, in a synthesized
+call, replaced by the surrogate the audio speaks (recipes/spoken.py), so text and audio agree;
+conversations transcribed by an ASR model that does not cover their language are left out.
 Mono recordings are refused unless `allow_synthetic_stereo` (flagged). One process: Shar shards are
 numbered in order and a sharded build would interleave them.
 """
@@ -25,7 +26,6 @@ numbered in order and a sharded build would interleave them.
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 from typing import Literal
 
@@ -34,10 +34,11 @@ from pydantic import BaseModel, ConfigDict
 
 from ..schema import VakRecord
 from .audio_io import AudioProblem, read_audio, resample_int16, role_channels
-from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, safe_name
+from .common import BuildResult, ExportBuild, safe_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .moshi_lora import synthetic_stereo
 from .shards import run_recipe
+from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "duplex_s2s"
 
@@ -54,6 +55,7 @@ class DuplexS2SConfig(BaseModel):
     asr_language_unfit: Literal["exclude", "keep"] = "exclude"
     allow_synthetic_stereo: bool = False
     shard_size: int = 1000
+    batch_size: int = 4  # nemo_data.yaml train_ds.batch_size (NeMo's lhotse loader refuses a block without one)
     splits: list[str] = ["train", "validation", "test"]
 
 
@@ -72,17 +74,16 @@ def _wav_recording(samples: np.ndarray, rate: int, recording_id: str):
     return Recording.from_bytes(buf.getvalue(), recording_id)
 
 
-def supervision_text(text: str, config: DuplexS2SConfig) -> str:
-    """The turn's text as heard: with "drop", placeholders go (their span is masked), and so does a
-    space or stray punctuation they leave ("Mrs. <PERSON_1>. How" -> "Mrs. How")."""
+def supervision_text(text: str, config: DuplexS2SConfig, forms: SpokenForms | None = None) -> str:
+    """The turn's text as heard (`SpokenForms.text`): with "drop", a masked placeholder goes and a spoken
+    surrogate is written as spoken; with "keep", placeholders stay as they are."""
     if config.placeholder_text == "drop":
-        text = PLACEHOLDER_RE.sub("", text)
-        text = re.sub(r"\s+([.,!?;:])(?=\s|$)", lambda m: "" if m.start() and text[m.start() - 1] in ".,!?;:"
-                      else m.group(1), text)
+        return (forms or SpokenForms()).text(text)
     return " ".join(text.split())
 
 
-def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: DuplexS2SConfig, counts):
+def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: DuplexS2SConfig, counts,
+                     forms: SpokenForms | None = None):
     """One MonoCut: user channel as the recording, agent channel as custom target_audio, turns as supervisions."""
     from lhotse import MonoCut, SupervisionSegment
 
@@ -96,7 +97,7 @@ def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: D
     for i, t in enumerate(record.turns):
         if not t.is_spoken or t.speaker not in ("agent", "user") or not t.text:
             continue
-        text = supervision_text(t.text, config)
+        text = supervision_text(t.text, config, forms)
         start, end = max(0.0, t.start), min(duration, t.end)
         if not text or end <= start:
             counts["supervisions_dropped"] += 1
@@ -185,7 +186,12 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
             except AudioProblem as exc:
                 build.skip(record.id, exc.code, str(exc))
                 continue
-            cut = conversation_cut(record, stereo, rate, config, build.counts)
+            forms = spoken_forms(build.layout, record)
+            if any(forms.unspoken(t.text) for t in record.turns if t.text):
+                build.skip(record.id, "surrogates_missing", "placeholders spoken by synth are not in its "
+                           "work/<upload>/synth sidecar: the text cannot say what the audio says; re-run synth")
+                continue
+            cut = conversation_cut(record, stereo, rate, config, build.counts, forms)
             if not any(s.speaker == config.agent_role for s in cut.supervisions):
                 build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
                 continue
@@ -213,6 +219,9 @@ def nemo_data_block(config: DuplexS2SConfig, rows: dict[str, int]) -> dict:
         data["train_ds"] = {
             "sample_rate": config.target_sample_rate,
             "input_cfg": [{"type": "lhotse_shar", "shar_path": "train"}],
+            "batch_size": config.batch_size,
+            "shuffle": True,
+            "num_workers": 0,
         }
     evals = {s: {"shar_path": s} for s in config.splits if s != "train" and rows.get(s)}
     if evals:

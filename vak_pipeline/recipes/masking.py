@@ -4,8 +4,8 @@ The published recording (audio/<conv>.wav) carries whatever the redaction stage 
 (a 1 kHz tone by default: good for a human listener, bad for a model, which learns to beep). A recipe
 re-masks the spans named in the redaction log (redactions/<conv>.json, `audio` of each span) with its own
 `redacted_audio` setting on the int16 samples it exports, and drops the words whose time falls inside a
-masked span, so the text targets agree with what is heard. A synthesized surrogate will come with the
-synth stage; until then it is not offered.
+masked span, so the text targets agree with what is heard; what a text target says in a placeholder's
+place (nothing here, a surrogate's spoken form in synthesized audio) is recipes/spoken.py.
 """
 
 from __future__ import annotations

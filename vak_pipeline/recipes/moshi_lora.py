@@ -9,7 +9,9 @@ exports/moshi_lora/
                                             never reads them when train_data points at a folder
 
 Redacted spans sound as `redacted_audio` says (silence by default: the recording's redaction tone would
-teach Moshi to beep), and words inside a masked span are dropped, so the text stream matches the audio.
+teach Moshi to beep), and words inside a masked span are dropped, so the text stream matches the audio;
+the file's "masked" list ([start, end] per dropped stretch) marks those gaps. A synthesized call's
+placeholder word is its spoken surrogate's words (recipes/spoken.py), timed over the surrogate's audio.
 A conversation whose transcript came from an ASR model that does not cover its language is left out
 (`asr_language_unfit`, see speech/language_fit.py).
 
@@ -31,9 +33,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ..layout import DataRoot
 from ..schema import Alignment, AudioMask, VakRecord
 from .audio_io import AudioProblem, read_audio, role_channels, write_wav
-from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
+from .common import BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio, apply_masks, inside_masks, load_masks
 from .shards import run_recipe
+from .spoken import SpokenForms, spoken_forms, spread
 
 RECIPE = "moshi_lora"
 MAIN, OTHER = "SPEAKER_MAIN", "SPEAKER_OTHER"
@@ -53,18 +56,30 @@ class MoshiConfig(BaseModel):
 
 def words_for(record: VakRecord, alignment: Alignment | None, config: MoshiConfig,
               counts: dict[str, int], masks: list[AudioMask] | None = None,
-              channels: dict[str, int] | None = None) -> list[list]:
-    """[[word, [start, end], label], ...] sorted by start; from word timings, else spread over turns."""
+              channels: dict[str, int] | None = None, forms: SpokenForms | None = None,
+              gaps: list[list[float]] | None = None) -> list[list]:
+    """[[word, [start, end], label], ...] sorted by start; from word timings, else spread over turns.
+    Placeholders become their spoken surrogate (`forms`) or are dropped, their time added to `gaps`."""
+    forms = forms or SpokenForms()
     rows: list[tuple[float, float, str, str]] = []
     if alignment is not None:
         for w in alignment.words:
-            if w.speaker in ("agent", "user"):
-                rows.append((w.start, w.end, w.word, w.speaker))
+            if w.speaker not in ("agent", "user"):
+                continue
+            heard = forms.word(w.word) if config.placeholder_words == "drop" else [w.word]
+            if heard is None:
+                counts["words_placeholder_dropped"] = counts.get("words_placeholder_dropped", 0) + 1
+                if gaps is not None and w.end > w.start:
+                    gaps.append([round(w.start, 3), round(w.end, 3)])
+                continue
+            if heard != [w.word]:
+                counts["words_surrogate_spoken"] = counts.get("words_surrogate_spoken", 0) + 1
+            rows += [(a, b, part, w.speaker) for part, a, b in spread(heard, w.start, w.end)]
     else:
         for t in record.turns:
             if not t.is_spoken or t.speaker not in ("agent", "user") or not t.text:
                 continue
-            tokens = t.text.split()
+            tokens = (forms.text(t.text) if config.placeholder_words == "drop" else t.text).split()
             step = (t.end - t.start) / len(tokens) if tokens else 0.0
             for k, tok in enumerate(tokens):
                 rows.append((t.start + k * step, t.start + (k + 1) * step, tok, t.speaker))
@@ -76,13 +91,12 @@ def words_for(record: VakRecord, alignment: Alignment | None, config: MoshiConfi
         if end <= start:
             counts["words_zero_length_dropped"] = counts.get("words_zero_length_dropped", 0) + 1
             continue
-        if config.placeholder_words == "drop" and PLACEHOLDER_RE.search(word):
-            counts["words_placeholder_dropped"] = counts.get("words_placeholder_dropped", 0) + 1
-            continue
         if speaker == "user" and not config.user_words:
             continue
         if masks and inside_masks(start, end, masks, (channels or {}).get(speaker)):
             counts["words_masked_dropped"] = counts.get("words_masked_dropped", 0) + 1
+            if gaps is not None:
+                gaps.append([round(start, 3), round(end, 3)])
             continue
         out.append([word, [round(start, 3), round(end, 3)], MAIN if speaker == "agent" else OTHER])
     return out
@@ -177,7 +191,14 @@ def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: Spli
             continue
         build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
         channels = {"agent": 0, "user": 0} if synthetic or data.shape[1] == 1 else role_channels(record, data.shape[1])
-        words = words_for(record, alignment, config, build.counts, masks, channels)
+        forms = spoken_forms(build.layout, record)
+        unknown = sorted({p for t in record.turns if t.text for p in forms.unspoken(t.text)})
+        if unknown:
+            build.skip(record.id, "surrogates_missing", f"{len(unknown)} placeholder(s) spoken by synth but not in "
+                       "its work/<upload>/synth sidecar: the text cannot say what the audio says; re-run synth")
+            continue
+        gaps: list[list[float]] = []
+        words = words_for(record, alignment, config, build.counts, masks, channels, forms, gaps)
         if not any(w[2] == MAIN for w in words):
             build.skip(record.id, "no_agent_words", "no timed agent words: the text stream would be empty")
             continue
@@ -186,7 +207,7 @@ def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: Spli
             build.skip(record.id, "id_collision", f"another conversation already exported as {split}/{stem}.wav")
             continue
         duration = write_wav(build.path(split, f"{stem}.wav"), stereo, rate)
-        build.write_json({"alignments": words}, split, f"{stem}.json")
+        build.write_json({"alignments": words, "masked": sorted(gaps)}, split, f"{stem}.json")
         indexes.write(split, {"path": f"{split}/{stem}.wav", "duration": duration})
         build.counts["conversations"] += 1
         build.counts[f"conversations_{split}"] += 1

@@ -10,8 +10,10 @@ Field layout: nested structs and lists as in the JSONL (language, tools, turns[.
 column. `audio` is what the Hugging Face `Audio` feature stores, {bytes, path}, so
 `cast_column("audio", datasets.Audio())` works from this folder alone: the WAV bytes (embed_audio, the
 default; redacted spans re-masked as `redacted_audio` says, silence by default) or a path relative to
-this folder (embed_audio=False). The record's own audio metadata is `audio_info`. Arrow
-needs one fixed schema, so values that are arbitrary JSON are stored as JSON strings (decode with
+this folder (embed_audio=False). The record's own audio metadata is `audio_info`. `turns[].text` is the
+manifest's text (placeholders kept); `turns[].spoken_text` is what the row's audio says in that turn
+(a synthesized call's surrogate spoken, a masked placeholder left out; recipes/spoken.py), None
+without audio. Arrow needs one fixed schema, so values that are arbitrary JSON are stored as JSON strings (decode with
 json.loads): tools[].parameters, turns[].tool_call.arguments, turns[].tool_result.content,
 turns[].entities[].normalized, audio.channel_map, meta.speakers, meta.transcription, meta.diarization,
 and meta.extra (any meta keys beyond the named ones, e.g. an importer's provenance).
@@ -39,6 +41,7 @@ from .audio_io import AudioProblem, read_audio
 from .common import BuildResult, ExportBuild, SynthesizedAudio, safe_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .shards import run_recipe
+from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "parquet"
 _META_FIELDS = set(Meta.model_fields)
@@ -57,6 +60,7 @@ def manifest_schema(embed_audio: bool = False):
     turn = pa.struct([
         ("speaker", s), ("start", f64), ("end", f64), ("text", s), ("lang", s), ("overlap", b),
         ("entities", pa.list_(entity)),
+        ("spoken_text", s),  # what the row's audio says in this turn (recipes/spoken.py); None without audio
         ("tool_call", pa.struct([("id", s), ("name", s), ("arguments", s)])),
         ("tool_result", pa.struct([("id", s), ("content", s)])),
     ])
@@ -84,9 +88,14 @@ def _js(value: Any) -> str | None:
 
 
 def record_row(record: VakRecord, split: str | None, audio_bytes: bytes | None = None,
-               embed_audio: bool = False, audio_path: str | None = None) -> dict[str, Any]:
-    """A manifest record as a row of `manifest_schema`; `audio` = {bytes, path} (None without audio)."""
+               embed_audio: bool = False, audio_path: str | None = None,
+               forms: SpokenForms | None = None) -> dict[str, Any]:
+    """A manifest record as a row of `manifest_schema`; `audio` = {bytes, path} (None without audio).
+    With `forms` (a row with audio), each spoken turn's `spoken_text` is its text as heard."""
     d = record.model_dump(mode="json")
+    for t, turn in zip(d["turns"], record.turns, strict=True):
+        text = turn.text if forms is not None and turn.is_spoken else None
+        t["spoken_text"] = forms.text(text) if forms is not None and text and not forms.unspoken(text) else None
     d["audio_info"] = d.pop("audio")
     if d["audio_info"] is not None:
         d["audio_info"]["channel_map"] = _js(d["audio_info"]["channel_map"])
@@ -177,7 +186,8 @@ def _export_rows(build: ExportBuild, config: ParquetConfig) -> None:
     try:
         for record, split in build.eligible(config.splits):
             audio_bytes, audio_path = _audio(build, record, config)
-            pieces[split].write(record_row(record, split, audio_bytes, config.embed_audio, audio_path))
+            forms = spoken_forms(build.layout, record) if record.audio is not None else None
+            pieces[split].write(record_row(record, split, audio_bytes, config.embed_audio, audio_path, forms))
             for key, value in (("split", split), ("locale", record.locale), ("source", record.meta.source),
                                ("consent", record.meta.consent), ("license", record.meta.license or "(none)")):
                 build.tallies[key][value] += 1

@@ -19,7 +19,10 @@ Audio paths are relative to the JSONL's directory (LLaMA-Factory `media_dir` / m
 or absolute with `absolute_paths`. Overlapping turns are dropped or merged (`overlap_policy`) and
 counted; see chat.py for how messages are assembled and trimmed. Redacted spans are re-masked as
 `redacted_audio` says (silence by default); conversations transcribed by an ASR model that does not
-cover their language are left out (`asr_language_unfit`).
+cover their language are left out (`asr_language_unfit`). With `assistant_audio`, an assistant message's
+text is what its clip says (recipes/spoken.py): a synthesized call's placeholder is its spoken surrogate,
+a masked one is left out. Results of parallel tool calls are in the calls' order (chat.py), so the
+sharegpt observation turn, which has no call id, lists them as the function_call turn lists the calls.
 
 Why a second layout for LLaMA-Factory: its `openai` formatting turns an assistant message with tool
 calls into a function message whose content is the calls alone (the words spoken before the call are
@@ -44,6 +47,7 @@ from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop
 from .common import BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio
 from .shards import run_recipe
+from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "turn_based"
 AUDIO_TAG = "<audio>"
@@ -66,6 +70,9 @@ class TurnBasedConfig(BaseModel):
 
 
 TOOL_CALL_WORDS = ("<tool_call>", "</tool_call>")  # LLaMA-Factory's default template tool_call_words
+# LLaMA-Factory 0.9.5 audio templates that read the function_call turns: gemma3n is not one (its function
+# formatter fails on them: "Invalid JSON format in function message"); build.json `llamafactory_templates`
+LLAMAFACTORY_TEMPLATES = ("qwen2_audio", "qwen2_omni", "qwen3_omni", "minicpm_o")
 OBSERVATION_JOIN = "\n</tool_response>\n<tool_response>\n"  # how LLaMA-Factory joins parallel tool results
 SHAREGPT_TAGS = {"role_tag": "from", "content_tag": "value", "user_tag": "human", "assistant_tag": "gpt",
                  "observation_tag": "observation", "function_tag": "function_call", "system_tag": "system"}
@@ -117,9 +124,9 @@ class _Clips:
     """Cuts one clip per kept spoken turn; remembers the first problem so the record can be skipped whole."""
 
     def __init__(self, build: ExportBuild, record: VakRecord, split: str, audio: ConversationAudio,
-                 config: TurnBasedConfig, keep: set[int]) -> None:
+                 config: TurnBasedConfig, keep: set[int], forms: SpokenForms | None = None) -> None:
         self.build, self.record, self.split, self.audio = build, record, split, audio
-        self.config, self.keep = config, keep
+        self.config, self.keep, self.forms = config, keep, forms or SpokenForms()
         self.problem: tuple[int, str] | None = None
         self.written: dict[str, Path] = {}  # path as referenced -> file in the stage
 
@@ -155,7 +162,7 @@ class _Clips:
         if not self.config.assistant_audio:
             return t.text, []
         path = self.cut(i, t)
-        return t.text, [path] if path else []
+        return self.forms.text(t.text or ""), [path] if path else []
 
 
 def kept_turns(record: VakRecord, config: TurnBasedConfig, build: ExportBuild) -> set[int]:
@@ -183,6 +190,7 @@ def _finish(build: ExportBuild) -> None:
     rows = {s: build.counts.get(f"conversations_{s}", 0) for s in config.splits}
     build.explain_empty(rows, config.splits, needs_audio=True)
     build.write_json(dataset_info(config, rows), "dataset_info.json")
+    build.extra["llamafactory_templates"] = list(LLAMAFACTORY_TEMPLATES)
 
 
 def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: SplitWriters,
@@ -194,7 +202,12 @@ def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: Spl
             build.skip(record.id, exc.code, str(exc))
             continue
         build.counts[f"redacted_spans_{config.redacted_audio}"] += audio.masked_spans
-        clips = _Clips(build, record, split, audio, config, kept_turns(record, config, build))
+        forms = spoken_forms(build.layout, record)
+        if config.assistant_audio and any(forms.unspoken(t.text) for t in record.turns if t.text):
+            build.skip(record.id, "surrogates_missing", "placeholders spoken by synth are not in its "
+                       "work/<upload>/synth sidecar: the text cannot say what the audio says; re-run synth")
+            continue
+        clips = _Clips(build, record, split, audio, config, kept_turns(record, config, build), forms)
         events = record_events(record, user=clips.user, assistant=clips.assistant)
         if clips.problem is not None:
             clips.discard_unused(set())

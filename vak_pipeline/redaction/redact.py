@@ -18,6 +18,7 @@ from ..pii.recognizers.asked import asked_types, asks_a_question, find_asked_run
 from ..pii.recognizers.phone import asks_for_number, find_cued_digit_runs
 from ..schema import Alignment, AudioMask, Entity, RedactionLog, RedactionSpan, Turn, VakRecord
 from .audio import AudioSettings, locate_span, make_mask, redact_alignment
+from .spoken_ids import with_spoken_ids
 
 # Entity types the format names that are a person's data: an annotated one is redacted even if no
 # recognizer fired (the annotation is evidence), and its text becomes the placeholder.
@@ -160,6 +161,10 @@ def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[s
         f.matches = resolve_overlaps(find_pii(pack, f.text, names, ner, persona) + extra)
         if question and asks_a_question(question):
             f.matches = _with_unsure_runs(f.matches, find_unsure_runs(f.text, pack.number_words, asked))
+        elif f.path == "text" and rec.audio is not None:  # a heard turn: ASR may have lost the question's cue
+            f.matches = _with_unsure_runs(f.matches, find_unsure_runs(f.text, pack.number_words))
+        if f.path == "text":  # e-mail-like and spelled runs no recognizer typed (redaction/spoken_ids.py)
+            f.matches = with_spoken_ids(f.matches, f.text)
 
 
 def _with_unsure_runs(matches: list[Match], runs: Iterable[Match]) -> list[Match]:
@@ -237,7 +242,7 @@ def _existing_counters(fields: list[_Field]) -> dict[str, int]:
     counters: dict[str, int] = {}
     for f in fields:
         for m in _ANY_PLACEHOLDER.finditer(f.text):
-            if m.group(1):
+            if m.group(2):  # a numbered one; <SECRET> has no number to continue
                 counters[m.group(1)] = max(counters.get(m.group(1), 0), int(m.group(2)))
     return counters
 

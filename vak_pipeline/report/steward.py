@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
-from ..recipes.common import iter_records
+from ..recipes.common import export_warnings, iter_records
 from ..release import ReleaseVerdict, read_verdict
 from ..rules.origin import record_kind, synthesized_audio
 from ..schema import RedactionLog
@@ -210,6 +210,7 @@ def summarize(data_root: DataRoot, settings: ReportSettings | None = None) -> St
             s.splits_warnings = list(splits.header.warnings)
             s.held_out = splits.count("held_out")
         _summarize_manifest(layout, splits, s, settings)
+        s.splits_warnings += export_warnings(layout)  # empty exports and parts (build.json `warnings`)
         if splits is not None and layout.manifest.exists():
             s.splits_stale = splits.header.manifest_hash != s.manifest_hash
             s.splits_errors = sum(

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*?)(?:_([1-9][0-9]*))?>")
+from ..pii.placeholders import PLACEHOLDER_RE as PLACEHOLDER  # numbered and unnumbered, defined once
 
 FIRST = {
     "en-GB": (

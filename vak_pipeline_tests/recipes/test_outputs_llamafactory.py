@@ -8,7 +8,8 @@ replicated here line by line (no code copied; the logic is re-expressed), from:
   - src/llamafactory/data/converter.py   SharegptDatasetConverter.__call__  (repo commit 908cd68e457d)
   - src/llamafactory/data/formatter.py   FunctionFormatter.apply / _parse_functions (repo commit 3a0f5b4fe72a)
   - src/llamafactory/data/template.py    default tool_call_words ("<tool_call>", "</tool_call>") of every
-                                          audio template (qwen2_audio, qwen2_omni, qwen3_omni, minicpm_o, gemma3n)
+                                          audio template that reads function_call turns
+                                          (qwen2_audio, qwen2_omni, qwen3_omni, minicpm_o; gemma3n fails on them)
 """
 
 from __future__ import annotations
