@@ -35,13 +35,15 @@ from ..core.stage import (
 from ..layout import DataLayout
 from ..locales.registry import packs_fingerprint
 from ..schema.record import VakRecord
-from ..storage import JsonLine, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
+from ..storage import JsonLine, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, sha256_file
 from . import aidb, messages
 from .aidb import AidbImportContext
 from .descriptor import load_descriptor
+from .ids import public_file
 from .importing import ImportedRecord, LineImport
 from .inventory import is_plain_file
 from .messages import MessagesImportContext
+from .names import write_name_map
 
 AIDB_SUFFIX = ".aidb.jsonl"
 MESSAGES_SUFFIX = ".messages.jsonl"
@@ -157,9 +159,12 @@ def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, A
     yield from issues
     if descriptor is None:
         return
+    public = {rel: public_file(rel, lambda p=path: sha256_file(p), descriptor.settings_for(rel).locale)
+              for rel, _ in files}  # the public name (no PII from file or folder names): ids, issues, records
+    write_name_map(layout.name_map(upload, "text"), [(None, pub, rel) for rel, pub in public.items()])
     for rel, path in files:
         settings = descriptor.settings_for(rel)
-        name = f"{upload}/{rel}"
+        name = f"{upload}/{public[rel]}"
         if rel.lower().endswith(AIDB_SUFFIX):
             yield _AIDB, AidbImportContext(upload=upload, file=name, settings=settings, layout=layout), path
         else:

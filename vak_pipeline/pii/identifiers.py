@@ -1,0 +1,77 @@
+"""PII in identifiers: file names, folder names, speaker ids, record ids (short, lower-case, no sentences).
+
+The text recognizers (`scan_pii`) find numbers and e-mail addresses in a file name as anywhere, but their
+person-name rules need capitals or a cue ("my name is"), which `devika-raghunathan` or `cust-rahul` never
+have. So identifiers get a second, token-level check: a letter token of 3+ characters is a person's name
+when the name lexicon (names-dataset, `name_lexicon`) lists it as a first or last name and no word list
+calls it an ordinary word; a token no word list knows (`raghunathan`, `quarrington`) that sits next to a
+name or another PII hit is taken as the rest of that name (call recorders write "<number>_<first>-<last>").
+A lone unknown token (`hinglish`, `aidb`) stays: without a neighbour it is no evidence of a person.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ..locales.base import LocalePack
+from .scan import PiiFinding, scan_pii
+
+_TOKEN = re.compile(r"[A-Za-z]+")
+_GLUE = re.compile(r"^[\s._+\-]*$")  # what may separate two tokens of one name in an identifier
+NAME_TYPE = "person_name"
+
+
+@functools.lru_cache(maxsize=1)
+def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
+    """(name words, ordinary words): the lexicon's first and last names, and every word list it knows."""
+    from .recognizers.lexicon_names import _NON_NAME
+    from .recognizers.name_lexicon import lexicon
+
+    lex = lexicon()
+    ordinary = frozenset(lex.common | lex.english | _NON_NAME)
+    names = frozenset(t for t in (*lex.first, *lex.last) if len(t) >= 3 and t not in ordinary)
+    return names, ordinary
+
+
+def identifier_pii(pack: LocalePack, text: str) -> list[PiiFinding]:
+    """PII in an identifier (type and character range, never the value), non-overlapping, in order."""
+    if not text:
+        return []
+    found = list(scan_pii(pack, text))
+    names, ordinary = _vocabulary()
+    tokens = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(text)]
+    hit = [len(w) >= 3 and w in names and not _covered(found, s, e) for s, e, w in tokens]
+    unknown = [len(w) >= 3 and w not in ordinary and w not in names for _, _, w in tokens]
+    changed = True
+    while changed:  # an unknown token beside a name or another hit is part of it
+        changed = False
+        for i, (s, e, _) in enumerate(tokens):
+            if hit[i] or not unknown[i] or _covered(found, s, e):
+                continue
+            if _beside(text, tokens, hit, found, i):
+                hit[i] = changed = True
+    found += [PiiFinding(type=NAME_TYPE, start=s, end=e, recognizer="identifier_names")
+              for (s, e, _), h in zip(tokens, hit, strict=True) if h]
+    found.sort(key=lambda f: (f.start, f.end))
+    out: list[PiiFinding] = []
+    for f in found:
+        if out and f.start < out[-1].end:
+            continue
+        out.append(f)
+    return out
+
+
+def _covered(found: list[PiiFinding], s: int, e: int) -> bool:
+    return any(f.start < e and s < f.end for f in found)
+
+
+def _beside(text: str, tokens: list[tuple[int, int, str]], hit: list[bool], found: list[PiiFinding],
+            i: int) -> bool:
+    s, e, _ = tokens[i]
+    if i > 0 and hit[i - 1] and _GLUE.match(text[tokens[i - 1][1]:s]):
+        return True
+    if i + 1 < len(tokens) and hit[i + 1] and _GLUE.match(text[e:tokens[i + 1][0]]):
+        return True
+    return any((_GLUE.match(text[f.end:s]) and f.end <= s) or (f.start >= e and _GLUE.match(text[e:f.start]))
+               for f in found if f.recognizer != "identifier_names")
