@@ -68,7 +68,8 @@ def _normalize_job(job: dict[str, Any]) -> LedgerEntry:
     except AudioError as exc:
         code, message, fix = exc.code, exc.message, exc.fix
     except Exception as exc:  # a decoder/library failure on odd input is still a per-file problem
-        code, message, fix = ("audio_normalize_failed", f"{Path(public).name} failed to normalize ({type(exc).__name__})",
+        code, message, fix = ("audio_normalize_failed",
+                              f"{Path(public).name} failed to normalize ({type(exc).__name__})",
                               "re-export the recording as WAV or FLAC and upload it again")
     return LedgerEntry(item=name, key=job["key"], failure=_file_issue(job["upload"], public, code, message, fix))
 
@@ -147,7 +148,8 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
             if prev is not None and (prev.failure is not None or (layout.root / rel).is_file()):
                 items.append(Done(prev))
                 continue
-            items.append({"src": str(upload_dir / f.name), "dst": str(layout.root / rel), "name": f.name, "public": public[f.name],
+            items.append({"src": str(upload_dir / f.name), "dst": str(layout.root / rel), "name": f.name,
+                          "public": public[f.name],
                           "keep": settings.keep_channels, "rate": target_rate, "block_s": block_s, "quality": quality,
                           "key": key, "upload": upload, "max_duration_s": max_duration_s})
         todo = [i for i in items if not isinstance(i, Done)]
@@ -181,8 +183,8 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     write_name_map(layout.name_map(upload), [(r.conv_id, r.public_file, r.source_file) for r in rows])
     notes = [{"conv_id": r.conv_id, "file": f"{upload}/{r.public_file}", "note": n}
              for r in rows for n in r.inspect.notes]
-    failures = [{"file": public.get(e.item, e.item), "key": e.key, "issue": e.failure.model_dump(mode="json", exclude_none=True)}
-                for e in failed]
+    failures = [{"file": public.get(e.item, e.item), "key": e.key,
+                 "issue": e.failure.model_dump(mode="json", exclude_none=True)} for e in failed]
     write_report(layout.upload_report(upload), result, fingerprint=inv.fingerprint, notes=notes, failures=failures,
                  counts={"files": len(inv.files), "audio_files": len(audio_files), "recordings": result.recordings,
                          "decoded": result.decoded, "skipped": result.skipped, "failed": result.failed,

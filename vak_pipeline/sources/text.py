@@ -160,7 +160,7 @@ def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, A
     if descriptor is None:
         return
     public = {rel: public_file(rel, lambda p=path: sha256_file(p), descriptor.settings_for(rel).locale)
-              for rel, _ in files}  # the public name (no PII from file or folder names): ids, issues, records
+              for rel, path in files}  # the public name (no PII from file or folder names): ids, issues, records
     write_name_map(layout.name_map(upload, "text"), [(None, pub, rel) for rel, pub in public.items()])
     for rel, path in files:
         settings = descriptor.settings_for(rel)
