@@ -20,29 +20,48 @@ from .scan import PiiFinding, scan_pii
 _TOKEN = re.compile(r"[A-Za-z]+")
 _GLUE = re.compile(r"^[\s._+\-]*$")  # what may separate two tokens of one name in an identifier
 NAME_TYPE = "person_name"
+TOP_RANK, FIRST_ZIPF, LAST_ZIPF = 500, 4.0, 3.0
 
 
 @functools.lru_cache(maxsize=1)
 def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
-    """(name words, ordinary words): the lexicon's first and last names, and every word list it knows."""
+    """(name words, ordinary words). A name word is a lexicon first name rarer than Zipf 4 in English, a
+    last name rarer than Zipf 3 (the surname table is noisy: "billing", "english", "attachments"), or any
+    top-500 name; never a word the word lists call ordinary."""
+    import wordfreq
+
     from .recognizers.lexicon_names import _NON_NAME
     from .recognizers.name_lexicon import lexicon
 
     lex = lexicon()
     ordinary = frozenset(lex.common | lex.english | _NON_NAME)
-    names = frozenset(t for t in (*lex.first, *lex.last) if len(t) >= 3 and t not in ordinary)
-    return names, ordinary
+
+    def is_name(t: str) -> bool:
+        ranks = [*(lex.first.get(t) or {}).values(), *(lex.last.get(t) or {}).values()]
+        if len(t) < 3 or t in ordinary or not ranks:
+            return False
+        if min(ranks) <= TOP_RANK:
+            return True
+        return wordfreq.zipf_frequency(t, "en") < (FIRST_ZIPF if t in lex.first else LAST_ZIPF)
+
+    return frozenset(t for t in (*lex.first, *lex.last) if is_name(t)), ordinary
 
 
-def identifier_pii(pack: LocalePack, text: str) -> list[PiiFinding]:
-    """PII in an identifier (type and character range, never the value), non-overlapping, in order."""
+def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
+                   persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
+    """PII in an identifier (type and character range, never the value), non-overlapping, in order.
+    `names`: names the uploader declared; `persona`: the agent persona's name tokens (not PII)."""
     if not text:
         return []
-    found = list(scan_pii(pack, text))
-    names, ordinary = _vocabulary()
+    # a lower-case text is judged by the token check below, not by the prose rules ("billing" is no name)
+    found = [f for f in scan_pii(pack, text, names, persona)
+             if f.type != NAME_TYPE or text[f.start:f.end] != text[f.start:f.end].lower()]
+    lexicon_names, ordinary = _vocabulary()
     tokens = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(text)]
-    hit = [len(w) >= 3 and w in names and not _covered(found, s, e) for s, e, w in tokens]
-    unknown = [len(w) >= 3 and w not in ordinary and w not in names for _, _, w in tokens]
+    hit = [len(w) >= 3 and w in lexicon_names and w not in persona and not _covered(found, s, e)
+           for s, e, w in tokens]
+    unknown = [len(w) >= 3 and w not in ordinary and w not in lexicon_names and w not in persona
+               for _, _, w in tokens]
     changed = True
     while changed:  # an unknown token beside a name or another hit is part of it
         changed = False

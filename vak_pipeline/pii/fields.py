@@ -1,0 +1,87 @@
+"""Every published string of a record that is not a turn's text, tool JSON or the system prompt: one list,
+read by the redaction stage (which cleans them) and the `pii_redacted` re-check (which scans them), so
+validation catches what redaction missed (issue 26).
+
+Scanned (`identifier_pii`: the pack's recognizers plus the lower-case name check): `domain`, `scenario`,
+tool names, descriptions and parameter schemas, the speaker ids of `meta.speakers`, `meta.upload`,
+`meta.source_file`, and every key and string value of every meta field outside `STRUCTURED_META`
+(`meta.sft_metadata`, `meta.sft`, `meta.aidb.*` with participants, labels, links and extra fields,
+`meta.notes`, `meta.origin`, anything an importer adds later). `STRUCTURED_META` is the allow-list of
+fields the pipeline itself writes from closed vocabularies, timestamps or its own paths: never scanned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..locales.base import LocalePack
+from .identifiers import identifier_pii
+from .scan import PiiFinding
+
+# written by the pipeline from closed vocabularies, its own paths, numbers and timestamps
+STRUCTURED_META = frozenset({
+    "source", "consent", "consent_ref", "voice_consent_ref", "license", "pii_redacted", "redaction_log",
+    "transcription", "diarization", "split", "created", "allow_unconsented", "skip_redaction", "speakers",
+    "upload", "source_file", "cleanup", "crosstalk", "removed_segments", "asr", "entities",
+})
+
+
+@dataclass(frozen=True)
+class PublishedString:
+    """A string at `path` (keys into the record's JSON); `is_key`: the string is that dict key itself."""
+
+    path: tuple[str | int, ...]
+    text: str
+    kind: str  # "text" | "key" | "speaker" | "tool_name"
+
+    @property
+    def field(self) -> str:
+        """The dotted field name an issue names (`meta.aidb.labels.contact`, `tools[0].description`)."""
+        out = ""
+        for k in self.path:
+            out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
+        return out
+
+
+def published_strings(doc: dict[str, Any]) -> Iterator[PublishedString]:
+    """The strings of a record's JSON (`VakRecord.dump()`) that `identifier_pii` must find clean."""
+    for key in ("domain", "scenario"):
+        if isinstance(doc.get(key), str):
+            yield PublishedString((key,), doc[key], "text")
+    for i, tool in enumerate(doc.get("tools") or []):
+        if isinstance(tool.get("name"), str):
+            yield PublishedString(("tools", i, "name"), tool["name"], "tool_name")
+        if isinstance(tool.get("description"), str):
+            yield PublishedString(("tools", i, "description"), tool["description"], "text")
+        yield from _walk(tool.get("parameters"), ("tools", i, "parameters"))
+    meta = doc.get("meta") or {}
+    for role, spk in (meta.get("speakers") or {}).items():
+        if isinstance(spk, str):
+            yield PublishedString(("meta", "speakers", role), spk, "speaker")
+    for key in ("upload", "source_file"):
+        if isinstance(meta.get(key), str):
+            yield PublishedString(("meta", key), meta[key], "text")
+    for key, value in meta.items():
+        if key not in STRUCTURED_META:
+            yield from _walk(value, ("meta", key))
+
+
+def _walk(value: Any, path: tuple[str | int, ...]) -> Iterator[PublishedString]:
+    if isinstance(value, str):
+        yield PublishedString(path, value, "text")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str):
+                yield PublishedString((*path, k), k, "key")
+            yield from _walk(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk(v, (*path, i))
+
+
+def findings(pack: LocalePack, s: PublishedString, names: tuple[str, ...] = (),
+             persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
+    """PII in one published string (type and range only)."""
+    return identifier_pii(pack, s.text, names, persona)
