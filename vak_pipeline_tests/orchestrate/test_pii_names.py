@@ -44,7 +44,7 @@ def _plant(data: Path) -> None:
                                   f"Look up the status; escalate to {EMAIL_C}")
     (calls / "upload.yaml").write_text(yaml_text)
     shutil.copy2(raw / "sample-calls" / "call_003.flac", calls / CALL_A)
-    shutil.copy2(raw / "sample-calls" / "call_003.flac", calls / CALL_B)
+    shutil.copy2(raw / "sample-calls" / "call_002.flac", calls / CALL_B)
     (calls / "recordings.csv").write_text(
         "file,channel_map,user_speaker,agent_speaker\n"
         f'{CALL_A},"{{""0"": ""user"", ""1"": ""agent""}}",{EMAIL_A},anjali\n'
