@@ -12,6 +12,7 @@ fields the pipeline itself writes from closed vocabularies, timestamps or its ow
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from ..locales.base import LocalePack
 from .identifiers import identifier_pii
 from .scan import PiiFinding
 
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 # written by the pipeline from closed vocabularies, its own paths, numbers and timestamps
 STRUCTURED_META = frozenset({
     "source", "consent", "consent_ref", "voice_consent_ref", "license", "pii_redacted", "redaction_log",
@@ -35,13 +37,19 @@ class PublishedString:
     path: tuple[str | int, ...]
     text: str
     kind: str  # "text" | "key" | "speaker" | "tool_name"
+    fixed: int = 0  # how many leading path elements are the schema's own names (never checked)
 
-    @property
-    def field(self) -> str:
-        """The dotted field name an issue names (`meta.aidb.labels.contact`, `tools[0].description`)."""
+    def field(self, pack: LocalePack) -> str:
+        """The dotted field name an issue names (`meta.aidb.labels.contact`, `tools[0].description`); a key
+        that is not a plain word, or that holds PII itself, is shown as `{key}` (issues never show values)."""
         out = ""
-        for k in self.path:
-            out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
+        for n, k in enumerate(self.path):
+            if isinstance(k, int):
+                out += f"[{k}]"
+                continue
+            if n >= self.fixed and (not _PLAIN_KEY.match(k) or identifier_pii(pack, k)):
+                k = "{key}"
+            out += f".{k}" if out else k
         return out
 
 
@@ -49,36 +57,36 @@ def published_strings(doc: dict[str, Any]) -> Iterator[PublishedString]:
     """The strings of a record's JSON (`VakRecord.dump()`) that `identifier_pii` must find clean."""
     for key in ("domain", "scenario"):
         if isinstance(doc.get(key), str):
-            yield PublishedString((key,), doc[key], "text")
+            yield PublishedString((key,), doc[key], "text", 1)
     for i, tool in enumerate(doc.get("tools") or []):
         if isinstance(tool.get("name"), str):
-            yield PublishedString(("tools", i, "name"), tool["name"], "tool_name")
+            yield PublishedString(("tools", i, "name"), tool["name"], "tool_name", 3)
         if isinstance(tool.get("description"), str):
-            yield PublishedString(("tools", i, "description"), tool["description"], "text")
-        yield from _walk(tool.get("parameters"), ("tools", i, "parameters"))
+            yield PublishedString(("tools", i, "description"), tool["description"], "text", 3)
+        yield from _walk(tool.get("parameters"), ("tools", i, "parameters"), 3)
     meta = doc.get("meta") or {}
     for role, spk in (meta.get("speakers") or {}).items():
         if isinstance(spk, str):
-            yield PublishedString(("meta", "speakers", role), spk, "speaker")
+            yield PublishedString(("meta", "speakers", role), spk, "speaker", 2)
     for key in ("upload", "source_file"):
         if isinstance(meta.get(key), str):
-            yield PublishedString(("meta", key), meta[key], "text")
+            yield PublishedString(("meta", key), meta[key], "text", 2)
     for key, value in meta.items():
         if key not in STRUCTURED_META:
-            yield from _walk(value, ("meta", key))
+            yield from _walk(value, ("meta", key), 2)
 
 
-def _walk(value: Any, path: tuple[str | int, ...]) -> Iterator[PublishedString]:
+def _walk(value: Any, path: tuple[str | int, ...], fixed: int) -> Iterator[PublishedString]:
     if isinstance(value, str):
-        yield PublishedString(path, value, "text")
+        yield PublishedString(path, value, "text", fixed)
     elif isinstance(value, dict):
         for k, v in value.items():
             if isinstance(k, str):
-                yield PublishedString((*path, k), k, "key")
-            yield from _walk(v, (*path, k))
+                yield PublishedString((*path, k), k, "key", fixed)
+            yield from _walk(v, (*path, k), fixed)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from _walk(v, (*path, i))
+            yield from _walk(v, (*path, i), fixed)
 
 
 def findings(pack: LocalePack, s: PublishedString, names: tuple[str, ...] = (),

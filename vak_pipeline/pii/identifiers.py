@@ -21,13 +21,14 @@ _TOKEN = re.compile(r"[A-Za-z]+")
 _GLUE = re.compile(r"^[\s._+\-]*$")  # what may separate two tokens of one name in an identifier
 NAME_TYPE = "person_name"
 TOP_RANK, FIRST_ZIPF, LAST_ZIPF = 500, 4.0, 3.0
+LATIN_COUNTRIES = frozenset({"US", "GB", "IN"})
 
 
 @functools.lru_cache(maxsize=1)
 def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
-    """(name words, ordinary words). A name word is a lexicon first name rarer than Zipf 4 in English, a
-    last name rarer than Zipf 3 (the surname table is noisy: "billing", "english", "attachments"), or any
-    top-500 name; never a word the word lists call ordinary."""
+    """(name words, ordinary words). A name word is a US/GB/IN top-500 name, a US/GB/IN first name rarer
+    than Zipf 4 in English, or another lexicon name rarer than Zipf 3 (the surname and romanised Chinese
+    tables are noisy: "billing", "english", "tools"); never a word the word lists call ordinary."""
     import wordfreq
 
     from .recognizers.lexicon_names import _NON_NAME
@@ -37,12 +38,15 @@ def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
     ordinary = frozenset(lex.common | lex.english | _NON_NAME)
 
     def is_name(t: str) -> bool:
-        ranks = [*(lex.first.get(t) or {}).values(), *(lex.last.get(t) or {}).values()]
-        if len(t) < 3 or t in ordinary or not ranks:
+        if len(t) < 3 or t in ordinary:
             return False
-        if min(ranks) <= TOP_RANK:
+        first, last = lex.first.get(t) or {}, lex.last.get(t) or {}
+        latin = [r for c, r in (*first.items(), *last.items()) if c in LATIN_COUNTRIES]
+        if latin and min(latin) <= TOP_RANK:
             return True
-        return wordfreq.zipf_frequency(t, "en") < (FIRST_ZIPF if t in lex.first else LAST_ZIPF)
+        # the romanised Chinese lists are noisy ("tools", "parts"): only rare words count from them
+        is_first = any(c in LATIN_COUNTRIES for c in first)
+        return bool(first or last) and wordfreq.zipf_frequency(t, "en") < (FIRST_ZIPF if is_first else LAST_ZIPF)
 
     return frozenset(t for t in (*lex.first, *lex.last) if is_name(t)), ordinary
 

@@ -46,9 +46,10 @@ def check_pii(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None
     doc = rec.dump()
     for s in published_strings(doc):
         for f in findings(pack, s, names, persona):
+            field = s.field(pack)
             what = "the key" if s.kind == "key" else "the speaker id" if s.kind == "speaker" else ""
             out.add("pii_present",
-                    f"pii_redacted is true but {s.field} ({what or 'its value'}) still holds a {f.type} at "
+                    f"pii_redacted is true but {field} ({what or 'its value'}) still holds a {f.type} at "
                     f"characters {f.start}-{f.end}",
                     "re-run redaction (the value is not shown here on purpose)", family="privacy",
-                    field=s.field)
+                    field=field)
