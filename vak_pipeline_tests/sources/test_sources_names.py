@@ -64,9 +64,10 @@ def test_vak_lookup_reads_the_private_map(tmp_path):
     write_name_map(layout.name_map("up1"), [(conv, public_file(CALLER, SHA, "en-IN"), CALLER)])
     text_pub = public_file("support_+919812345678.messages.jsonl", SHA)
     write_name_map(layout.name_map("up1", "text"), [(None, text_pub, "support_+919812345678.messages.jsonl")])
-    assert lookup(tmp_path, conv) == [{"upload": "up1", "file": CALLER, "public_file": public_file(CALLER, SHA, "en-IN")}]
+    pub = public_file(CALLER, SHA, "en-IN")
+    assert lookup(tmp_path, conv) == [{"upload": "up1", "file": CALLER, "public_file": pub}]
     chat = conversation_id("up1", text_pub, record_id="chat-7")
-    assert lookup(tmp_path, chat)[0] | {} == {"upload": "up1", "file": "support_+919812345678.messages.jsonl",
+    assert lookup(tmp_path, chat)[0] == {"upload": "up1", "file": "support_+919812345678.messages.jsonl",
                                               "public_file": text_pub, "record": "chat-7"}
     res = CliRunner().invoke(app, ["lookup", conv, "--data", str(tmp_path)])
     assert res.exit_code == 0 and f"raw/up1/{CALLER}" in res.output
