@@ -49,8 +49,9 @@ def _plant(data: Path) -> None:
         "file,channel_map,user_speaker,agent_speaker\n"
         f'{CALL_A},"{{""0"": ""user"", ""1"": ""agent""}}",{EMAIL_A},anjali\n'
         f'{CALL_B},"{{""0"": ""user"", ""1"": ""agent""}}",{PHONE_B},anjali\n')
-    (calls / CALL_A.replace(".flac", ".events.jsonl")).write_text(json.dumps(
-        {"t": 12.262, "tool_call": {"id": "c1", "name": "check_status", "arguments": {"customer_id": "4471"}}}) + "\n")
+    events = [{"t": 12.262, "tool_call": {"id": "c1", "name": "check_status", "arguments": {"customer_id": "4471"}}},
+              {"t": 12.562, "tool_result": {"id": "c1", "content": {"status": "complete", "owner": NAME_A}}}]
+    (calls / CALL_A.replace(".flac", ".events.jsonl")).write_text("".join(json.dumps(e) + "\n" for e in events))
 
     chats = data / "raw" / "chats-sept"
     (chats / "ottoline-fairweather").mkdir(parents=True)
