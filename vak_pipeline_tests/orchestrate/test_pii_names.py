@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 import dagster as dg
+import pytest
 from dagster._serdes import serialize_value
 from typer.testing import CliRunner
 
@@ -31,6 +32,7 @@ PHONE_C, NAME_C, EMAIL_C = "+919812345678", "Ottoline Fairweather", "ottoline.f@
 PLANTED = [PHONE_A, NAME_A, EMAIL_A, PHONE_B, NAME_B, PHONE_C, NAME_C, EMAIL_C]
 FORMS = sorted({f for v in PLANTED for f in _forms(v)} | {"devika-raghunathan", "zelda-quarrington",
                                                           "ottoline-fairweather"})
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # two real calls through Whisper, then publish
 CALL_A = "2026-09-16_+919876543210_devika-raghunathan.flac"
 CALL_B = "zelda-quarrington/call_4155550123.flac"
 
