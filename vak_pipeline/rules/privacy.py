@@ -43,6 +43,12 @@ def check_pii(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None
                     f"pii_redacted is true but {field} still holds a {f.type} at characters {f.start}-{f.end}",
                     "re-run redaction (the value is not shown here on purpose)", family="privacy", turn=turn,
                     field=field)
+    from ..pii.identifiers import identifier_pii
+
+    for f in identifier_pii(pack, rec.id):  # ids are made clean where they are made (sources.ids); never changed
+        out.add("pii_present", f"the conversation id holds a {f.type} at characters {f.start}-{f.end}",
+                "give the source a name without personal data (or a clean conv_id), then run again",
+                family="privacy", field="id")
     doc = rec.dump()
     for s in published_strings(doc):
         for f in findings(pack, s, names, persona):

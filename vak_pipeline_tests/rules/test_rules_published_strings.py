@@ -49,3 +49,9 @@ def test_vak_validate_exits_1_on_an_email_left_in_metadata(tmp_path, example_rec
     assert res.exit_code == 1
     assert any(i["code"] == "pii_present" and i.get("field") == "meta.sft_metadata.contact" for i in issues), issues
     assert EMAIL not in res.stdout
+
+
+def test_a_conversation_id_that_carries_a_phone_number_fails_the_recheck(example_dataset, example_record):
+    example_record["id"] = "call_4155550123"
+    (issue,) = _pii(example_record, example_dataset)
+    assert issue.field == "id" and "phone at characters 5-15" in issue.message and "4155" not in issue.message
