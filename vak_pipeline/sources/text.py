@@ -146,7 +146,7 @@ class _Incremental:
                                        issues=issues if issues != [failure] else []))
 
 
-def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, Any, Path]]:
+def _files(layout: DataLayout, upload: str, keep_map: bool = False) -> Iterator[Issue | tuple[_Format, Any, Path]]:
     """The descriptor's issues, then (format, import context, path) of each text file of the upload.
 
     Without a usable upload.yaml nothing is imported: provenance cannot be inferred safely.
@@ -161,7 +161,8 @@ def _files(layout: DataLayout, upload: str) -> Iterator[Issue | tuple[_Format, A
         return
     public = {rel: public_file(rel, lambda p=path: sha256_file(p), descriptor.settings_for(rel).locale)
               for rel, path in files}  # the public name (no PII from file or folder names): ids, issues, records
-    write_name_map(layout.name_map(upload, "text"), [(None, pub, rel) for rel, pub in public.items()])
+    if keep_map:  # the stage keeps the private map (vak lookup); a plain import writes nothing
+        write_name_map(layout.name_map(upload, "text"), [(None, pub, rel) for rel, pub in public.items()])
     for rel, path in files:
         settings = descriptor.settings_for(rel)
         name = f"{upload}/{public[rel]}"
@@ -175,7 +176,7 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
             out: PlacedWriter | None = None) -> Iterator[VakRecord | TextRecord | Issue]:
     """Records and issues of the upload's text sources in file and line order; with `stage`, line by line
     through its ledger, every record also written to `out` (and yielded with its line, as a TextRecord)."""
-    for src in _files(layout, upload):
+    for src in _files(layout, upload, keep_map=stage is not None):
         if isinstance(src, Issue):
             yield src
             continue
