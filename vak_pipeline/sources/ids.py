@@ -136,6 +136,11 @@ def public_file(file: str, sha256: str | Callable[[], str], locale: str | None =
     return "/".join([*safe[:-1], f"{safe[-1]}{tag}{suffix}"])
 
 
+def shown_name(name: str) -> str:
+    """`name` as a message may show it: each PII hit replaced by its type (no tag: the file may be absent)."""
+    return public_file(name, "")
+
+
 def is_safe_id(value: str) -> bool:
     """True when `value` can be used as given: it becomes a file name, so no slashes, no leading dot."""
     return bool(_SAFE_ID.match(value)) and ".." not in value

@@ -85,3 +85,15 @@ def test_an_upload_folder_named_after_a_caller_is_refused_naming_type_and_range_
     refused = _refuse_pii_names(["sample-calls", "devika-raghunathan-sept"], said.append)
     assert list(refused) == ["devika-raghunathan-sept"]
     assert len(said) == 1 and "person_name" in said[0] and "devika" not in said[0].lower()
+
+
+def test_recordings_csv_issues_name_a_missing_caller_file_by_its_types(tmp_path):
+    from vak_pipeline.sources.descriptor import load_descriptor
+
+    up = tmp_path / "up1"
+    up.mkdir()
+    (up / "upload.yaml").write_text("locale: en-US\nsource: real\nconsent: recorded_verbal\nconsent_ref: CR-1\n")
+    (up / "recordings.csv").write_text("file,user_speaker\ncall_4155550123.wav,cust-1\n")
+    _, issues = load_descriptor(up)
+    (issue,) = [i for i in issues if i.code == "descriptor_csv_file_missing"]
+    assert "call_phone.wav" in issue.message and "4155550123" not in issue.render()
