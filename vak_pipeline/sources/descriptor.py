@@ -187,7 +187,8 @@ def load_descriptor(upload_dir: Path) -> tuple[UploadDescriptor | None, list[Iss
                     rejected.setdefault(o.file, start)
                     issues.append(_issue(cname, "descriptor_csv_duplicate_conv_id",
                                          f"conv_id {shown_name(o.conv_id)!r} is already used for "
-                                         f"{shown_name(conv_ids[o.conv_id])!r}; this row is ignored", "give every recording its own conv_id", start, "conv_id"))
+                                         f"{shown_name(conv_ids[o.conv_id])!r}; this row is ignored",
+                                         "give every recording its own conv_id", start, "conv_id"))
                     continue
                 if o.conv_id:
                     conv_ids[o.conv_id] = o.file
