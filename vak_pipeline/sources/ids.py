@@ -114,7 +114,8 @@ def redact_name(text: str, locale: str | None = None) -> tuple[str, bool]:
 
 def public_file(file: str, sha256: str | Callable[[], str], locale: str | None = None) -> str:
     """The name a source file is published and logged under: `file` itself when no part of it carries PII,
-    else each hit replaced by its type and the stem tagged with the first 8 hex digits of the file's sha256."""
+    else each hit replaced by its type and the stem tagged with 8 letters from the file's sha256 (a callable is
+    called only then). Without a sha256 (a name in a message about an absent file) there is no tag."""
     name = file.replace("\\", "/")
     parts = name.split("/")
     low = parts[-1].lower()
