@@ -211,6 +211,26 @@ def _print_outputs(data: Path, release: str = "unchanged") -> None:
             typer.echo(f"  release verdict: {verdict['status']}" + "".join(f"\n    - {r}" for r in verdict["reasons"]))
 
 
+@app.command("lookup")
+def lookup_cmd(conv_id: str = typer.Argument(..., help="A published conversation id (meta, file names, splits)."),
+               data: Path = typer.Option(Path("data"), "--data", help="Dataset directory (reads its private work/)."),
+               fmt: str = typer.Option("text", "--format", help="text or json (one match per line).")) -> None:
+    """Which raw file a published id came from: PII-free ids hide caller names, the private map under
+    work/<upload>/names/ keeps them (only someone with access to work/ can read it)."""
+    from .sources.names import lookup
+
+    found = lookup(data, conv_id)
+    if not found:
+        typer.echo(f"{conv_id}: not in any name map under {data}/work/ (run `vak run --data {data}` first)", err=True)
+        raise typer.Exit(1)
+    for hit in found:
+        if fmt == "json":
+            typer.echo(json.dumps({"id": conv_id} | hit, ensure_ascii=False))
+        else:
+            rec = f" record {hit['record']}" if hit.get("record") else ""
+            typer.echo(f"{conv_id}: raw/{hit['upload']}/{hit['file']}{rec} (published as {hit['public_file']})")
+
+
 @app.command("import-text")
 def import_text(upload_dir: Path = typer.Argument(..., help="An upload folder (data/raw/<upload>)."),
                 out: Path = typer.Argument(..., help="Canonical JSONL to write.")) -> None:

@@ -20,6 +20,7 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/conversations.jsonl tagged_turns: canonical records before redaction
       work/<upload>/redacted.jsonl   redacted_manifest: canonical records after redaction
       work/<upload>/synthesized.jsonl  synth: the redacted records, text-only ones with rendered audio
+      work/<upload>/names/<source>.json  private map: public (PII-free) ids and file names -> raw names
       work/<upload>/synth/<conv>.json  synth: surrogates spoken for placeholders (fake values), voices, cache key
       audio/<conv_id>.wav            published audio: the normalized copy with PII masked (redacted_manifest)
       alignments/<conv_id>.json      published word timings, PII words replaced (schema.Alignment)
@@ -139,6 +140,11 @@ class DataLayout:
         return self.root / "work" / upload
 
     inventory = _in_work("inventory.json")
+
+    def name_map(self, upload: str, source: str = "audio") -> Path:
+        """work/<upload>/names/<source>.json: the private map from public names back to raw ones (vak lookup)."""
+        return self.work(upload) / "names" / f"{source}.json"
+
     audio_index = _in_work("audio.jsonl")
     upload_report = _in_work("report.json")
     transcripts = _in_work("transcripts.jsonl")

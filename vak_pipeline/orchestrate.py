@@ -45,10 +45,11 @@ class PipelineReport:
     runs: list[StageRun] = field(default_factory=list)
     release: str = "unchanged"  # released | blocked | unchanged (publish skipped: nothing changed)
     blocked_reasons: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # why an upload was not run (its name carries PII)
 
     @property
     def success(self) -> bool:
-        return all(r.success for r in self.runs)
+        return not self.refused and all(r.success for r in self.runs)
 
 
 def merge_config(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
@@ -127,6 +128,20 @@ def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[N
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+def _refuse_pii_names(names: list[str], echo: Callable[[str], None]) -> dict[str, str]:
+    """Uploads whose folder name carries PII, with the paragraph said about each (never the value): a partition
+    key is shown in the UI, run tags and the event log, so such an upload is not run at all."""
+    from .sources.names import upload_name_issue
+
+    refused: dict[str, str] = {}
+    for name in names:
+        issue = upload_name_issue(name)
+        if issue is not None:
+            refused[name] = f"upload {issue.file}: {issue.message}. {issue.fix}"
+            echo(refused[name])
+    return refused
+
+
 def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_config: dict[str, Any] | None = None,
                  instance: dg.DagsterInstance | None = None, echo: Callable[[str], None] = print,
                  executor: str = "in_process", parallel_uploads: int = 1,
@@ -164,6 +179,8 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
     data_dir = Path(data_dir)
     layout = DataLayout.at(data_dir)
     names = uploads or layout.uploads()
+    refused = _refuse_pii_names(names, echo)
+    names = [n for n in names if n not in refused]
     root = mirror.url if mirror is not None else str(data_dir.resolve())
     base = {"resources": {"data": {"config": {"root": root}}},
             "loggers": {"console": {"config": {"log_level": log_level}}}}
@@ -173,7 +190,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
     for factory in (_ingest_job, _publish_job):  # a bad value fails here, before any run starts
         job = factory(executor)
         check_run_config(job, config_for_job(job, rc))
-    report = PipelineReport(data_dir)
+    report = PipelineReport(data_dir, refused=list(refused.values()))
     with contextlib.ExitStack() as stack:
         stack.enter_context(data_lock(data_dir, echo))
         from .release import recover

@@ -46,8 +46,15 @@ class RecordingSource(BaseModel):
     model_config = ConfigDict(extra="forbid")
     conv_id: str
     upload: str
-    source_file: str = Field(description="Path of the raw file relative to raw/<upload>/.")
+    source_file: str = Field(description="Path of the raw file relative to raw/<upload>/ (private: may carry PII).")
+    public_file: str = Field("", description="source_file with any PII replaced (sources.ids.public_file): the "
+                             "name records, reports and logs show.")
     source_sha256: str
+
+    @property
+    def shown_file(self) -> str:
+        """The file name that may be published or logged."""
+        return self.public_file or self.source_file
 
 
 class NormalizedAudio(RecordingSource):

@@ -23,9 +23,10 @@ from ..core.stage import Done, Ledger, LedgerEntry, StageResult, item_key, order
 from ..layout import DataLayout
 from ..parallel import pool_size
 from ..sources.descriptor import RecordingSettings, load_descriptor
-from ..sources.ids import conversation_id
+from ..sources.ids import conversation_id, public_file
 from ..sources.inventory import current_inventory, kind_of
 from ..sources.links import link_issue
+from ..sources.names import write_name_map
 from ..storage import JsonlWriter, iter_jsonl
 from .decode import AudioError
 from .models import InspectReport, NormalizedAudio
@@ -62,24 +63,31 @@ def _normalize_batch(jobs: list[dict[str, Any]]) -> list[LedgerEntry]:
 
 
 def _normalize_job(job: dict[str, Any]) -> LedgerEntry:
-    name = job["name"]
+    name, public = job["name"], job.get("public", job["name"])  # messages name the public (PII-free) file name
     try:
         rep = normalize_recording(Path(job["src"]), Path(job["dst"]), keep_channels=job["keep"],
                                   target_rate=job["rate"], block_s=job["block_s"], quality=job["quality"],
-                                  name=name, max_duration_s=job["max_duration_s"])
+                                  name=public, max_duration_s=job["max_duration_s"])
         return LedgerEntry(item=name, key=job["key"], outputs={"inspect": rep.model_dump(mode="json")})
     except AudioError as exc:
         code, message, fix = exc.code, exc.message, exc.fix
     except Exception as exc:  # a decoder/library failure on odd input is still a per-file problem
-        code, message, fix = ("audio_normalize_failed", f"{Path(name).name} failed to normalize ({type(exc).__name__})",
+        code, message, fix = ("audio_normalize_failed",
+                              f"{Path(public).name} failed to normalize ({type(exc).__name__})",
                               "re-export the recording as WAV or FLAC and upload it again")
-    return LedgerEntry(item=name, key=job["key"], failure=_file_issue(job["upload"], name, code, message, fix))
+    return LedgerEntry(item=name, key=job["key"], failure=_file_issue(job["upload"], public, code, message, fix))
 
 
 def _file_issue(upload: str, name: str, code: str, message: str, fix: str,
                 severity: Severity = Severity.ERROR, line: int | None = None) -> Issue:
     return Issue(code=code, message=message, fix=fix, severity=severity, family="audio", file=f"{upload}/{name}",
                  line=line)
+
+
+def _public_names(files: list[Any], desc: Any) -> dict[str, str]:
+    """Each file's public name (sources.ids.public_file): what issues, reports and logs may show."""
+    return {f.name: public_file(f.name, f.sha256, desc.settings_for(f.name).locale if desc is not None else None)
+            for f in files}
 
 
 def _unknown_kind(upload: str, name: str) -> Issue:
@@ -111,6 +119,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     # a linked recording or folder is never followed; text sources, events and descriptors say so themselves
     issues += [link_issue(upload_dir, upload_dir / rel, "audio_symlink", "it is not read", "audio")
                for rel in inv.links if rel != "." and kind_of(rel) in ("audio", "unknown")]
+    public = _public_names(inv.files, desc)
     ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
     erased = load_erased(layout.root)
     rows: list[NormalizedAudio] = []
@@ -118,36 +127,36 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
 
     if desc is None:
         # nothing can be processed safely without locale and consent: report the whole upload
-        issues += [_file_issue(upload, f.name, "audio_upload_descriptor_invalid",
+        issues += [_file_issue(upload, public[f.name], "audio_upload_descriptor_invalid",
                                "not processed: the upload's upload.yaml is missing or invalid (see the issues on "
                                "upload.yaml)", "fix upload.yaml, then re-run this upload") for f in audio_files]
         result.failed = len(audio_files)
     else:
-        issues += [_unknown_kind(upload, f.name) for f in inv.files if f.kind == "unknown"]
+        issues += [_unknown_kind(upload, public[f.name]) for f in inv.files if f.kind == "unknown"]
         planned: dict[str, tuple[str, RecordingSettings, str, str]] = {}  # name -> conv, settings, hash, sha
         items: list[Any] = []  # a job to decode, or Done(ledger entry) for an unchanged recording
         used_ids: dict[str, str] = {}
         for f in audio_files:
             if f.name in desc.rejected_rows:
-                issues.append(_file_issue(upload, f.name, "audio_settings_row_rejected",
+                issues.append(_file_issue(upload, public[f.name], "audio_settings_row_rejected",
                                           f"not processed: its recordings.csv row (line {desc.rejected_rows[f.name]}) "
                                           "was rejected", "fix that row of recordings.csv (see the issue on it), "
                                           "then re-run"))
                 result.failed += 1
                 continue
             settings = desc.settings_for(f.name)
-            conv = conversation_id(upload, f.name, desc.conv_id_for(f.name))
+            conv = conversation_id(upload, f.name, desc.conv_id_for(f.name), locale=settings.locale, sha256=f.sha256)
             if erased and (erased.has_file(f.sha256) or erased.has_conv(conv)):
-                issues.append(_erased_issue(upload, f.name))
+                issues.append(_erased_issue(upload, public.get(f.name, f.name)))
                 result.erased += 1
                 continue
             if conv in used_ids:
-                issues.append(_file_issue(upload, f.name, "audio_conv_id_collision",
+                issues.append(_file_issue(upload, public[f.name], "audio_conv_id_collision",
                                           f"its conversation id {conv!r} is already used by {used_ids[conv]!r}",
                                           "give one of them its own conv_id in recordings.csv"))
                 result.failed += 1
                 continue
-            used_ids[conv] = f.name
+            used_ids[conv] = public[f.name]
             shash = settings_hash(settings.keep_channels, target_rate, quality)
             rel = layout.normalized_audio_rel(upload, conv)
             planned[f.name] = (conv, settings, shash, f.sha256)
@@ -157,6 +166,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                 items.append(Done(prev))
                 continue
             items.append({"src": str(upload_dir / f.name), "dst": str(layout.root / rel), "name": f.name,
+                          "public": public[f.name],
                           "keep": settings.keep_channels, "rate": target_rate, "block_s": block_s, "quality": quality,
                           "key": key, "upload": upload, "max_duration_s": max_duration_s})
         todo = [i for i in items if not isinstance(i, Done)]
@@ -169,7 +179,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
             if refuse is not None and entry.failure is None and entry.item in fresh \
                     and refuse(layout.root / layout.normalized_audio_rel(upload, planned[entry.item][0])):
                 (layout.root / layout.normalized_audio_rel(upload, planned[entry.item][0])).unlink(missing_ok=True)
-                issues.append(_erased_issue(upload, entry.item))
+                issues.append(_erased_issue(upload, public.get(entry.item, entry.item)))
                 result.erased += 1
                 continue  # not in the ledger either: nothing of it is kept
             ledger.record(entry)
@@ -181,7 +191,8 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
             conv, settings, shash, sha = planned[entry.item]
             rep = InspectReport.model_validate(entry.outputs["inspect"])
             rows.append(NormalizedAudio(
-                conv_id=conv, upload=upload, source_file=entry.item, source_sha256=sha, settings_hash=shash,
+                conv_id=conv, upload=upload, source_file=entry.item, public_file=public[entry.item],
+                source_sha256=sha, settings_hash=shash,
                 path=layout.normalized_audio_rel(upload, conv), sample_rate=rep.sample_rate, channels=rep.channels,
                 duration_s=rep.duration_s, kept_channels=settings.keep_channels if rep.source_channels else None,
                 settings=settings, inspect=rep))
@@ -193,10 +204,11 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     ledger.save()
     result.recordings = len(rows)
     result.issues = issues
-    notes = [{"conv_id": r.conv_id, "file": f"{upload}/{r.source_file}", "note": n}
+    write_name_map(layout.name_map(upload), [(r.conv_id, r.public_file, r.source_file) for r in rows])
+    notes = [{"conv_id": r.conv_id, "file": f"{upload}/{r.public_file}", "note": n}
              for r in rows for n in r.inspect.notes]
-    failures = [{"file": e.item, "key": e.key, "issue": e.failure.model_dump(mode="json", exclude_none=True)}
-                for e in failed]
+    failures = [{"file": public.get(e.item, e.item), "key": e.key,
+                 "issue": e.failure.model_dump(mode="json", exclude_none=True)} for e in failed]
     write_report(layout.upload_report(upload), result, fingerprint=inv.fingerprint, notes=notes, failures=failures,
                  counts={"files": len(inv.files), "audio_files": len(audio_files), "recordings": result.recordings,
                          "decoded": result.decoded, "skipped": result.skipped, "failed": result.failed,

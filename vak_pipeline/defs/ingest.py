@@ -106,7 +106,12 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
         current = mirror.upload_fingerprints()
     else:
         layout = data.layout
+        from vak_pipeline.sources.names import upload_name_issue
+
         for upload in layout.uploads():
+            if (issue := upload_name_issue(upload)) is not None:  # never a partition key (see sources.names)
+                context.log.warning(f"upload {issue.file} not registered: {issue.message}. {issue.fix}")
+                continue
             try:
                 current[upload] = fingerprint(layout.upload_dir(upload))
             except OSError as exc:  # a folder being moved away mid-scan: try again next tick

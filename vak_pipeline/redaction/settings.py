@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .audio import AudioSettings
 
-STAGE_VERSION = "2"  # bump when the redacted record for the same input and settings would change
+STAGE_VERSION = "3"  # bump when the redacted record for the same input and settings would change
 
 
 class RedactionSettings(BaseModel):

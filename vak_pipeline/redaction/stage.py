@@ -47,6 +47,7 @@ from ..schema import Alignment, VakRecord
 from ..sources.descriptor import load_descriptor
 from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside, sha256_file
 from .audio import publish_copy, write_masked
+from .published import clean_published, pseudonym_key
 from .redact import redact_record_full
 from .settings import STAGE_VERSION, RedactionSettings  # noqa: F401  (re-exported)
 from .settings import code_version as _code_version  # noqa: F401  (re-exported)
@@ -291,7 +292,9 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
                                         "re-run transcripts for this conversation", line, rec.id))
     outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner)
     redacted_ok = True
-    record = outcome.record
+    # the strings outside the turns (speaker ids, metadata, descriptor fields): pii.fields, issue 26
+    record, meta_counts = clean_published(outcome.record, pack, names,
+                                          functools.partial(pseudonym_key, layout.root / "work"))
     if rec.audio is not None:
         if audio_path is None or not audio_path.is_file():
             redacted_ok = False
@@ -313,13 +316,16 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
         atomic_write_text(layout.alignment(rec.id), words.model_dump_json(indent=1) + "\n")
     rel = layout.redaction_rel(rec.id)
     atomic_write_json(layout.root / rel, outcome.log.model_dump(mode="json", exclude_none=True))
-    meta = outcome.record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
+    meta = record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
                                                   "skip_redaction": None})
     result.redacted += 1
     result.spans += len(outcome.log.spans)
     result.schema_misfits += sum(1 for s in outcome.log.spans if getattr(s, "schema_fit", True) is False)
-    for t, n in outcome.counts.items():
+    counts = dict(outcome.counts)
+    for t, n in meta_counts.items():
+        counts[t] = counts.get(t, 0) + n
+    for t, n in counts.items():
         result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
     line_out = json.dumps(record.model_copy(update={"meta": meta}).dump(), ensure_ascii=False,
                           separators=(",", ":")) + "\n"
-    return line_out, dict(outcome.counts)
+    return line_out, counts

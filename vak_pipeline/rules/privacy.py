@@ -1,4 +1,9 @@
-"""pii_redacted is re-checked, not trusted: the locale pack scans every text the record carries."""
+"""pii_redacted is re-checked, not trusted: the locale pack scans every text the record carries.
+
+Beyond the turns and the system prompt, the same published strings the redaction stage cleans
+(`pii.fields.published_strings`: speaker ids, descriptor fields, free-form metadata) are scanned, so
+validation catches what redaction missed.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from collections.abc import Iterator
 
 from ..locales import get_pack
 from ..pii import scan_pii
+from ..pii.fields import findings, published_strings
 from ..pii.recognizers import persona_names
 from ..schema.record import VakRecord
 from .context import RecordIssues, ValidationContext
@@ -36,4 +42,20 @@ def check_pii(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None
             out.add("pii_present",
                     f"pii_redacted is true but {field} still holds a {f.type} at characters {f.start}-{f.end}",
                     "re-run redaction (the value is not shown here on purpose)", family="privacy", turn=turn,
+                    field=field)
+    from ..pii.identifiers import identifier_pii
+
+    for f in identifier_pii(pack, rec.id):  # ids are made clean where they are made (sources.ids); never changed
+        out.add("pii_present", f"the conversation id holds a {f.type} at characters {f.start}-{f.end}",
+                "give the source a name without personal data (or a clean conv_id), then run again",
+                family="privacy", field="id")
+    doc = rec.dump()
+    for s in published_strings(doc):
+        for f in findings(pack, s, names, persona):
+            field = s.field(pack)
+            what = "the key" if s.kind == "key" else "the speaker id" if s.kind == "speaker" else ""
+            out.add("pii_present",
+                    f"pii_redacted is true but {field} ({what or 'its value'}) still holds a {f.type} at "
+                    f"characters {f.start}-{f.end}",
+                    "re-run redaction (the value is not shown here on purpose)", family="privacy",
                     field=field)

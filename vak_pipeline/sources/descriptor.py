@@ -21,7 +21,7 @@ from ..core.issue import Issue
 from ..locales import PACKS
 from ..schema.record import ChannelRole, Condition, Consent, Source, Tool
 from ..storage import resolve_inside
-from .ids import is_safe_id
+from .ids import is_safe_id, shown_name
 from .limits import DEFAULT_LIMITS, InputLimits, InputRefused, load_yaml_bounded, read_bounded
 from .links import data_rel
 
@@ -201,14 +201,15 @@ def load_descriptor(upload_dir: Path,
                     rejected.setdefault(o.file, start)
                     first = overrides[o.file].line
                     issues.append(_issue(cname, "descriptor_csv_duplicate_file",
-                                         f"file {o.file!r} is listed twice (first on line {first}); this row is "
-                                         "ignored", "keep one row per file", start, "file"))
+                                         f"file {shown_name(o.file)!r} is listed twice (first on line {first}); "
+                                         "this row is ignored", "keep one row per file", start, "file"))
                     continue
                 if o.conv_id and o.conv_id in conv_ids:
                     rejected.setdefault(o.file, start)
                     issues.append(_issue(cname, "descriptor_csv_duplicate_conv_id",
-                                         f"conv_id {o.conv_id!r} is already used for {conv_ids[o.conv_id]!r}; this "
-                                         "row is ignored", "give every recording its own conv_id", start, "conv_id"))
+                                         f"conv_id {shown_name(o.conv_id)!r} is already used for "
+                                         f"{shown_name(conv_ids[o.conv_id])!r}; this row is ignored",
+                                         "give every recording its own conv_id", start, "conv_id"))
                     continue
                 if o.conv_id:
                     conv_ids[o.conv_id] = o.file
@@ -275,11 +276,13 @@ def _parse_override(row: dict[str | None, Any], defaults: RecordingSettings, cna
         return None, [_issue(cname, "descriptor_csv_file_empty", "row has no file name", "fill the 'file' column",
                              line, "file")], None
     if row.get(None):
-        return None, [_issue(cname, "descriptor_csv_extra_cells", f"row for {given!r} has more cells than the header",
+        return None, [_issue(cname, "descriptor_csv_extra_cells",
+                             f"row for {shown_name(given)!r} has more cells than the header",
                              "quote cells that contain commas, or add the missing column names", line)], None
     file = _find_file(upload_dir, given)
     if file is None:
-        return None, [_issue(cname, "descriptor_csv_file_missing", f"row names {given!r}, which is not in the upload",
+        return None, [_issue(cname, "descriptor_csv_file_missing",
+                             f"row names {shown_name(given)!r}, which is not in the upload",
                              "fix the file name (relative to the upload folder) or add the file", line, "file")], None
     values: dict[str, Any] = {}
     speaker_cols: dict[str, str] = {}

@@ -5,6 +5,17 @@ text source; a `conv_id` given in recordings.csv wins. Slugs hold only [a-z0-9_-
 names (`audio/<conv_id>.wav`). Non-ASCII names are folded to ASCII where a letter has an ASCII base
 (`Müller` -> `muller`); when characters had to be dropped (`电话`), a short hash of the original stem is
 appended so two such files never collide.
+
+No id carries PII from a source name (issue 26). Every part (upload, folders, stem, record id, a given
+`conv_id`) is checked by `pii.identifiers` (the pack's recognizers plus a name check for lower-case
+tokens); each hit is replaced by its type (`phone`, `email`, `name`) and the public name gets an
+8-letter tag from the *source file's own sha256*: `call_4155550123.wav` -> `call_phone-kdwqbnzt.wav`
+(consonants only, so a tag never reads as a name).
+Why that tag is safe: it is a function of the file's bytes, not of the number or name, so guessing a
+phone number or a name and hashing it tells nothing (a short hash of the value itself could be brute
+forced over the ~10^10 numbers of a country in minutes). It is stable across re-runs and machines;
+editing the file's bytes gives it a new tag (rename it to a clean name to keep an id forever). The raw
+name stays private: `work/<upload>/names.jsonl` maps each public name back (`vak lookup`).
 """
 
 from __future__ import annotations
@@ -12,7 +23,9 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
 from pathlib import PurePosixPath
+from typing import Any
 
 # compound suffixes of the text sources; their stem is what precedes them
 COMPOUND_SUFFIXES = (".aidb.jsonl", ".messages.jsonl", ".vakforge.jsonl", ".events.jsonl")
@@ -51,20 +64,108 @@ def file_stem(file: str) -> str:
     return "-".join(part for part in name.split("/") if part)
 
 
+# a tag's letters: consonants only, so a tag never spells a name or a word a PII check would flag again
+TAG_ALPHABET = "bcdfghjklmnpqrstvwxz"
+
+
+def tag_of(hexdigest: str, n: int = 8) -> str:
+    """n letters of TAG_ALPHABET from a hex digest (20^8 ~ 2.6e10 tags)."""
+    v, out = int(hexdigest[:24], 16), []
+    for _ in range(n):
+        v, r = divmod(v, len(TAG_ALPHABET))
+        out.append(TAG_ALPHABET[r])
+    return "".join(out)
+
+
+_MERGE_GLUE = re.compile(r"^[\s._\-]*$")
+_LABEL = {"person_name": "name"}
+
+
+def _pack(locale: str | None):  # noqa: ANN202 - LocalePack, imported lazily (packs load in ~0.15 s)
+    from ..locales import get_pack
+
+    try:
+        return get_pack(locale or "en-US")
+    except Exception:  # noqa: BLE001 - an unknown locale is reported by the descriptor; names still get scanned
+        return get_pack("en-US")
+
+
+def redact_name(text: str, locale: str | None = None) -> tuple[str, bool]:
+    """`text` with each PII hit replaced by its type label (neighbouring hits of one type merged); True when
+    something was replaced."""
+    from ..pii.identifiers import identifier_pii
+
+    found = identifier_pii(_pack(locale), text)
+    if not found:
+        return text, False
+    spans: list[list[Any]] = []
+    for f in found:
+        if spans and spans[-1][2] == f.type and _MERGE_GLUE.match(text[spans[-1][1]:f.start]):
+            spans[-1][1] = f.end
+        else:
+            spans.append([f.start, f.end, f.type])
+    out, pos = [], 0
+    for s, e, kind in spans:
+        out += [text[pos:s], _LABEL.get(kind, kind).replace("_", "-")]
+        pos = e
+    out.append(text[pos:])
+    return "".join(out), True
+
+
+def public_file(file: str, sha256: str | Callable[[], str], locale: str | None = None) -> str:
+    """The name a source file is published and logged under: `file` itself when no part of it carries PII,
+    else each hit replaced by its type and the stem tagged with 8 letters from the file's sha256 (a callable is
+    called only then). Without a sha256 (a name in a message about an absent file) there is no tag."""
+    name = file.replace("\\", "/")
+    parts = name.split("/")
+    low = parts[-1].lower()
+    suffix = next((x for x in COMPOUND_SUFFIXES if low.endswith(x)), None)
+    if suffix is None:
+        p = PurePosixPath(parts[-1])
+        suffix = p.suffix if p.suffix and p.stem else ""
+    stem = parts[-1][: len(parts[-1]) - len(suffix)] if suffix else parts[-1]
+    changed = False
+    safe: list[str] = []
+    for part in [*parts[:-1], stem]:
+        new, hit = redact_name(part, locale)
+        safe.append(new)
+        changed |= hit
+    if not changed:
+        return file
+    digest = sha256() if callable(sha256) else sha256  # a callable: hashed only when needed
+    tag = f"-{tag_of(digest)}" if digest else ""  # never a hash of the name: that could be brute forced
+    return "/".join([*safe[:-1], f"{safe[-1]}{tag}{suffix}"])
+
+
+def shown_name(name: str) -> str:
+    """`name` as a message may show it: each PII hit replaced by its type (no tag: the file may be absent)."""
+    return public_file(name, "")
+
+
 def is_safe_id(value: str) -> bool:
     """True when `value` can be used as given: it becomes a file name, so no slashes, no leading dot."""
     return bool(_SAFE_ID.match(value)) and ".." not in value
 
 
-def conversation_id(upload: str, file: str, override: str | None = None, record_id: str | None = None) -> str:
+def _id_part(text: str, locale: str | None, tag: str) -> str:
+    new, hit = redact_name(text, locale)
+    return (f"{new}-{tag_of(tag)}" if tag else new) if hit else text
+
+
+def conversation_id(upload: str, file: str, override: str | None = None, record_id: str | None = None,
+                    locale: str | None = None, sha256: str = "") -> str:
     """The conversation id of `file` in `upload` (and of record `record_id` inside it, for text sources).
 
     `override` (recordings.csv `conv_id`, or an id the source itself carries) is returned unchanged when it is
-    a safe id; otherwise it is slugified, so an id can never escape the audio/ folder.
+    a safe id free of PII; otherwise it is cleaned (PII replaced by its type, see the module docstring) and
+    slugified, so an id can never escape the audio/ folder nor name a caller. `file` may already be the
+    public name (`public_file`); `sha256` (of the source file) tags a part that had to be cleaned.
     """
+    tag = sha256  # the file's bytes, never the name (see the module docstring)
     if override:
-        return override if is_safe_id(override) else slugify(override)
-    parts = [slugify(upload), slugify(file_stem(file))]
+        clean = _id_part(override, locale, tag)
+        return clean if clean == override and is_safe_id(override) else slugify(clean)
+    parts = [slugify(upload), slugify(file_stem(public_file(file, sha256, locale)))]
     if record_id is not None and str(record_id) != "":
-        parts.append(slugify(str(record_id)))
+        parts.append(slugify(_id_part(str(record_id), locale, _short_hash(f"{tag}/{record_id}") if tag else "")))
     return "-".join(parts)

@@ -36,15 +36,17 @@ from ..core.stage import (
 from ..layout import DataLayout
 from ..locales.registry import packs_fingerprint
 from ..schema.record import VakRecord
-from ..storage import JsonLine, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl
+from ..storage import JsonLine, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, sha256_file
 from . import aidb, messages
 from .aidb import AidbImportContext
 from .descriptor import load_descriptor
+from .ids import public_file
 from .importing import ImportedRecord, LineImport
 from .inventory import is_plain_file, links
 from .limits import DEFAULT_LIMITS, InputLimits, first_long_turn, turn_count
 from .links import link_issue
 from .messages import MessagesImportContext
+from .names import write_name_map
 
 AIDB_SUFFIX = ".aidb.jsonl"
 MESSAGES_SUFFIX = ".messages.jsonl"
@@ -150,8 +152,8 @@ class _Incremental:
                                        issues=issues if issues != [failure] else []))
 
 
-def _files(layout: DataLayout, upload: str,
-           limits: InputLimits = DEFAULT_LIMITS) -> Iterator[Issue | tuple[_Format, Any, Path]]:
+def _files(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS,
+           keep_map: bool = False) -> Iterator[Issue | tuple[_Format, Any, Path]]:
     """The descriptor's issues, then (format, import context, path) of each text file of the upload.
 
     Without a usable upload.yaml nothing is imported: provenance cannot be inferred safely. A text source
@@ -168,9 +170,13 @@ def _files(layout: DataLayout, upload: str,
     yield from issues
     if descriptor is None:
         return
+    public = {rel: public_file(rel, lambda p=path: sha256_file(p), descriptor.settings_for(rel).locale)
+              for rel, path in files}  # the public name (no PII from file or folder names): ids, issues, records
+    if keep_map:  # the stage keeps the private map (vak lookup); a plain import writes nothing
+        write_name_map(layout.name_map(upload, "text"), [(None, pub, rel) for rel, pub in public.items()])
     for rel, path in files:
         settings = descriptor.settings_for(rel)
-        name = f"{upload}/{rel}"
+        name = f"{upload}/{public[rel]}"
         if rel.lower().endswith(AIDB_SUFFIX):
             yield _AIDB, AidbImportContext(upload=upload, file=name, settings=settings, layout=layout), path
         else:
@@ -207,7 +213,7 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
     A line over `limits.max_line_bytes` is skipped unread; one with a turn over `limits.max_turn_chars` is
     refused before it is mapped. A record the erasure ledger names (or `refuse` refuses) is left out."""
     erased = load_erased(layout.root)
-    for src in _files(layout, upload, limits):
+    for src in _files(layout, upload, limits, keep_map=stage is not None):
         if isinstance(src, Issue):
             yield src
             continue

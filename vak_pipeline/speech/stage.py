@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -191,7 +191,7 @@ class _Outcome:
 
 def _unusable(upload: str, row: NormalizedAudio, diarizer: Diarizer | None) -> Issue | None:
     """Why a recording cannot be transcribed as it is (a channel layout the settings do not cover), or None."""
-    where: dict[str, Any] = {"record_id": row.conv_id, "file": row.source_file}
+    where: dict[str, Any] = {"record_id": row.conv_id, "file": row.shown_file}
     if row.channels == 2:
         if sorted((row.settings.channel_map or {}).values()) != ["agent", "user"]:
             return _issue(upload, "channel_map_missing", "stereo recording without a channel map naming one agent "
@@ -215,7 +215,7 @@ def _failed(row: NormalizedAudio, key: str, issue: Issue, remember: bool = True)
 def _transcribe_row(layout: DataLayout, upload: str, row: NormalizedAudio, key: str, transcriber: Transcriber,
                     diarizer: Diarizer | None, cleanup: CleanupSettings) -> _Outcome:
     """Transcribe (and attribute) one recording; a problem is the entry's failure, never an exception."""
-    where: dict[str, Any] = {"record_id": row.conv_id, "file": row.source_file}
+    where: dict[str, Any] = {"record_id": row.conv_id, "file": row.shown_file}
     unusable = _unusable(upload, row, diarizer)
     if unusable is not None:
         return _failed(row, key, unusable)
@@ -233,7 +233,8 @@ def _transcribe_row(layout: DataLayout, upload: str, row: NormalizedAudio, key: 
                        remember=not isinstance(exc, ModelNotAvailable))
     elapsed = time.perf_counter() - t0
     line = dumps_line(ConversationTranscript(
-        conv_id=row.conv_id, upload=upload, source_file=row.source_file, audio_path=row.path,
+        conv_id=row.conv_id, upload=upload, source_file=row.source_file, public_file=row.public_file,
+        audio_path=row.path,
         source_sha256=row.source_sha256, cache_key=key, engine=transcriber.engine, attribution=kind,
         diarization=diar, speaker_labels=roles, segments=segments, duration_s=row.duration_s,
         asr_seconds=round(elapsed, 3), crosstalk=cleaned.crosstalk, removed=cleaned.removed,
@@ -262,7 +263,7 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
     ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
     removed: Counter[str] = Counter()
     with PreviousLines(out_path) as previous, PlacedWriter(out_path) as w:
-        for row in progress.ticking(rows, STAGE, upload, "audio s", lambda r: r.duration_s, lambda r: r.source_file):
+        for row in progress.ticking(rows, STAGE, upload, "audio s", lambda r: r.duration_s, lambda r: r.shown_file):
             key = cache_key(row, asr_settings, diarizer, cleanup)
             done = _reused(ledger.reuse(row.conv_id, key), previous)
             if done is not None:
@@ -415,16 +416,16 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                 if row is None:
                     issues.append(_issue(upload, "transcript_without_audio", "transcript of a recording that is no "
                                          "longer in audio.jsonl", "re-run normalized_audio and transcripts",
-                                         record_id=tr.conv_id, file=tr.source_file, severity=Severity.WARN))
+                                         record_id=tr.conv_id, file=tr.shown_file, severity=Severity.WARN))
                     continue
                 ev_path = events_path_for(upload_dir, row.source_file)
-                events, ev_issues = load_events(ev_path, f"{upload}/{ev_path.relative_to(upload_dir).as_posix()}",
-                                                row.conv_id)
+                ev_name = f"{upload}/{PurePosixPath(row.shown_file).with_suffix('')}.events.jsonl"  # no PII
+                events, ev_issues = load_events(ev_path, ev_name, row.conv_id)
                 issues.extend(ev_issues)
                 rec, alignment, rec_issues = build_record(row, tr, events, max_gap_s,
                                                            created=file_created(upload_dir / row.source_file))
                 issues.extend(rec_issues)
-                if emit(w, rec, "audio", row.source_file):
+                if emit(w, rec, "audio", row.shown_file):
                     atomic_write_json(layout.work_alignment(upload, rec.id),
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1

@@ -199,7 +199,7 @@ def build_record(audio: NormalizedAudio, transcript: ConversationTranscript, eve
     issues: list[Issue] = []
     if not any(t.is_spoken for t in built.turns):
         issues.append(Issue(code="no_speech_transcribed", severity=Severity.WARN, family="turns",
-                            record_id=audio.conv_id, file=audio.source_file,
+                            record_id=audio.conv_id, file=audio.shown_file,
                             message="ASR found no speech in the recording",
                             fix="check the recording (silence? wrong channel?) or the ASR model/language"))
     record = VakRecord(
@@ -218,7 +218,7 @@ def build_record(audio: NormalizedAudio, transcript: ConversationTranscript, eve
                   diarization=transcript.diarization, created=created or now_utc(),
                   speakers=dict(s.speakers) or None,
                   allow_unconsented=True if s.allow_unconsented else None,
-                  upload=audio.upload, source_file=audio.source_file, **cleanup_meta(transcript)),
+                  upload=audio.upload, source_file=audio.shown_file, **cleanup_meta(transcript)),
     )
     record = tag_languages(record, overwrite=True)
     return record, Alignment(conversation_id=audio.conv_id, words=built.words), issues

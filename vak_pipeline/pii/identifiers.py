@@ -1,0 +1,100 @@
+"""PII in identifiers: file names, folder names, speaker ids, record ids (short, lower-case, no sentences).
+
+The text recognizers (`scan_pii`) find numbers and e-mail addresses in a file name as anywhere, but their
+person-name rules need capitals or a cue ("my name is"), which `devika-raghunathan` or `cust-rahul` never
+have. So identifiers get a second, token-level check: a letter token of 3+ characters is a person's name
+when the name lexicon (names-dataset, `name_lexicon`) lists it as a first or last name and no word list
+calls it an ordinary word; a token no word list knows (`raghunathan`, `quarrington`) that sits next to a
+name or another PII hit is taken as the rest of that name (call recorders write "<number>_<first>-<last>").
+A lone unknown token (`hinglish`, `aidb`) stays: without a neighbour it is no evidence of a person.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ..locales.base import LocalePack
+from .scan import PiiFinding, scan_pii
+
+_TOKEN = re.compile(r"[A-Za-z]+")
+_GLUE = re.compile(r"^[\s._+\-]*$")  # what may separate two tokens of one name in an identifier
+NAME_TYPE = "person_name"
+TOP_RANK, FIRST_ZIPF, LAST_ZIPF = 500, 4.0, 3.0
+LATIN_COUNTRIES = frozenset({"US", "GB", "IN"})
+
+
+@functools.lru_cache(maxsize=1)
+def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
+    """(name words, ordinary words). A name word is a US/GB/IN top-500 name, a US/GB/IN first name rarer
+    than Zipf 4 in English, or another lexicon name rarer than Zipf 3 (the surname and romanised Chinese
+    tables are noisy: "billing", "english", "tools"); never a word the word lists call ordinary."""
+    import wordfreq
+
+    from .recognizers.lexicon_names import _NON_NAME
+    from .recognizers.name_lexicon import lexicon
+
+    lex = lexicon()
+    ordinary = frozenset(lex.common | lex.english | _NON_NAME)
+
+    def is_name(t: str) -> bool:
+        if len(t) < 3 or t in ordinary:
+            return False
+        first, last = lex.first.get(t) or {}, lex.last.get(t) or {}
+        latin = [r for c, r in (*first.items(), *last.items()) if c in LATIN_COUNTRIES]
+        if latin and min(latin) <= TOP_RANK:
+            return True
+        # the romanised Chinese lists are noisy ("tools", "parts"): only rare words count from them
+        is_first = any(c in LATIN_COUNTRIES for c in first)
+        return bool(first or last) and wordfreq.zipf_frequency(t, "en") < (FIRST_ZIPF if is_first else LAST_ZIPF)
+
+    return frozenset(t for t in (*lex.first, *lex.last) if is_name(t)), ordinary
+
+
+def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
+                   persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
+    """PII in an identifier (type and character range, never the value), non-overlapping, in order.
+    `names`: names the uploader declared; `persona`: the agent persona's name tokens (not PII)."""
+    if not text:
+        return []
+    # a lower-case text is judged by the token check below, not by the prose rules ("billing" is no name)
+    found = [f for f in scan_pii(pack, text, names, persona)
+             if f.type != NAME_TYPE or text[f.start:f.end] != text[f.start:f.end].lower()]
+    lexicon_names, ordinary = _vocabulary()
+    tokens = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(text)]
+    hit = [len(w) >= 3 and w in lexicon_names and w not in persona and not _covered(found, s, e)
+           for s, e, w in tokens]
+    unknown = [len(w) >= 3 and w not in ordinary and w not in lexicon_names and w not in persona
+               for _, _, w in tokens]
+    changed = True
+    while changed:  # an unknown token beside a name or another hit is part of it
+        changed = False
+        for i, (s, e, _) in enumerate(tokens):
+            if hit[i] or not unknown[i] or _covered(found, s, e):
+                continue
+            if _beside(text, tokens, hit, found, i):
+                hit[i] = changed = True
+    found += [PiiFinding(type=NAME_TYPE, start=s, end=e, recognizer="identifier_names")
+              for (s, e, _), h in zip(tokens, hit, strict=True) if h]
+    found.sort(key=lambda f: (f.start, f.end))
+    out: list[PiiFinding] = []
+    for f in found:
+        if out and f.start < out[-1].end:
+            continue
+        out.append(f)
+    return out
+
+
+def _covered(found: list[PiiFinding], s: int, e: int) -> bool:
+    return any(f.start < e and s < f.end for f in found)
+
+
+def _beside(text: str, tokens: list[tuple[int, int, str]], hit: list[bool], found: list[PiiFinding],
+            i: int) -> bool:
+    s, e, _ = tokens[i]
+    if i > 0 and hit[i - 1] and _GLUE.match(text[tokens[i - 1][1]:s]):
+        return True
+    if i + 1 < len(tokens) and hit[i + 1] and _GLUE.match(text[e:tokens[i + 1][0]]):
+        return True
+    return any((_GLUE.match(text[f.end:s]) and f.end <= s) or (f.start >= e and _GLUE.match(text[e:f.start]))
+               for f in found if f.recognizer != "identifier_names")

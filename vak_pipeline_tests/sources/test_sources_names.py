@@ -1,0 +1,99 @@
+"""Issue 26 (1): ids and published file names carry no PII from source file or folder names.
+
+Numbers, e-mail addresses and names in a file or folder name are replaced by their type, and the public name
+gets a tag made from the file's own bytes (never from the value, which could be brute forced). Clean names
+keep their readable ids. The private map under work/ lets `vak lookup` find the raw file again; an upload
+folder whose name carries PII is refused before it becomes a partition key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from typer.testing import CliRunner
+
+from vak_pipeline.cli import app
+from vak_pipeline.layout import DataLayout
+from vak_pipeline.orchestrate import _refuse_pii_names
+from vak_pipeline.sources.ids import conversation_id, public_file
+from vak_pipeline.sources.names import lookup, upload_name_issue, write_name_map
+
+SHA = hashlib.sha256(b"the recording's bytes").hexdigest()
+CALLER = "2026-09-16_+919876543210_devika-raghunathan.wav"
+
+
+def test_a_caller_named_file_is_published_under_its_types_and_a_content_tag():
+    pub = public_file(CALLER, SHA, "en-IN")
+    assert pub.startswith("2026-09-16_phone_name-") and pub.endswith(".wav")
+    assert "9876543210" not in pub and "devika" not in pub and "raghunathan" not in pub
+    assert public_file("call_4155550123.wav", SHA).startswith("call_phone-")
+    assert public_file("zelda-quarrington/call_001.flac", SHA).startswith("name/call_001-")
+    assert public_file("chat_devika.r@example.com.messages.jsonl", SHA).endswith(".messages.jsonl")
+    assert "example" not in public_file("chat_devika.r@example.com.messages.jsonl", SHA)
+
+
+def test_the_tag_comes_from_the_file_bytes_not_the_value():
+    other = hashlib.sha256(b"another recording").hexdigest()
+    a, b = public_file("call_4155550123.wav", SHA), public_file("call_4155550199.wav", other)
+    assert a != b  # two callers, two recordings: two names
+    assert public_file("call_4155550123.wav", SHA) == a  # stable across runs and machines
+    assert public_file("call_4155550199.wav", SHA) == a  # the number itself does not enter the tag
+    assert not any(c.isdigit() for c in a.split("-")[-1].split(".")[0])  # consonants only: never a number
+
+
+def test_clean_names_keep_their_readable_ids():
+    assert conversation_id("sample-chats", "support.messages.jsonl", record_id="chat-order-001") == \
+        "sample-chats-support-chat-order-001"
+    assert conversation_id("up1", "call_001.flac") == "up1-call_001"
+    assert conversation_id("up1", "x.wav", override="sample_call_003") == "sample_call_003"
+    assert public_file("call_001.flac", SHA) == "call_001.flac"
+
+
+def test_conversation_ids_and_given_ids_are_cleaned_too():
+    conv = conversation_id("up1", CALLER, locale="en-IN", sha256=SHA)
+    assert conv.startswith("up1-2026-09-16_phone_name-") and "9876" not in conv
+    given = conversation_id("up1", "x.wav", override="call-4155550123", sha256=SHA)
+    assert given.startswith("call-phone-") and "4155" not in given
+    rec = conversation_id("up1", "chats.messages.jsonl", record_id="devika.r@example.com", sha256=SHA)
+    assert "devika" not in rec and "email" in rec
+
+
+def test_vak_lookup_reads_the_private_map(tmp_path):
+    layout = DataLayout.at(tmp_path)
+    conv = conversation_id("up1", CALLER, locale="en-IN", sha256=SHA)
+    write_name_map(layout.name_map("up1"), [(conv, public_file(CALLER, SHA, "en-IN"), CALLER)])
+    text_pub = public_file("support_+919812345678.messages.jsonl", SHA)
+    write_name_map(layout.name_map("up1", "text"), [(None, text_pub, "support_+919812345678.messages.jsonl")])
+    pub = public_file(CALLER, SHA, "en-IN")
+    assert lookup(tmp_path, conv) == [{"upload": "up1", "file": CALLER, "public_file": pub}]
+    chat = conversation_id("up1", text_pub, record_id="chat-7")
+    assert lookup(tmp_path, chat)[0] == {"upload": "up1", "file": "support_+919812345678.messages.jsonl",
+                                              "public_file": text_pub, "record": "chat-7"}
+    res = CliRunner().invoke(app, ["lookup", conv, "--data", str(tmp_path)])
+    assert res.exit_code == 0 and f"raw/up1/{CALLER}" in res.output
+    res = CliRunner().invoke(app, ["lookup", "no-such-id", "--data", str(tmp_path)])
+    assert res.exit_code == 1
+
+
+def test_an_upload_folder_named_after_a_caller_is_refused_naming_type_and_range_only():
+    issue = upload_name_issue("calls_+919876543210")
+    assert issue is not None and issue.code == "upload_name_pii"
+    assert "phone at characters 6-19" in issue.message and "rename the folder" in issue.fix
+    assert "9876543210" not in issue.render()
+    assert upload_name_issue("sample-calls") is None and upload_name_issue("up1") is None
+    said: list[str] = []
+    refused = _refuse_pii_names(["sample-calls", "devika-raghunathan-sept"], said.append)
+    assert list(refused) == ["devika-raghunathan-sept"]
+    assert len(said) == 1 and "person_name" in said[0] and "devika" not in said[0].lower()
+
+
+def test_recordings_csv_issues_name_a_missing_caller_file_by_its_types(tmp_path):
+    from vak_pipeline.sources.descriptor import load_descriptor
+
+    up = tmp_path / "up1"
+    up.mkdir()
+    (up / "upload.yaml").write_text("locale: en-US\nsource: real\nconsent: recorded_verbal\nconsent_ref: CR-1\n")
+    (up / "recordings.csv").write_text("file,user_speaker\ncall_4155550123.wav,cust-1\n")
+    _, issues = load_descriptor(up)
+    (issue,) = [i for i in issues if i.code == "descriptor_csv_file_missing"]
+    assert "call_phone.wav" in issue.message and "4155550123" not in issue.render()
