@@ -11,6 +11,7 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/report.json      per-upload report: files the pipeline could not use, with reasons
       work/<upload>/speech_report.json     transcripts, text_import, tagged_turns issues and counts (a section each)
       work/<upload>/redaction_report.json  redacted_manifest issues and counts
+      work/<upload>/synth_report.json      synth: rendered, cached, and why text conversations stayed text
       work/<upload>/ledger/<stage>.jsonl   a stage's ledger: per item its key, outputs or failure (core.stage)
       work/<upload>/ingest_done.json what the last ingest that got to the end was made of (sources.ingested)
       work/<upload>/.writer.lock     the upload's writer lock and lease (vak_pipeline.writers)
@@ -164,13 +165,15 @@ class DataLayout:
     # --- per-upload stage state and reports (every file a stage reads or writes is named here)
     speech_report = _in_work("speech_report.json")
     redaction_report = _in_work("redaction_report.json")
+    synth_report = _in_work("synth_report.json")
 
     def stage_ledger(self, upload: str, stage: str) -> Path:
         return self.work(upload) / "ledger" / f"{stage}.jsonl"
 
     def stage_reports(self, upload: str) -> list[Path]:
         """Every report file of the upload's stages (what `vak run` shows problems from)."""
-        return [self.upload_report(upload), self.speech_report(upload), self.redaction_report(upload)]
+        return [self.upload_report(upload), self.speech_report(upload), self.redaction_report(upload),
+                self.synth_report(upload)]
 
     ingest_marker = _in_work("ingest_done.json")
     writer_lock = _in_work(".writer.lock")

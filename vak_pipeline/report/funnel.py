@@ -29,7 +29,7 @@ from ..rules.origin import record_kind, record_origin, synthesized_audio
 from ..sources.inventory import Inventory
 from ..splits import SplitStore
 from ..storage import iter_jsonl
-from .stage_reports import stage_issues
+from .stage_reports import stage_issues, synth_stayed_text
 
 STAGES = ("in", "decoded", "transcribed", "turns", "redacted", "valid", "published")
 TEXT_STAGES = ("in", "turns", "redacted", "valid", "published")
@@ -68,6 +68,9 @@ class UploadFunnel(BaseModel):
         description="Text conversations rendered as calls by synth (a subset of the text columns), and their hours.",
     )
     published_by_split: dict[str, dict[str, float]] = Field(default_factory=dict)
+    stayed_text: dict[str, int] = Field(
+        default_factory=dict, description="Text-only conversations synth did not render, by reason (the upload's "
+                                          "synth choice or budget, too long, a broken rule, a failed render).")
     drops: list[Drop] = Field(default_factory=list)
 
     def drops_by_reason(self) -> dict[str, int]:
@@ -172,7 +175,9 @@ def _tally_records(path: Path, f: UploadFunnel, stage: str, durations: dict[str,
 
 
 # ERROR issues after which the record still goes on (it is counted, or rejected, further down the funnel)
-NOT_DROPS = frozenset({"redaction_alignment_invalid", "redaction_audio_missing"})
+NOT_DROPS = frozenset({"redaction_alignment_invalid", "redaction_audio_missing",
+                       # synth: a conversation it could not render stays a text conversation (see stayed_text)
+                       "synth_render_failed", "synth_engine_unavailable", "synth_input_missing"})
 
 
 def _drop_from_issue(upload: str, stage: str, issue: Any) -> Drop | None:
@@ -225,6 +230,7 @@ def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
         for jl in iter_jsonl(layout.synthesized(upload)):
             if isinstance(jl.value, dict) and synthesized_audio(jl.value):
                 _add_audio(f, "synthesized", _hours(jl.value), synthesized=True)
+    f.stayed_text = synth_stayed_text(layout, upload)
     for si in stage_issues(layout, upload):
         drop = _drop_from_issue(upload, si.stage, si.issue)
         if drop is not None:

@@ -2,9 +2,9 @@
 
 Every stage writes what it could not use to a report file under work/<upload>/ (normalized_audio:
 report.json; transcripts, text_import and tagged_turns: sections of speech_report.json; redacted_manifest:
-redaction_report.json). Their formats are being unified (one stage core, issue 14); this module is the
-only place that knows them, so the funnel, the asset checks and the report change in one place when
-they do. It returns plain `StageIssue`s: which stage, and the Issue it reported.
+redaction_report.json; synth: synth_report.json). Their formats are being unified (one stage core, issue
+14); this module is the only place that knows them, so the funnel, the asset checks and the report change
+in one place when they do. It returns plain `StageIssue`s: which stage, and the Issue it reported.
 """
 
 from __future__ import annotations
@@ -19,6 +19,12 @@ from pydantic import BaseModel, ValidationError
 from ..core.issue import Issue
 from ..layout import DataLayout
 
+
+def synth_stayed_text(layout: DataLayout, upload: str) -> dict[str, int]:
+    """Why the upload's text-only conversations were not rendered (synth_report.json), by reason."""
+    stayed = _read(layout.synth_report(upload)).get("stayed_text")
+    return {str(k): int(v) for k, v in stayed.items()} if isinstance(stayed, dict) else {}
+
 # stage names of the funnel, in order; the layout's report file and the section each stage's issues come from
 _SOURCES: tuple[tuple[str, Callable[[DataLayout, str], Path], str | None], ...] = (
     ("decoded", DataLayout.upload_report, None),
@@ -26,6 +32,7 @@ _SOURCES: tuple[tuple[str, Callable[[DataLayout, str], Path], str | None], ...] 
     ("turns", DataLayout.speech_report, "text_import"),
     ("turns", DataLayout.speech_report, "tagged_turns"),
     ("redacted", DataLayout.redaction_report, None),
+    ("synthesized", DataLayout.synth_report, None),
 )
 
 

@@ -12,7 +12,7 @@ import json
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -27,6 +27,21 @@ from .links import data_rel
 
 DESCRIPTOR_NAME = "upload.yaml"
 OVERRIDES_NAME = "recordings.csv"
+
+
+class SynthChoice(BaseModel):
+    """upload.yaml `synth:`: whether the upload's text-only conversations become calls (synth/budget.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    render: Literal["all", "budget", "none"] = Field(
+        "budget", description="all: every text-only conversation; none: they stay text; budget: up to the limits.")
+    budget_hours: float | None = Field(
+        1.0, ge=0, description="With render: budget, at most this many hours of estimated speech per upload.")
+    budget_fraction: float | None = Field(
+        None, ge=0, le=1, description="With render: budget, at most this share of the upload's text conversations.")
+    seed: int = Field(0, description="Changes which conversations a budget picks (the same on every run).")
+
 
 
 class RecordingSettings(BaseModel):
@@ -60,6 +75,8 @@ class RecordingSettings(BaseModel):
     language_map: dict[str, str] = Field(
         default_factory=dict, description='Text sources: record language -> locale pack, e.g. {"en": "en-GB"}.')
     keep_notes: bool = Field(default=True, description="aidb: keep internal notes in meta.notes (never spoken).")
+    synth: SynthChoice = Field(default_factory=SynthChoice, description="Whether and how many of the upload's "
+                               "text-only conversations are rendered as calls (docs/synth.md: the budget).")
 
     @field_validator("locale")
     @classmethod

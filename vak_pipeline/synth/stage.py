@@ -22,7 +22,7 @@ import functools
 import hashlib
 import json
 import os
-from collections import deque
+from collections import Counter, deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -34,8 +34,9 @@ from pydantic import ValidationError
 from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..schema import VakRecord
-from ..sources.descriptor import load_descriptor
+from ..sources.descriptor import SynthChoice, UploadDescriptor, load_descriptor
 from ..storage import JsonlWriter, atomic_write_bytes, atomic_write_json, atomic_write_text, dumps_line, iter_jsonl
+from .budget import choose
 from .engine import EngineUnavailable, get_engine
 from .gate import gate_context, rule_errors
 from .render import is_text_only, render_conversation, settings_hash
@@ -55,6 +56,15 @@ class SynthResult:
     gap_model: dict[str, Any] = field(default_factory=dict)
     engine: str = ""
     issues: list[Issue] = field(default_factory=list)
+    stayed_text: Counter = field(default_factory=Counter)  # why text-only conversations were not rendered
+    budget: dict[str, Any] = field(default_factory=dict)  # the upload's synth choice
+
+    def report(self, upload: str) -> dict[str, Any]:
+        """work/<upload>/synth_report.json: the same shape as every stage report (core.stage.write_report)."""
+        counts = {k: v for k, v in self.__dict__.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+        return {"upload": upload, "stage": "synth", "counts": counts, "stayed_text": dict(self.stayed_text),
+                "budget": self.budget, "engine": self.engine,
+                "issues": [i.model_dump(mode="json", exclude_none=True) for i in self.issues]}
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,6 +100,10 @@ def _issue(
 def upload_channel_map(layout: DataLayout, upload: str) -> dict[str, str] | None:
     """The upload descriptor's two-channel map, when it names one (else the settings' default)."""
     desc, _ = load_descriptor(layout.upload_dir(upload))
+    return _channel_map(desc)
+
+
+def _channel_map(desc: UploadDescriptor | None) -> dict[str, str] | None:
     cmap = desc.defaults.channel_map if desc is not None else None
     if cmap and set(cmap) == {"0", "1"} and sorted(cmap.values()) == ["agent", "user"]:
         return dict(cmap)
@@ -167,8 +181,18 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
 
 def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None = None) -> SynthResult:
-    """Render the text-only conversations of one upload; see the module docstring."""
-    settings = settings or SynthSettings()
+    """Render the text-only conversations of one upload (those its synth choice and budget pick: budget.py);
+    see the module docstring. Writes work/<upload>/synth_report.json."""
+    result = _synth(layout, upload, settings or SynthSettings())
+    atomic_write_json(layout.synth_report(upload), result.report(upload))
+    return result
+
+
+def _spoken_chars(rec: VakRecord) -> int:
+    return sum(len(t.text or "") for t in rec.turns if t.is_spoken)
+
+
+def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthResult:
     src, dst = layout.redacted(upload), layout.synthesized(upload)
     result = SynthResult()
     if not src.exists():
@@ -199,7 +223,11 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
             )
     result.engine = f"{engine.name} {engine.version}" if engine is not None else "none"
     stamp = settings_hash(settings, gaps, engine) if engine is not None else ""
-    cmap = upload_channel_map(layout, upload)
+    desc, _ = load_descriptor(layout.upload_dir(upload))
+    cmap = _channel_map(desc)
+    choice = desc.defaults.synth if desc is not None else SynthChoice()
+    result.budget = choice.model_dump(mode="json")
+    chosen = choose(choice, ((r.id, _spoken_chars(r)) for r in _records(src) if is_text_only(r)), settings.rate_wpm)
     workers = max(1, settings.workers or os.cpu_count() or 1)
     gate = gate_context(layout.root, f"work/{upload}/redacted.jsonl")
     pending: deque[tuple[str | Future, int, str | None, str | None]] = deque()  # (line|future, line no, id, raw)
@@ -215,6 +243,7 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
                 res = item.result()
                 if "error" in res:
                     result.failed += 1
+                    result.stayed_text["render_failed"] += 1
                     result.issues.append(
                         _issue(
                             upload,
@@ -245,10 +274,18 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
             if engine is None or not is_text_only(rec):
                 pending.append((raw_line, jl.line, rec.id, None))
                 result.passed_through += 1
+                if is_text_only(rec):
+                    result.stayed_text["synth_off" if not settings.enabled else "engine_unavailable"] += 1
+                continue
+            if chosen is not None and rec.id not in chosen:  # the upload's choice: stays a text conversation
+                pending.append((raw_line, jl.line, rec.id, None))
+                result.passed_through += 1
+                result.stayed_text["upload_chose_none" if choice.render == "none" else "over_budget"] += 1
                 continue
             too_long = over_limits(rec, settings)
             if too_long is not None:
                 result.passed_through += 1
+                result.stayed_text["too_long"] += 1
                 result.issues.append(_issue(upload, "synth_text_too_long", f"not rendered: {too_long[0]}",
                                             "split the conversation's long turns in the upload, or raise synth "
                                             f"{too_long[1]}; the record stays text-only", jl.line, rec.id,
@@ -260,6 +297,7 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
                 first = broken[0]
                 result.invalid += 1
                 result.passed_through += 1
+                result.stayed_text["breaks_a_rule"] += 1
                 result.issues.append(
                     _issue(
                         upload,
@@ -296,6 +334,12 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
             else:
                 flush(block=False)
         flush(block=True)
+    if result.stayed_text.get("over_budget"):
+        result.issues.append(_issue(upload, "synth_over_budget", f"{result.stayed_text['over_budget']} text "
+                                    "conversation(s) stay text: over the upload's synth budget "
+                                    f"({choice.budget_hours} h, fraction {choice.budget_fraction})",
+                                    "raise synth.budget_hours (or set synth.render: all) in upload.yaml to render "
+                                    "more", severity=Severity.WARN))
     return result
 
 
