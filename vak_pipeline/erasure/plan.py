@@ -96,6 +96,22 @@ def _mentions(record: dict[str, Any], kind: str, norm: str) -> bool:
     return False
 
 
+def raw_file(layout: DataLayout, upload: str, public_rel: str) -> str:
+    """The raw file (relative to the upload) behind a public name, read from the private name maps
+    (sources.names); the name itself when no map knows it (a clean name is its own public name)."""
+    import json
+
+    for path in sorted((layout.work(upload) / "names").glob("*.json")):
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8")).get("names", [])
+        except (OSError, ValueError):
+            continue
+        for row in rows:
+            if row.get("public_file") == public_rel and isinstance(row.get("file"), str):
+                return row["file"]
+    return public_rel
+
+
 def text_key(record: dict[str, Any]) -> str | None:
     """identity's exact text key of a record (None without text)."""
     from ..identity.text import text_print
@@ -132,8 +148,10 @@ def plan(layout: DataLayout | Path, selector: Selector, values: list[str]) -> Er
             hit = any(str(v) in wanted for v in (meta.get("speakers") or {}).values())
         elif selector == "upload":
             hit = upload in wanted
-        elif selector == "file":
-            hit = origin.file in wanted or (origin.file or "").split("/", 1)[-1] in wanted
+        elif selector == "file":  # the raw name an operator gives, or the public one the reports show
+            public = (origin.file or "").split("/", 1)[-1]
+            hit = bool(origin.file) and (origin.file in wanted or public in wanted
+                                         or f"{upload}/{raw_file(layout, upload, public)}" in wanted)
         else:
             hit = any(_mentions(rec, kind, norm) for kind, norm in norms)
         if origin.file:

@@ -16,7 +16,7 @@ from ..identity.audio import audio_print, bit_error
 from ..layout import DataLayout
 from ..schema import VakRecord
 from ..storage import atomic_open
-from .plan import ErasurePlan, text_key
+from .plan import ErasurePlan, raw_file, text_key
 
 MAX_BIT_ERROR, MIN_OVERLAP = 0.15, 0.8  # the identity defaults: a re-encoded copy of erased audio is refused
 
@@ -46,7 +46,8 @@ def _prints(layout: DataLayout, conv_ids: list[str]) -> tuple[list[str], list[st
     return pcm, texts, prints
 
 
-def _raw_sha(layout: DataLayout, upload: str, rel: str) -> str | None:
+def _raw_sha(layout: DataLayout, upload: str, public_rel: str) -> str | None:
+    rel = raw_file(layout, upload, public_rel)
     try:
         inv = json.loads(layout.inventory(upload).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -111,7 +112,8 @@ def _purge_raw(layout: DataLayout, p: ErasurePlan) -> int:
     for f in p.found:
         if not f.file:
             continue
-        path = layout.raw / f.file
+        upload, _, public = f.file.partition("/")
+        path = layout.raw / upload / raw_file(layout, upload, public)
         if f.is_audio or f.file in p.whole_files:
             for q in (path, path.with_name(path.stem + ".events.jsonl")):
                 if q.is_file() and not q.is_symlink():
@@ -120,7 +122,8 @@ def _purge_raw(layout: DataLayout, p: ErasurePlan) -> int:
         else:
             lines.setdefault(f.file, set())
     for rel in lines:  # shared text files: keep the other records
-        path = layout.raw / rel
+        upload, _, public = rel.partition("/")
+        path = layout.raw / upload / raw_file(layout, upload, public)
         if not path.is_file():
             continue
         erased = set(p.conv_ids)
