@@ -68,8 +68,14 @@ def spawned(args: Sequence[str], *, grace_s: float = 30.0, **popen_kw: Any) -> I
         stop(proc, grace_s)
 
 
+class Finished(subprocess.CompletedProcess):
+    """A finished child, with what of its group was still running when it exited (then killed)."""
+
+    leftovers: list[str]
+
+
 def run(args: Sequence[str], *, timeout: float, capture_output: bool = False, check: bool = False,
-        input: str | bytes | None = None, **popen_kw: Any) -> subprocess.CompletedProcess:
+        input: str | bytes | None = None, **popen_kw: Any) -> Finished:
     """`subprocess.run` whose timeout holds: the child's whole group is killed when it expires, and
     leftovers that keep the pipes open after the child exited are killed too (after `_LINGER_S`)."""
     if capture_output:
@@ -79,23 +85,26 @@ def run(args: Sequence[str], *, timeout: float, capture_output: bool = False, ch
         popen_kw["stdin"] = subprocess.PIPE
     deadline = time.monotonic() + timeout
     exited_at: float | None = None
+    leftovers: list[str] = []
     with spawned(args, grace_s=5.0, **popen_kw) as proc:
         while True:
             try:
                 out, err = proc.communicate(input, timeout=max(0.01, min(1.0, deadline - time.monotonic())))
+                leftovers = group_members(proc)
                 break
             except subprocess.TimeoutExpired:
                 input = None  # sent by the first call; communicate refuses it again
                 now = time.monotonic()
-                if proc.poll() is not None:
-                    exited_at = exited_at or now
+                if proc.poll() is not None and exited_at is None:
+                    exited_at, leftovers = now, group_members(proc)
                 if now >= deadline or (exited_at is not None and now - exited_at >= _LINGER_S):
                     kill_group(proc)
                     out, err = proc.communicate()
                     if now >= deadline and exited_at is None:
                         raise subprocess.TimeoutExpired(list(args), timeout, out, err) from None
                     break
-    done = subprocess.CompletedProcess(list(args), proc.returncode, out, err)
+    done = Finished(list(args), proc.returncode, out, err)
+    done.leftovers = leftovers
     if check:
         done.check_returncode()
     return done
