@@ -3,6 +3,7 @@ and whatever it started is killed with it."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -51,3 +52,12 @@ def test_a_spawned_server_is_stopped_with_its_children_on_leaving_the_block():
         time.sleep(0.5)
         assert _alive(marker)
     assert proc.returncode is not None and not _alive(marker)
+
+
+def test_every_test_starts_its_processes_through_the_helper():
+    """A bare subprocess call has no group teardown; `processes.run` / `processes.spawned` do."""
+    here = Path(__file__).parent
+    bare = re.compile(r"\bsubprocess\.(run|Popen|call|check_call|check_output)\(")
+    offenders = [f"{p.relative_to(here.parent)}:{n}" for p in sorted(here.rglob("*.py")) if p.name != "processes.py"
+                 for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if bare.search(line)]
+    assert offenders == [], f"use vak_pipeline_tests.processes.run / .spawned instead of subprocess at {offenders}"
