@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,8 @@ def run(
     from .mirror import is_url, local_root
     from .orchestrate import run_pipeline
 
+    default_signals()
+
     if not is_url(data) and not (Path(data) / "raw").is_dir():
         typer.echo(f"error: {data}/raw does not exist; put each delivery in {data}/raw/<upload>/", err=True)
         raise typer.Exit(2)
@@ -121,6 +124,20 @@ def run(
         typer.echo(_blocked_paragraph(root, report.blocked_reasons, data_problem=bool(publish.failed_checks)))
     _print_outputs(root, report.release)
     raise typer.Exit(0 if report.success else 1)
+
+
+def default_signals() -> None:
+    """Give SIGINT and SIGTERM back their default actions when this process inherited them ignored.
+
+    A background job of a non-interactive shell (`vak run &`, CI scripts) starts with SIGINT ignored.
+    Dagster copies SIGINT's disposition onto SIGTERM after every run, so the compute-log `tail -F`
+    processes of later steps would ignore SIGTERM: each step then waits 30 s for its tail, and the tails
+    outlive the run holding its stdout. Handlers someone installed on purpose are left alone.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @contextlib.contextmanager

@@ -5,12 +5,24 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite behaves the same however it was started. A background job of a non-interactive shell
+    (`./dev test &`) inherits SIGINT ignored; Dagster copies SIGINT's disposition onto SIGTERM after each
+    run, so every later compute-log `tail -F` would start with SIGTERM ignored and outlive its step
+    (30 s each, then orphaned on the test's stdout). Same restore as `vak run` (cli.default_signals)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _instance_home(home: Path) -> str:

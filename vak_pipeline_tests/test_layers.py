@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from vak_pipeline_tests import processes
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "vak_pipeline"
 
@@ -29,7 +31,7 @@ def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
     """`lint-imports` over the package found in `cwd` (with the repo's contracts), uncached."""
     exe = Path(sys.executable).with_name("lint-imports")
     env = dict(os.environ, PYTHONPATH=str(cwd))
-    return subprocess.run(
+    return processes.run(
         [str(exe), "--no-cache", str(REPO / "pyproject.toml")],
         cwd=cwd,
         env=env,

@@ -8,6 +8,7 @@ parses, WAVs decode to their header's length). Two `vak run`s started at once ov
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import pytest
 import soundfile as sf
+
+from vak_pipeline_tests import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 VAK = [sys.executable, "-c", "from vak_pipeline.cli import app; app()"]
@@ -45,16 +48,16 @@ def _make_data(dest: Path) -> Path:
     return dest
 
 
-def _start(data: Path) -> subprocess.Popen:
-    return subprocess.Popen([*VAK, "run", "--data", str(data)], cwd=ROOT, env=_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+def _start(data: Path) -> contextlib.AbstractContextManager[subprocess.Popen]:
+    return processes.spawned([*VAK, "run", "--data", str(data)], cwd=ROOT, env=_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
 
 
 def _run(data: Path) -> str:
-    p = _start(data)
-    out, _ = p.communicate(timeout=300)
-    assert p.returncode == 0, out
-    return out
+    done = processes.run([*VAK, "run", "--data", str(data)], cwd=ROOT, env=_env(), stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout
+    return done.stdout
 
 
 def outputs(data: Path) -> dict[str, bytes]:
@@ -99,12 +102,12 @@ def test_killed_runs_leave_no_half_files_and_the_next_run_equals_an_uninterrupte
     rng = random.Random(int(os.environ.get("VAK_CRASH_SEED", "20261129")))
     kills = 0
     for delay in (rng.uniform(1.0, 4.0), rng.uniform(4.0, 9.0), rng.uniform(9.0, 15.0), rng.uniform(0.2, 1.0)):
-        p = _start(data)
-        time.sleep(delay)
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
-            kills += 1
-        p.communicate(timeout=60)
+        with _start(data) as p:
+            time.sleep(delay)
+            if p.poll() is None:
+                processes.kill_group(p, signal.SIGKILL)
+                kills += 1
+            p.communicate(timeout=60)
         assert_nothing_half_written(data)
     assert kills >= 2
     _run(data)
@@ -116,9 +119,9 @@ def test_killed_runs_leave_no_half_files_and_the_next_run_equals_an_uninterrupte
 
 def test_two_runs_at_once_both_succeed_one_waits_and_outputs_are_not_interleaved(tmp_path, reference):
     data = _make_data(tmp_path / "data")
-    a, b = _start(data), _start(data)
-    out_a, _ = a.communicate(timeout=300)
-    out_b, _ = b.communicate(timeout=300)
+    with _start(data) as a, _start(data) as b:
+        out_a, _ = a.communicate(timeout=300)
+        out_b, _ = b.communicate(timeout=300)
     assert a.returncode == 0 and b.returncode == 0, (out_a, out_b)
     assert "waiting" in out_a + out_b  # the second one waited for the data dir's lock
     assert_nothing_half_written(data)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +15,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from vak_pipeline_tests import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -29,8 +30,8 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 
 def _run(tmp_path: Path, *cmd: str) -> subprocess.CompletedProcess:
-    out = subprocess.run([str(BIN / cmd[0]), *cmd[1:]], cwd=ROOT, env=_env(tmp_path), capture_output=True,
-                         text=True, timeout=300)
+    out = processes.run([str(BIN / cmd[0]), *cmd[1:]], cwd=ROOT, env=_env(tmp_path), capture_output=True,
+                        text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     return out
 
@@ -57,12 +58,10 @@ def _free_port() -> int:
 @pytest.mark.slow
 def test_dagster_dev_serves_the_asset_graph(tmp_path):
     port = _free_port()
-    proc = subprocess.Popen([str(BIN / "dagster"), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)],
-                            cwd=ROOT, env=_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
     query = json.dumps({"query": "{ assetNodes { assetKey { path } } }"}).encode()
     keys: set[str] = set()
-    try:
+    with processes.spawned([str(BIN / "dagster"), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)],
+                           cwd=ROOT, env=_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
         deadline = time.time() + 180
         while time.time() < deadline:
             try:
@@ -76,11 +75,5 @@ def test_dagster_dev_serves_the_asset_graph(tmp_path):
             except (OSError, KeyError, TypeError, ValueError):
                 pass
             time.sleep(2)
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
     assert {"raw_uploads", "normalized_audio", "transcripts", "tagged_turns", "redacted_manifest",
             "validated_manifest", "splits", "moshi_lora", "turn_based", "cascaded", "parquet_export"} <= keys

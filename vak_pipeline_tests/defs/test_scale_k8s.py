@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +16,8 @@ from types import SimpleNamespace
 import dagster as dg
 import pytest
 import yaml
+
+from vak_pipeline_tests import processes
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -31,8 +32,8 @@ def _instance_env(home: Path) -> dict[str, str]:
 @pytest.mark.slow
 def test_the_code_location_validates_with_the_k8s_executor(tmp_path):
     env = dict(os.environ, **_instance_env(tmp_path / "home"), VAK_EXECUTOR="k8s", DAGSTER_TELEMETRY_DISABLED="1")
-    out = subprocess.run([str(Path(sys.executable).parent / "dagster"), "definitions", "validate", "-w",
-                          "workspace.yaml"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    out = processes.run([str(Path(sys.executable).parent / "dagster"), "definitions", "validate", "-w",
+                         "workspace.yaml"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "All code locations passed validation" in out.stderr + out.stdout
 

@@ -12,7 +12,6 @@ import contextlib
 import glob
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -24,6 +23,8 @@ from pathlib import Path
 
 import dagster as dg
 import pytest
+
+from vak_pipeline_tests import processes
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "vak-test-pw"
@@ -43,8 +44,8 @@ def _install_postgresql() -> str:
         return "PostgreSQL is not installed and this is not root with apt-get (apt-get install postgresql)"
     for cmd in (["apt-get", "install", "-y", "-q", "postgresql"], ["apt-get", "update", "-q"],
                 ["apt-get", "install", "-y", "-q", "postgresql"]):
-        done = subprocess.run(cmd, capture_output=True, timeout=600, env={**os.environ,
-                              "DEBIAN_FRONTEND": "noninteractive"})
+        done = processes.run(cmd, capture_output=True, timeout=600, env={**os.environ,
+                             "DEBIAN_FRONTEND": "noninteractive"})
         if done.returncode == 0 and _pg_bin() is not None:
             return ""
     return "apt-get install postgresql failed"
@@ -74,11 +75,12 @@ def postgres() -> Iterator[dict[str, str]]:
     if as_pg:
         shutil.chown(pwfile, "postgres")
     data, port = base / "data", _free_port()
-    subprocess.run([*as_pg, str(bin_dir / "initdb"), "-D", str(data), "-U", "vak", f"--pwfile={pwfile}",
-                    "--auth=scram-sha-256", "-E", "UTF8", "--no-sync"], check=True, capture_output=True, timeout=120)
-    subprocess.run([*as_pg, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-t", "60",
-                    "-o", f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                   check=True, capture_output=True, timeout=90)
+    processes.run([*as_pg, str(bin_dir / "initdb"), "-D", str(data), "-U", "vak", f"--pwfile={pwfile}",
+                   "--auth=scram-sha-256", "-E", "UTF8", "--no-sync"], check=True, capture_output=True, timeout=120)
+    processes.run_starting_a_daemon([*as_pg, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(base / "log"),
+                                     "-w", "-t", "60", "-o",
+                                     f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
+                                    check=True, capture_output=True, timeout=90)
     try:
         import psycopg2
 
@@ -91,8 +93,8 @@ def postgres() -> Iterator[dict[str, str]]:
         yield {"DAGSTER_PG_HOST": "127.0.0.1", "DAGSTER_PG_PORT": str(port), "DAGSTER_PG_USER": "vak",
                "DAGSTER_PG_PASSWORD": PASSWORD, "DAGSTER_PG_DB": "vak_server"}
     finally:
-        subprocess.run([*as_pg, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
+        processes.run([*as_pg, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                      capture_output=True, timeout=60)
         shutil.rmtree(base, ignore_errors=True)
 
 
@@ -155,21 +157,10 @@ def _gpu_intervals(instance: dg.DagsterInstance) -> list[tuple[float, float, str
 @contextlib.contextmanager
 def _daemon(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen]:
     """dagster-daemon on the workspace, in its own process group, torn down with its children."""
-    with open(log, "w") as fh:
-        proc = subprocess.Popen([str(Path(sys.executable).parent / "dagster-daemon"), "run", "-w",
-                                 str(REPO / "workspace.yaml")], cwd=REPO, env=env, stdout=fh,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-        try:
-            yield proc
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
+    with open(log, "w") as fh, processes.spawned([str(Path(sys.executable).parent / "dagster-daemon"), "run", "-w",
+                                                  str(REPO / "workspace.yaml")], cwd=REPO, env=env, stdout=fh,
+                                                 stderr=subprocess.STDOUT) as proc:
+        yield proc
 
 
 def _wait_for(what: str, cond, timeout: float, log: Path) -> None:

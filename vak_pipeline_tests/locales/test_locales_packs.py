@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from vak_pipeline.locales.lid import detect_lang
 from vak_pipeline.locales.packfile import BUILTIN_DIR, PackFileError, load_pack_file
 from vak_pipeline.locales.registry import load_pack_dir
 from vak_pipeline.pii.recognizers import find_pii
+from vak_pipeline_tests import processes
 
 ROOT = Path(__file__).parents[2]
 PACK_FILES = sorted(BUILTIN_DIR.glob("*.yaml"))
@@ -145,12 +145,12 @@ def test_a_user_pack_in_data_locales_is_used_by_an_import_and_its_redaction(tmp_
     write(up, "chat.messages.jsonl", json.dumps(line) + "\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     vak = [sys.executable, "-c", "from vak_pipeline.cli import main; main()"]
-    listed = subprocess.run([*vak, "locales"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    listed = processes.run([*vak, "locales"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert listed.returncode == 0, listed.stderr
     [row] = [r for r in listed.stdout.splitlines() if r.startswith("it-IT")]
     assert "it_codice_fiscale" in row and str(tmp_path / "data" / "locales" / "it-IT.yaml") in row
     out = tmp_path / "out.jsonl"
-    done = subprocess.run(
+    done = processes.run(
         [*vak, "import-text", str(up), str(out)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stdout + done.stderr
@@ -165,7 +165,7 @@ def test_a_user_pack_in_data_locales_is_used_by_an_import_and_its_redaction(tmp_
         "red, log, _ = redact_record(rec, get_pack(rec.locale)); "
         "print(json.dumps([[t.text for t in red.turns], [s.type for s in log.spans]]))"
     )
-    done = subprocess.run(
+    done = processes.run(
         [sys.executable, "-c", redact, str(out)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
@@ -174,6 +174,7 @@ def test_a_user_pack_in_data_locales_is_used_by_an_import_and_its_redaction(tmp_
     assert "RSSGLI80A41H501W" not in texts[0] and "<CODICE_FISCALE_1>" in texts[0]
 
 
+@pytest.mark.timeout(1900)  # two `vak run`s, each allowed 900 s
 def test_vak_run_uses_the_packs_in_the_data_directory_and_republishes_when_one_changes(tmp_path):
     """`vak run --data D` from anywhere reads D/locales/ (not only ./data/locales), and an edited pack file is
     part of the redaction cache key: the records are redacted again with it."""
@@ -188,14 +189,14 @@ def test_vak_run_uses_the_packs_in_the_data_directory_and_republishes_when_one_c
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DAGSTER_", "VAK_"))}
     env.update(PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1", DAGSTER_TELEMETRY_DISABLED="1")
     vak = [sys.executable, "-c", "from vak_pipeline.cli import main; main()", "run", "--data", str(data)]
-    done = subprocess.run(vak, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    done = processes.run(vak, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert "ingest_job[chats-it]: ok" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]
     redacted = (data / "work" / "chats-it" / "redacted.jsonl").read_text(encoding="utf-8")
     assert "<CODICE_FISCALE_1>" in redacted and "RSSGLI80A41H501W" not in redacted
     ledger = DataLayout.at(data).stage_ledger("chats-it", "redacted_manifest")
     keys = {item: e.key for item, e in Ledger.load(ledger).previous.items()}
     write(data / "locales", "it-IT.yaml", GOOD + "\n# a steward's edit\n")
-    again = subprocess.run(vak, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    again = processes.run(vak, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert "ingest_job[chats-it]: ok" in again.stdout, again.stdout[-3000:] + again.stderr[-3000:]
     keys_after = {item: e.key for item, e in Ledger.load(ledger).previous.items()}
     assert keys_after.keys() == keys.keys() and all(keys_after[i] != keys[i] for i in keys)

@@ -3,6 +3,7 @@ one "already ingested" answer the last ingest step writes, and one Dagster insta
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -20,13 +21,21 @@ from vak_pipeline.cli import app
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.orchestrate import ingest_code, run_pipeline
 from vak_pipeline.sources.ingested import config_key, is_ingested
+from vak_pipeline_tests import processes
 
 pytestmark = pytest.mark.timeout(600)
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _other_process_holds(path: Path, token: str, seconds: float, then: str = "",
+@pytest.fixture
+def spawn():
+    """Start children through processes.spawned; each one's whole group is stopped at the test's end."""
+    with contextlib.ExitStack() as stack:
+        yield lambda *args, **kw: stack.enter_context(processes.spawned(*args, **kw))
+
+
+def _other_process_holds(spawn, path: Path, token: str, seconds: float, then: str = "",
                          shared: bool = False) -> subprocess.Popen:
     """A second process (a daemon-launched run's step) that holds `path` for `seconds`, runs `then`, and
     gives it back between steps (not final). Returns once it holds the lock."""
@@ -39,8 +48,8 @@ def _other_process_holds(path: Path, token: str, seconds: float, then: str = "",
             time.sleep({seconds})
             {then or "pass"}
     """)
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    proc = spawn([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                 env={**os.environ, "PYTHONPATH": str(REPO)})
     assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
     return proc
 
@@ -65,9 +74,9 @@ def test_a_run_between_two_of_its_steps_still_counts_as_writing(tmp_path):
     assert writers.busy(lock, now=time.time() + writers.LEASE_GRACE_S + 1) is None  # a run that died
 
 
-def test_a_second_process_waits_for_the_holder(tmp_path):
+def test_a_second_process_waits_for_the_holder(tmp_path, spawn):
     lock = tmp_path / ".writer.lock"
-    other = _other_process_holds(lock, "daemon-run", 1.5)
+    other = _other_process_holds(spawn, lock, "daemon-run", 1.5)
     told = []
     started = time.monotonic()
     assert writers.busy(lock).held  # seen from here while the other process holds it
@@ -77,12 +86,12 @@ def test_a_second_process_waits_for_the_holder(tmp_path):
     assert waited > 0.5 and [lease.token for lease in told] == ["daemon-run"]
 
 
-def test_steps_of_one_run_share_the_lock_and_another_runs_steps_wait(tmp_path, monkeypatch):
+def test_steps_of_one_run_share_the_lock_and_another_runs_steps_wait(tmp_path, monkeypatch, spawn):
     """Parallel steps of one run (the exports of a publish) write different files: they hold the lock at
     once. A step of another run waits until that run is done (and no step of it followed within the grace)."""
     monkeypatch.setattr(writers, "LEASE_GRACE_S", 1.0)
     lock = tmp_path / ".publish.lock"
-    other = _other_process_holds(lock, "run-1", 3.0, shared=True)
+    other = _other_process_holds(spawn, lock, "run-1", 3.0, shared=True)
     started = time.monotonic()
     with writers.hold(lock, "run-1", shared=True):  # a sibling step, in another process
         assert time.monotonic() - started < 1.0
@@ -116,14 +125,14 @@ def test_the_last_ingest_step_writes_the_one_already_ingested_answer(chats):
     assert not is_ingested(layout, "sample-chats", code="another-code")
 
 
-def test_vak_run_waits_for_a_daemon_ingest_of_the_same_upload_and_then_skips_it(chats):
+def test_vak_run_waits_for_a_daemon_ingest_of_the_same_upload_and_then_skips_it(chats, spawn):
     """A daemon-launched run is ingesting the upload (its step holds the lock; its marker is not written
     yet): `vak run` waits for it instead of writing the upload too, then finds it ingested and skips it."""
     layout = DataLayout.at(chats)
     marker = layout.ingest_marker("sample-chats")
     saved = marker.read_bytes()
     marker.unlink()  # what raw_uploads of the daemon's run does first
-    other = _other_process_holds(layout.writer_lock("sample-chats"), "daemon-run-1", 12.0,
+    other = _other_process_holds(spawn, layout.writer_lock("sample-chats"), "daemon-run-1", 12.0,
                                  then=f"Path({str(marker)!r}).write_bytes({saved!r})")
     lines: list[str] = []
     with dg.instance_for_test() as instance:

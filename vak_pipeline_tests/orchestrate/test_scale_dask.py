@@ -15,6 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from vak_pipeline_tests import processes
+
+# the first test also runs the module's reference run: two `vak run`s, each allowed 900 s
+pytestmark = pytest.mark.timeout(1900)
+
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "raw"
 CALL = "call_001.flac"  # stereo, channel_map agent/user
@@ -43,7 +48,7 @@ def vak_run(data: Path, *args: str, **extra_env: str) -> subprocess.CompletedPro
     env.update(HF_HUB_OFFLINE="1", DAGSTER_TELEMETRY_DISABLED="1", DASK_DISTRIBUTED__WORKER__DAEMON="False",
                **extra_env)
     cmd = [sys.executable, "-c", "from vak_pipeline.cli import app; app()", "run", "--data", str(data), *args]
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO, timeout=900)
+    out = processes.run(cmd, capture_output=True, text=True, env=env, cwd=REPO, timeout=900)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     return out
 

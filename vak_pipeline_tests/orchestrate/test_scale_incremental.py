@@ -11,9 +11,15 @@ SAMPLE = Path(__file__).resolve().parents[2] / "data" / "raw"
 
 
 def _data(tmp_path: Path) -> Path:
+    """Two text uploads of one chat each (no audio, nothing to transcribe): the skip logic does not depend
+    on how much an upload holds, and every conversation costs a synth rendering per run."""
     root = tmp_path / "data"
     for name in ("sample-chats", "sample-hinglish"):
-        shutil.copytree(SAMPLE / name, root / "raw" / name)
+        up = root / "raw" / name
+        up.mkdir(parents=True)
+        shutil.copy2(SAMPLE / name / "upload.yaml", up / "upload.yaml")
+        first = (SAMPLE / name / "support.messages.jsonl").read_text(encoding="utf-8").splitlines()[0]
+        (up / "support.messages.jsonl").write_text(first + "\n", encoding="utf-8")
     return root
 
 

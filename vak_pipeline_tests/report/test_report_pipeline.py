@@ -21,6 +21,7 @@ import pytest
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.orchestrate import run_pipeline
 from vak_pipeline.report.steward import SECTIONS
+from vak_pipeline_tests import processes
 from vak_pipeline_tests.report_fixtures import (
     BAD_UPLOAD,
     BROKEN_LINES,
@@ -255,14 +256,12 @@ def test_sensor_and_nightly_schedule_request_nothing_vak_run_already_ingested(re
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium (apt-get install chromium)")
 def test_headless_chromium_renders_the_page_with_its_charts(release, tmp_path):
-    import subprocess
-
     import numpy as np
     from PIL import Image
 
     root = release[0]
     shot = tmp_path / "report.png"
-    subprocess.run(
+    processes.run(
         [
             "chromium",
             "--headless",

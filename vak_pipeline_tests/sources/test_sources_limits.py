@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -19,6 +18,7 @@ from vak_pipeline.sources.descriptor import load_descriptor
 from vak_pipeline.sources.limits import InputLimits
 from vak_pipeline.sources.text import iter_text_records
 from vak_pipeline.speech.stage import TagSettings, tag_upload
+from vak_pipeline_tests import processes
 from vak_pipeline_tests.builders import make_record
 from vak_pipeline_tests.hardening_inputs import UPLOAD_YAML, seed_lines
 
@@ -39,7 +39,7 @@ def _in_one_gib(code: str, timeout: float = 90) -> dict:
     """)
     env = dict(os.environ, PYTHONPATH=str(REPO), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                MKL_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True,
+    out = processes.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True,
                          timeout=timeout, env=env, cwd=REPO)
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])

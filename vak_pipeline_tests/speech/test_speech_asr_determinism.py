@@ -2,6 +2,7 @@
 process and whatever the process transcribed before. Real tiny.en on the agent channel of the sample's
 `sample_call_002` (Hindi speech through an English-only model), normalized as the pipeline does."""
 
+import contextlib
 import json
 import os
 import subprocess
@@ -16,8 +17,10 @@ import pytest
 from vak_pipeline.audio.normalize import normalize_recording
 from vak_pipeline.speech.asr import AsrSettings, Transcriber, read_channels
 from vak_pipeline.speech.whisper_seeded import window_seed
+from vak_pipeline_tests import processes
 
-pytestmark = pytest.mark.slow  # real tiny.en: seconds per transcription, still run in CI
+# real tiny.en: seconds per transcription, still run in CI; the children are allowed 600 s after the parent's
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 REPO = Path(__file__).resolve().parents[2]
 CALL = REPO / "data" / "raw" / "sample-calls" / "call_002.flac"
@@ -48,14 +51,20 @@ def call_wav(tmp_path_factory) -> Path:
     return dst
 
 
-def transcribe_in_new_process(wav: Path, settings: AsrSettings, channel: int) -> subprocess.Popen:
+def transcribe_in_new_process(wav: Path, settings: AsrSettings, channel: int
+                              ) -> contextlib.AbstractContextManager[subprocess.Popen]:
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.Popen([sys.executable, "-c", _CHILD, str(wav), settings.model_dump_json(), str(channel)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    return processes.spawned([sys.executable, "-c", _CHILD, str(wav), settings.model_dump_json(), str(channel)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
 
 
 def test_hard_audio_transcribes_to_the_same_segments_in_every_process_and_after_any_history(call_wav):
-    children = [transcribe_in_new_process(call_wav, SETTINGS, AGENT) for _ in range(2)]
+    with contextlib.ExitStack() as stack:
+        children = [stack.enter_context(transcribe_in_new_process(call_wav, SETTINGS, AGENT)) for _ in range(2)]
+        _same_everywhere(call_wav, children)
+
+
+def _same_everywhere(call_wav: Path, children: list[subprocess.Popen]) -> None:
     audio, sr = read_channels(call_wav)
     transcriber = Transcriber(SETTINGS)
     first = transcriber.transcribe_channel(audio[:, AGENT], sr, channel=AGENT)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.synth import SynthSettings, synth_upload
 from vak_pipeline.synth.stage import over_limits
+from vak_pipeline_tests import processes
 
 from ..builders import make_record, turn, write_manifest
 
@@ -72,7 +72,7 @@ def test_a_20_mb_message_is_refused_fast_in_under_1_gib(tmp_path):
         print(json.dumps({{"rendered": res.rendered, "codes": [i.code for i in res.issues]}}))
     """)
     env = dict(os.environ, PYTHONPATH=str(REPO), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=REPO)
+    out = processes.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=REPO)
     assert out.returncode == 0, out.stderr[-3000:]
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got == {"rendered": 0, "codes": ["synth_text_too_long"]}

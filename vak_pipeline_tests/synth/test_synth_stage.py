@@ -13,6 +13,7 @@ from vak_pipeline.layout import DataLayout
 from vak_pipeline.schema import VakRecord
 from vak_pipeline.synth import GapModel, SynthSettings, synth_upload
 from vak_pipeline.synth.timeline import choose_gap_model
+from vak_pipeline_tests import processes
 
 from ..builders import make_audio, make_record, make_tool, tool_call, tool_result, turn, write_manifest
 
@@ -156,12 +157,12 @@ def test_tool_calls_are_agent_silence_of_the_configured_latency(tmp_path):
 def test_a_rendering_is_the_same_bytes_in_every_process_and_run():
     """espeak-ng seeds its noise from the clock at start-up; synth seeds it per utterance, so two processes
     started at different times render the same text to the same samples."""
-    import subprocess
     import sys
 
     code = ("import hashlib; from vak_pipeline.synth.espeak import library; "
             "u = library().synth('I have refunded the amount today.', 'en-GB-x-rp+f2', 155, 60, 50); "
             "print(hashlib.sha256(u.samples.tobytes()).hexdigest())")
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    runs = {processes.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                timeout=300).stdout
             for _ in range(2)}
     assert len(runs) == 1
