@@ -115,6 +115,7 @@ class DataLayout:
     # written before a release swap starts, removed after it ends: a crash in between is finished later
     release_journal = _Under("root", "work", ".release-swap.json")
     previous_release_dir = _Under("root", "work", ".release-previous")
+    blocked_candidates_dir = _Under("root", "work", ".release-blocked")  # every blocked candidate's verdict + report
 
     # --- inputs
     raw = _Under("root", "raw")
