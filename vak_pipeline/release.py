@@ -26,6 +26,7 @@ from .layout import RELEASE_ITEMS, DataLayout
 from .storage import atomic_write_json
 
 VERDICT_NAME = "verdict.json"
+RELEASE_VERSION = "2"  # bump when a release of the same candidate would differ (code_version); 2: the step decides
 
 
 class ReleaseVerdict(BaseModel):

@@ -44,6 +44,7 @@ from .masking import RedactedAudio
 from .shards import run_recipe
 
 RECIPE = "cascaded"
+RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 Part = Literal["stt", "llm", "tts"]
 
 

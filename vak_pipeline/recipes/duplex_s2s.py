@@ -40,6 +40,7 @@ from .moshi_lora import synthetic_stereo
 from .shards import run_recipe
 
 RECIPE = "duplex_s2s"
+RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 
 
 class DuplexS2SConfig(BaseModel):

@@ -36,6 +36,7 @@ from .masking import RedactedAudio, apply_masks, inside_masks, load_masks
 from .shards import run_recipe
 
 RECIPE = "moshi_lora"
+RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 MAIN, OTHER = "SPEAKER_MAIN", "SPEAKER_OTHER"
 
 

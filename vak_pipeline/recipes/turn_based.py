@@ -46,6 +46,7 @@ from .masking import RedactedAudio
 from .shards import run_recipe
 
 RECIPE = "turn_based"
+RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 AUDIO_TAG = "<audio>"
 
 

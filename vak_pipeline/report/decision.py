@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from ..layout import DataLayout
+from ..release import ReleaseVerdict, block, keep_blocked, read_verdict
 from ..sources.descriptor import DESCRIPTOR_NAME, RecordingSettings
 from ..splits import check_splits, iter_summaries, open_splits
 from ..storage import iter_jsonl
@@ -117,3 +118,59 @@ def _split_causes(layout: DataLayout) -> list[Cause]:
                   "re-materialize splits (assignments already made never move)", count=n)
             for code, n in sorted(errors.items())]
 
+
+
+def block_candidate(layout: DataLayout, reasons: list[str], causes: list[Cause] | None = None,
+                    run_id: str | None = None) -> ReleaseVerdict:
+    """Block the candidate: verdict.json, its steward page marked BLOCKED (built if the graph did not get that
+    far), a copy of both kept in work/.release-blocked/, and the published page told a newer candidate was
+    blocked. The same whatever launched the run; reasons of earlier failed steps of the same run are kept."""
+    from .steward import build_steward_report, render_page
+
+    published = layout.published()
+    cand = published.candidate()
+    earlier = read_verdict(cand)
+    if earlier is not None and earlier.status == "blocked" and run_id and earlier.run_id == run_id:
+        reasons = [*earlier.reasons, *(r for r in reasons if r not in earlier.reasons)]
+        causes_d = [*earlier.causes, *(c.as_dict() for c in causes or [])]
+    else:
+        causes_d = [c.as_dict() for c in causes or []]
+    where = [str(p.relative_to(published.root)) for p in (cand.rejected, cand.validation_report) if p.is_file()]
+    verdict = block(published, reasons, where, run_id=run_id, causes=causes_d)
+    page_data = cand.steward_dir / "page.json"
+    if page_data.is_file():  # the graph built the report: say BLOCKED on it (its settings stay as they were)
+        _mark_blocked(cand, verdict)
+    elif cand.manifest.is_file():
+        try:
+            build_steward_report(cand)
+        except Exception:  # noqa: BLE001  the report is a courtesy here; verdict.json is what counts
+            pass
+    keep_blocked(published, verdict)
+    if (published.steward_dir / "page.json").is_file():
+        render_page(published)
+    return verdict
+
+
+def _mark_blocked(cand: DataLayout, verdict: ReleaseVerdict) -> None:
+    import json
+
+    from ..storage import atomic_write_json
+    from .steward import PAGE_DATA, blocked_reasons, render_page
+
+    for name in (PAGE_DATA, "report.json"):
+        path = cand.steward_dir / name
+        if not path.is_file():
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        own = [r for r in data["verdict"]["reasons"] if not r.startswith("not released: ")
+               and "published release in data/ is unchanged" not in r]
+        data["verdict"] = {"status": "blocked", "reasons": blocked_reasons(verdict) + own}
+        atomic_write_json(path, data)
+    render_page(cand)
+
+
+def block_sentence(verdict: ReleaseVerdict, layout: DataLayout) -> str:
+    """The one sentence a run's log says for an expected block."""
+    return (f"Release BLOCKED: {'; '.join(verdict.reasons)}. The published release stays as it was; the candidate "
+            f"and its BLOCKED steward report are in {layout.published().candidate().steward_html}"
+            + (f" (kept in {verdict.kept_at})" if verdict.kept_at else "") + ".")

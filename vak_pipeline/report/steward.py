@@ -44,6 +44,7 @@ from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, bui
 from .quality import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
 from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
+REPORT_VERSION = "2"  # bump when the report for the same inputs would change (its code_version); 2: from a template
 CONV_EDGES = [0, 15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600]
 TURN_EDGES = [0, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60]
 
@@ -53,7 +54,9 @@ class ReportSettings(BaseModel):
 
     quality: QualityThresholds = Field(default_factory=QualityThresholds)
     turn_taking: TurnTakingSettings = Field(default_factory=TurnTakingSettings)
-    dagster_url: str = Field(default_factory=lambda: os.environ.get("VAK_DAGSTER_URL", "http://localhost:3000"))
+    dagster_url: str = Field(default_factory=lambda: os.environ.get("VAK_DAGSTER_URL", "http://localhost:3000"),
+                             description="the Dagster UI the page links to (runs, assets, partitions); "
+                                         "default $VAK_DAGSTER_URL or http://localhost:3000")
     rows_cap: int = 100  # rejected rows and drops listed in the page; the full lists are files
     run_id: str | None = None  # the Dagster run that builds the report (the page links to it)
     measure_snr: bool = True
@@ -316,16 +319,19 @@ def _count_redactions(root: Path, rel: str, s: StewardSummary) -> None:
             s.audio_masks[span.audio.method] += 1
 
 
+def blocked_reasons(release: ReleaseVerdict) -> list[str]:
+    """The verdict lines of a blocked candidate: its root causes, and that the published release is unchanged."""
+    return [f"not released: {r}" for r in release.reasons] + [
+        "the published release in data/ is unchanged; this candidate is kept in "
+        "work/.release-candidate/ (see " + ", ".join(release.where or ["verdict.json"]) + ")"]
+
+
 def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict | None = None) -> Verdict:
     """Blocked when a blocking check stopped this candidate (`release`, from verdict.json) or there is nothing
     sound to train on; review when anything was left out or flagged."""
     blocked, review = [], []
     if release is not None and release.status == "blocked":
-        blocked += [f"not released: {r}" for r in release.reasons]
-        blocked.append(
-            "the published release in data/ is unchanged; this candidate is kept in "
-            "work/.release-candidate/ (see " + ", ".join(release.where or ["verdict.json"]) + ")"
-        )
+        blocked += blocked_reasons(release)
     if s.manifest_hash is None or s.conversations == 0:
         blocked.append("the manifest is missing or holds no valid conversation")
     if s.by["split"].get("(no splits.json)"):

@@ -17,6 +17,7 @@ from ..storage import sha256_file
 from .descriptor import DESCRIPTOR_NAME, OVERRIDES_NAME
 
 FileKind = Literal["audio", "aidb", "messages", "vakforge", "events", "descriptor", "unknown"]
+INVENTORY_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".ogg", ".m4a", ".aac")
 _TEXT_KINDS: tuple[tuple[str, FileKind], ...] = (
     (".aidb.jsonl", "aidb"), (".messages.jsonl", "messages"), (".vakforge.jsonl", "vakforge"),
