@@ -43,6 +43,8 @@ class Cause:
 
     def sentence(self) -> str:
         where = self.file + (f":{','.join(map(str, self.lines[:5]))}" if self.lines else "")
+        if self.field and not self.lines:
+            where += f", field {self.field}"
         return (f"blocking check {self.check} failed ({self.code} x{self.count}: {self.message} ({where})"
                 + (f"; fix: {self.fix}" if self.fix else "") + ")")
 
@@ -73,7 +75,7 @@ def _attribute(layout: DataLayout, row: dict[str, Any], cache: dict) -> tuple[st
     if (name in _DESCRIPTOR_FIELDS and upload and not file.endswith(_CANONICAL_SUFFIX)
             and upload in layout.uploads() and _descriptor_lacks(layout, upload, name, cache)):
         desc = f"raw/{upload}/{DESCRIPTOR_NAME}"
-        return (desc, name, f"{desc} does not set {name} ({row.get('message')})",
+        return (desc, name, str(row.get("message") or f"{name} is missing"),
                 f"add `{name}:` to {desc} (every file of the upload inherits it), then run again", None)
     line = row.get("line") if isinstance(row.get("line"), int) else None
     return (f"raw/{file}" if upload else file, fld, str(row.get("message") or ""), str(row.get("fix") or ""), line)

@@ -97,7 +97,8 @@ def test_a_field_upload_yaml_lacks_is_one_cause_naming_the_descriptor(blocked):
     assert [(c["file"], c["field"], c["code"]) for c in verdict.causes] == [
         (f"raw/{LATE}/upload.yaml", "consent_ref", "consent_ref_missing")]
     assert verdict.causes[0]["count"] == 2 and "add `consent_ref:`" in verdict.causes[0]["fix"]
-    assert not any("set meta.consent_ref" in r or "splits.json was built" in r for r in verdict.reasons + cli.blocked_reasons)
+    reasons = verdict.reasons + cli.blocked_reasons
+    assert not any("set meta.consent_ref" in r or "splits.json was built" in r for r in reasons)
 
 
 def test_the_published_report_says_a_newer_candidate_was_blocked(blocked):
@@ -138,7 +139,8 @@ def test_every_metadata_link_of_a_released_run_points_at_a_file_that_exists(tmp_
             for rec in instance.all_logs(run.run_id):
                 ev = rec.dagster_event
                 data = ev.event_specific_data if ev else None
-                meta = getattr(getattr(data, "materialization", None), "metadata", None) or getattr(data, "metadata", None)
+                mat = getattr(data, "materialization", None)
+                meta = getattr(mat, "metadata", None) or getattr(data, "metadata", None)
                 for name, value in (meta or {}).items():
                     if isinstance(value, dg.PathMetadataValue):
                         paths.append((ev.asset_key.to_user_string() if ev.asset_key else "?", name, value.value))
@@ -146,3 +148,15 @@ def test_every_metadata_link_of_a_released_run_points_at_a_file_that_exists(tmp_
     missing = [(asset, name, p) for asset, name, p in paths if not Path(p).exists()]
     assert not missing
     assert not any(".release-candidate" in p for _a, _n, p in paths)
+
+
+def test_headless_chromium_shows_the_blocked_and_the_published_page(blocked, tmp_path):
+    """Screenshots of the BLOCKED candidate page and of the live page that now says a newer one was blocked."""
+    from vak_pipeline_tests.chromium import VIEWPORT, look_at
+
+    root, *_ = blocked
+    for name, page in (("blocked-candidate", DataLayout.at(root).candidate().steward_html),
+                       ("published-after-block", root / "reports/steward/index.html")):
+        seen = look_at(page.resolve(), tmp_path, name)
+        assert not seen["clipped"] and seen["page_width"] <= VIEWPORT[0], seen
+        assert seen["verdict"][1] <= VIEWPORT[1], seen  # the verdict, its causes and warnings on the first screen
