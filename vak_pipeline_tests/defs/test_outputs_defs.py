@@ -1,4 +1,5 @@
-"""Dagster layer of the outputs: splits + blocking leak check, exports with lineage, steward report."""
+"""Dagster layer of the outputs: splits + leak check (the release step blocks on it), exports with lineage,
+steward report."""
 
 from __future__ import annotations
 
@@ -59,4 +60,9 @@ def test_a_leaking_split_fails_the_blocking_check_with_error_severity(tmp_path):
     ev = outputs.splits_complete_and_leak_free(data=DataResource(root=str(tmp_path)))
     assert not ev.passed and ev.severity == dg.AssetCheckSeverity.ERROR
     assert ev.metadata["issues_by_code"].value == {"split_leak": 1}
-    assert all(spec.blocking for spec in outputs.splits_complete_and_leak_free.check_specs)
+    # not blocking in Dagster terms (nothing downstream is skipped): the release step reads the same leak and blocks
+    assert not any(spec.blocking for spec in outputs.splits_complete_and_leak_free.check_specs)
+    from vak_pipeline.report.decision import blocking_causes
+
+    assert [(c.check, c.code, c.file) for c in blocking_causes(cand)] == [
+        ("splits_complete_and_leak_free", "split_leak", "splits.json")]
