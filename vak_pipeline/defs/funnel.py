@@ -94,7 +94,8 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
     from vak_pipeline.report.steward import ReportSettings, build_steward_report, hms, summary_markdown
 
     extra = {"dagster_url": dagster_url} if dagster_url else {}
-    report = build_steward_report(layout, settings=ReportSettings(quality=thresholds, run_id=context.run.run_id, **extra))
+    settings = ReportSettings(quality=thresholds, run_id=context.run.run_id, **extra)
+    report = build_steward_report(layout, settings=settings)
     s, funnel, verdict = report.summary, report.funnel, report.verdict
     version = hashlib.sha256(
         f"{s.manifest_hash}:{sorted(inputs.items())}:{thresholds.model_dump_json()}:{dagster_url}".encode()

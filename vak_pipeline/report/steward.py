@@ -969,9 +969,10 @@ def summary_markdown(s: StewardSummary, limit: int = 8) -> str:
 
     return "\n".join(
         [
-            f"**{s.conversations} conversations**: {s.with_audio} recordings ({s.audio_hours:.2f} h, {s.turns} spoken "
+            f"**{s.conversations} conversations**: {s.with_audio} recordings ({hms(s.audio_hours * 3600)}, "
+            f"{s.turns} spoken "
             f"turns), {s.text_conversations} text conversations ({s.text_messages} messages; {s.synthesized} with "
-            f"synthesized audio, {s.synthesized_hours:.2f} h)",
+            f"synthesized audio, {hms(s.synthesized_hours * 3600)})",
             f"- splits: {top(s.by['split'])}",
             f"- locales: {top(s.by['locale'])}",
             f"- consent: {top(s.by['consent'])}",
