@@ -23,6 +23,7 @@ import csv
 import functools
 import io
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -384,7 +385,7 @@ def training_warnings(s: StewardSummary) -> list[str]:
             for value, per in sorted(s.by_split[key].items()):
                 present = [k for k in per if k in splits]
                 if len(present) == 1:
-                    out.append(f"{key} {value} is only in {present[0]} ({per[present[0]]} conversation(s)): it cannot "
+                    out.append(f"{key} {value} is only in {present[0]} ({per[present[0]]} conversations): it cannot "
                                "be both trained on and evaluated")
     for key, label in (("consent", "consents"), ("license", "licences")):
         if len(s.by[key]) > 1:
@@ -839,8 +840,13 @@ PAGE_DATA = "page.json"  # what index.html is rendered from: re-rendered when th
 PARTITIONED = frozenset({"raw_uploads", "normalized_audio", "transcripts", "tagged_turns", "redacted_manifest"})
 
 
+_CLOCK = re.compile(r"\d+:\d\d:\d\d")
+
+
 def _cell(v: Any) -> dict[str, Any]:
-    return {"v": _fmt(v), "num": isinstance(v, int | float) and not isinstance(v, bool)}
+    """A table cell; numbers and h:mm:ss durations align right."""
+    num = (isinstance(v, int | float) and not isinstance(v, bool)) or (isinstance(v, str) and bool(_CLOCK.fullmatch(v)))
+    return {"v": _fmt(v), "num": num}
 
 
 def _page_data(s: StewardSummary, funnel: Funnel, verdict: Verdict, tables: dict, charts: list[tuple[str, str, str]],

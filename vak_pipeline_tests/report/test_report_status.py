@@ -30,7 +30,7 @@ def test_a_split_without_real_audio_a_locale_in_one_split_and_a_consent_mix_are_
     warnings = training_warnings(_summary())
     assert [w.split(":")[0] for w in warnings if "no real audio" in w] == [
         "train holds no real audio", "validation holds no real audio"]
-    assert any(w.startswith("locale en-IN is only in test (4 conversation(s))") for w in warnings)
+    assert any(w.startswith("locale en-IN is only in test (4 conversations)") for w in warnings)
     assert not any("en-GB" in w or "source real" in w for w in warnings)
     assert any(w.startswith("the release mixes 2 consents (written x6, recorded_verbal x4)") for w in warnings)
     assert not any("licences" in w for w in warnings)
