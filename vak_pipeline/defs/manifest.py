@@ -9,6 +9,7 @@ from vak_pipeline.release import begin_candidate
 from vak_pipeline.report.decision import BLOCKING_FAMILIES
 from vak_pipeline.rules.publish import FAMILIES, PUBLISH_VERSION, family_rows, publish_manifest
 
+from .blocking import block_release_on_failure
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
@@ -19,6 +20,7 @@ from .resources import DataResource
     deps=[dg.AssetKey("synth")],  # synth passes every redacted record on
     kinds={"jsonl"},
     code_version=PUBLISH_VERSION,
+    hooks={block_release_on_failure},
     description="vakforge.jsonl of the next release (work/.release-candidate/ until `release` swaps it in): valid "
                 "records only, JSON Schema beside it, rejected rows with reasons.",
 )

@@ -31,12 +31,14 @@ from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_
 from vak_pipeline.splits.assign import SPLIT_VERSION
 from vak_pipeline.storage import sha256_file
 
+from .blocking import block_release_on_failure
 from .config import config_class, library_settings
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
 
 GROUP = "dataset"
+HOOKS = {block_release_on_failure}  # a crashed step still blocks the candidate, however it was launched
 MAX_ROWS = 50
 
 
@@ -83,7 +85,8 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult,
     )
 
 
-@dg.asset(group_name=GROUP, deps=[dg.AssetKey("validated_manifest")], kinds={"json"}, code_version=SPLIT_VERSION,
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[dg.AssetKey("validated_manifest")], kinds={"json"}, code_version=SPLIT_VERSION,
           description="splits.json: speaker-disjoint, seeded, stable train/validation/test by conversation id.")
 def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataResource) -> dg.MaterializeResult:
     layout = data.layout.candidate()
@@ -134,7 +137,8 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
     )
 
 
-@dg.asset(group_name=GROUP, deps=[splits], code_version=MOSHI_LORA_VERSION, kinds={"wav", "jsonl"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=MOSHI_LORA_VERSION, kinds={"wav", "jsonl"},
           description="kyutai moshi-finetune layout: stereo WAV (agent left), word alignments, index per split.")
 def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.moshi_lora import export_moshi_lora
@@ -143,7 +147,8 @@ def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data:
     return _export_result(context, export_moshi_lora(layout, library_settings(config, MoshiConfig)), layout)
 
 
-@dg.asset(group_name=GROUP, deps=[splits], code_version=TURN_BASED_VERSION, kinds={"wav", "jsonl"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=TURN_BASED_VERSION, kinds={"wav", "jsonl"},
           description="Turn-based speech-LLM set: messages + audios (LLaMA-Factory / ms-swift), OpenAI tool calls.")
 def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
                data: DataResource) -> dg.MaterializeResult:
@@ -153,7 +158,8 @@ def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
     return _export_result(context, export_turn_based(layout, library_settings(config, TurnBasedConfig)), layout)
 
 
-@dg.asset(group_name=GROUP, deps=[splits], code_version=CASCADED_VERSION, kinds={"wav", "jsonl", "csv"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=CASCADED_VERSION, kinds={"wav", "jsonl", "csv"},
           description="Cascaded sets: NeMo STT manifest, OpenAI chat fine-tuning JSONL, LJSpeech/Piper TTS per voice.")
 def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
              data: DataResource) -> dg.MaterializeResult:
@@ -163,7 +169,8 @@ def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
     return _export_result(context, export_cascaded(layout, library_settings(config, CascadedConfig)), layout)
 
 
-@dg.asset(group_name=GROUP, deps=[splits], code_version=PARQUET_VERSION, kinds={"parquet"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=PARQUET_VERSION, kinds={"parquet"},
           description="The manifest as Parquet shards per split with a Hugging Face dataset card.")
 def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfig,
                    data: DataResource) -> dg.MaterializeResult:
@@ -173,7 +180,8 @@ def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfi
     return _export_result(context, export_parquet(layout, library_settings(config, ParquetConfig)), layout)
 
 
-@dg.asset(group_name=GROUP, deps=[splits], code_version=DUPLEX_S2S_VERSION, kinds={"wav", "jsonl"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=DUPLEX_S2S_VERSION, kinds={"wav", "jsonl"},
           description="NeMo speechlm2 DuplexS2S: Lhotse Shar per split (user audio = recording, agent audio = "
                       "custom target_audio, turns as user/assistant supervisions) and the NeMo data block.")
 def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
@@ -201,7 +209,8 @@ class StewardReportConfig(QualityOpConfig):
                              description=ReportSettings.model_fields["dagster_url"].description)
 
 
-@dg.asset(group_name=GROUP, deps=[dg.AssetKey("validated_manifest"), splits], kinds={"html"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[dg.AssetKey("validated_manifest"), splits], kinds={"html"},
           code_version=REPORT_VERSION,
           description="Steward report: whether this release is live (or blocked, and why), what changed since the "
                       "previous release, warnings on what may be trained on, then the funnel per upload with every "
@@ -219,7 +228,8 @@ def steward_report(context: dg.AssetExecutionContext, config: StewardReportConfi
 EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export, duplex_s2s)
 
 
-@dg.asset(group_name=GROUP, deps=[splits, *EXPORTS, steward_report], kinds={"json"}, code_version=RELEASE_VERSION,
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits, *EXPORTS, steward_report], kinds={"json"}, code_version=RELEASE_VERSION,
           output_required=False,
           description="Decides, whatever launched the run: swaps the candidate (manifest, schema, splits, reports, "
                       "exports) into `data/` whole, or, when a blocking check failed, keeps the published release, "

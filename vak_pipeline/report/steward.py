@@ -891,8 +891,11 @@ def render_page(data_root: DataRoot, out_dir: str | Path | None = None) -> Path:
     }[status.headline]
     env = jinja2.Environment(loader=jinja2.PackageLoader("vak_pipeline.report", "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    shown = page["verdict"]["reasons"]
+    if status.headline == "blocked":  # the causes are listed above them already
+        shown = [r for r in shown if not r.startswith("not released: ")]
     html_text = env.get_template("steward.html.j2").render(
-        page=page, status=status, headline_text=headline, hms=hms,
+        page=page, status=status, headline_text=headline, hms=hms, shown=shown,
         run_url=lambda run_id: f"{base}/runs/{run_id}",
         asset_url=lambda key, checks=False: asset_url(base, key, checks),
         a_partitions=lambda key: [{"name": u, "url": f"{asset_url(base, key)}?partition={u}"}
