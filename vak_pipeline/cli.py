@@ -104,7 +104,8 @@ def run(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     for r in report.runs:
-        status = "unchanged, skipped" if r.skipped else "ok" if r.success else "FAILED"
+        status = ("unchanged, skipped" if r.skipped else "BLOCKED" if r.failed_checks else "ok" if r.success
+                  else "FAILED")
         extra = ""
         if r.errors:
             extra += f" failed steps: {', '.join(r.errors)}"

@@ -123,6 +123,7 @@ class DataLayout:
     # every conversation ever indexed by content (identity.ContentIndex): duplicates across deliveries
     content_index = _Under("root", "work", ".identity", "content.sqlite")
     previous_release_dir = _Under("root", "work", ".release-previous")
+    blocked_candidates_dir = _Under("root", "work", ".release-blocked")  # every blocked candidate's verdict + report
 
     # --- inputs
     raw = _Under("root", "raw")

@@ -49,7 +49,7 @@ class PipelineReport:
 
     @property
     def success(self) -> bool:
-        return not self.refused and all(r.success for r in self.runs)
+        return not self.refused and all(r.success for r in self.runs) and self.release != "blocked"
 
 
 def merge_config(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
@@ -251,12 +251,9 @@ def _publish(layout: DataLayout, report: PipelineReport, inst: dg.DagsterInstanc
     marker.unlink(missing_ok=True)
     run = _execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor, token)
     report.runs.append(run)
-    if run.success and not layout.candidate().manifest.exists():  # `release` swapped the candidate in
-        report.release = "released"
+    report.release, report.blocked_reasons = _release_outcome(layout, run)
+    if report.release == "released":
         atomic_write_json(marker, {"stamp": stamp})
-    else:
-        report.release = "blocked"
-        report.blocked_reasons = _block_release(layout, run)
 
 
 def _wait_for_other_writer(path: Path, token: str, what: str, echo: Callable[[str], None],
@@ -275,54 +272,18 @@ def _wait_for_other_writer(path: Path, token: str, what: str, echo: Callable[[st
         time.sleep(1.0)
 
 
-def _block_release(layout: DataLayout, run: StageRun) -> list[str]:
-    """Say in the candidate why it was not released, and give it a steward report that says so too."""
-    from .release import block
+def _release_outcome(layout: DataLayout, run: StageRun) -> tuple[str, list[str]]:
+    """What the graph's `release` step (or the job's failure hook) decided; `vak run` adds nothing to it."""
+    from .release import read_verdict
 
     cand = layout.candidate()
-    reasons = [f"blocking check {c} failed ({_top_issues(cand, c)})" for c in run.failed_checks]
-    reasons += [f"step {step} failed: {err}" for step, err in run.errors.items()]
-    if not reasons:
-        reasons = ["the publish run did not finish (see the run's logs)"]
-    where = [str(p.relative_to(layout.root)) for p in (cand.rejected, cand.validation_report)
-             if p.is_file()]
-    block(layout, reasons, where)
-    if cand.manifest.is_file():
-        from .report.steward import build_steward_report
-
-        try:
-            build_steward_report(cand)
-        except Exception as exc:  # the report is a courtesy here; the verdict file is what counts
-            reasons.append(f"(the candidate's steward report could not be built: {type(exc).__name__})")
-    return reasons
-
-
-def _top_issues(cand: DataLayout, check: str, limit: int = 3) -> str:
-    """'code x N: message (file:line); fix: ...' for the most common errors behind a failed rules_<family> check."""
-    from collections import Counter
-
-    from .storage import iter_jsonl
-
-    family = check.removeprefix("rules_")
-    report = cand.validation_report
-    if not report.is_file():
-        return "see the check in the UI"
-    counts: Counter = Counter()
-    first: dict[str, dict] = {}
-    for jl in iter_jsonl(report):
-        row = jl.value or {}
-        if row.get("family") == family and row.get("severity") == "ERROR":
-            counts[row.get("code")] += 1
-            first.setdefault(row.get("code"), row)
-    parts = []
-    for code, n in counts.most_common(limit):
-        row = first[code]
-        where = f"{row['file']}:{row['line']}" if row.get("line") else row.get("file") or row.get("record_id") or ""
-        parts.append(f"{code} x{n}: {row.get('message')}" + (f" ({where})" if where else "") +
-                     (f"; fix: {row['fix']}" if row.get("fix") else ""))
-    return "; ".join(parts) or "see the check in the UI"
-
-
+    verdict = read_verdict(cand)
+    if run.success and not cand.manifest.exists():  # `release` swapped the candidate in
+        return "released", []
+    if verdict is not None and verdict.status == "blocked":
+        run.failed_checks = list(dict.fromkeys(c["check"] for c in verdict.causes))
+        return "blocked", verdict.reasons
+    return "blocked", ["the publish run did not finish (see the run's logs)"]
 
 
 @functools.lru_cache(maxsize=1)

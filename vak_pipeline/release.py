@@ -4,7 +4,8 @@
 Promises:
 - data/ holds one release: its manifest, schema, splits, reports and exports were built together.
   A blocked or failed publish leaves the previous release as it was; the candidate stays in
-  work/.release-candidate/ with verdict.json saying what blocked it and where the rows are.
+  work/.release-candidate/ with verdict.json saying what blocked it and where the rows are; a copy of
+  that verdict and its steward report is kept in work/.release-blocked/ (never deleted by a later run).
 - A swap is a handful of renames, journaled first (work/.release-swap.json): a crash between them is
   finished by `recover` before anything else reads or writes a release, so no mix survives a restart.
 - A candidate starts from the published splits.json, so split assignments never move between releases.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -24,6 +26,7 @@ from .layout import RELEASE_ITEMS, DataLayout
 from .storage import atomic_write_json
 
 VERDICT_NAME = "verdict.json"
+RELEASE_VERSION = "2"  # bump when a release of the same candidate would differ (code_version); 2: the step decides
 
 
 class ReleaseVerdict(BaseModel):
@@ -33,6 +36,14 @@ class ReleaseVerdict(BaseModel):
     manifest_sha256: str | None = None
     reasons: list[str] = Field(default_factory=list)
     where: list[str] = Field(default_factory=list, description="files to look at, relative to the data root")
+    causes: list[dict] = Field(default_factory=list, description="root causes: check, code, file, field, fix")
+    decided_at: str | None = Field(default=None, description="when the release step decided (UTC)")
+    run_id: str | None = Field(default=None, description="the Dagster run whose release step decided")
+    kept_at: str | None = Field(default=None, description="blocked: the copy under work/.release-blocked/")
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def begin_candidate(layout: DataLayout) -> DataLayout:
@@ -40,6 +51,9 @@ def begin_candidate(layout: DataLayout) -> DataLayout:
     published = layout.published()
     recover(published)
     cand = published.candidate()
+    earlier = read_verdict(cand)
+    if earlier is not None and earlier.status == "blocked":
+        keep_blocked(published, earlier)  # its report outlives the candidate folder
     shutil.rmtree(cand.release_root, ignore_errors=True)
     cand.release_root.mkdir(parents=True)
     if published.splits.is_file():
@@ -51,15 +65,15 @@ def _items(layout: DataLayout) -> tuple[str, ...]:
     return (*RELEASE_ITEMS, VERDICT_NAME)
 
 
-def promote(layout: DataLayout, manifest_sha256: str | None = None) -> list[str]:
+def promote(layout: DataLayout, manifest_sha256: str | None = None, run_id: str | None = None) -> list[str]:
     """Swap the candidate in whole; returns the release items now published. Raises if there is no candidate."""
     published = layout.published()
     recover(published)
     cand = published.candidate()
     if not cand.manifest.is_file():
         raise FileNotFoundError(f"{cand.manifest} does not exist: materialize validated_manifest first")
-    atomic_write_json(cand.release_verdict, ReleaseVerdict(status="released", manifest_sha256=manifest_sha256)
-                      .model_dump(mode="json"))
+    atomic_write_json(cand.release_verdict, ReleaseVerdict(status="released", manifest_sha256=manifest_sha256,
+                                                         decided_at=_now(), run_id=run_id).model_dump(mode="json"))
     plan = {name: (cand.release_root / name).exists() for name in _items(published)}
     atomic_write_json(published.release_journal, {"items": plan})
     recover(published)
@@ -91,7 +105,8 @@ def recover(layout: DataLayout) -> bool:
     return True
 
 
-def block(layout: DataLayout, reasons: list[str], where: list[str] | None = None) -> ReleaseVerdict:
+def block(layout: DataLayout, reasons: list[str], where: list[str] | None = None, run_id: str | None = None,
+          causes: list[dict] | None = None) -> ReleaseVerdict:
     """Record in the candidate why it was not released; the published release is untouched."""
     cand = layout.published().candidate()
     sha = None
@@ -99,10 +114,29 @@ def block(layout: DataLayout, reasons: list[str], where: list[str] | None = None
         from .manifest_hash import manifest_hash
 
         sha = manifest_hash(cand.manifest)
-    verdict = ReleaseVerdict(status="blocked", manifest_sha256=sha, reasons=reasons, where=where or [])
+    verdict = ReleaseVerdict(status="blocked", manifest_sha256=sha, reasons=reasons, where=where or [],
+                             causes=causes or [], decided_at=_now(), run_id=run_id)
+    verdict.kept_at = str(_kept_dir(layout.published(), verdict).relative_to(layout.root))
     cand.release_root.mkdir(parents=True, exist_ok=True)
     atomic_write_json(cand.release_verdict, verdict.model_dump(mode="json"))
     return verdict
+
+
+def _kept_dir(published: DataLayout, verdict: ReleaseVerdict) -> Path:
+    stamp = (verdict.decided_at or "unknown").replace(":", "")
+    return published.blocked_candidates_dir / f"{stamp}-{(verdict.manifest_sha256 or 'none')[:12]}"
+
+
+def keep_blocked(layout: DataLayout, verdict: ReleaseVerdict) -> Path:
+    """Copy a blocked candidate's verdict and steward report to work/.release-blocked/ (idempotent)."""
+    published = layout.published()
+    cand = published.candidate()
+    dest = _kept_dir(published, verdict)
+    dest.mkdir(parents=True, exist_ok=True)
+    if cand.steward_dir.is_dir():
+        shutil.copytree(cand.steward_dir, dest / "steward", dirs_exist_ok=True)
+    atomic_write_json(dest / VERDICT_NAME, verdict.model_dump(mode="json"))
+    return dest
 
 
 def read_verdict(layout: DataLayout) -> ReleaseVerdict | None:

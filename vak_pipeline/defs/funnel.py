@@ -16,7 +16,7 @@ _COLUMNS = ("file", "line", "record_id", "code", "message", "fix")
 _FUNNEL_AUDIO = ("in", "decoded", "transcribed", "valid", "published")
 _FUNNEL_TEXT = ("in", "valid", "published")
 _UPLOAD_COLUMNS = (
-    "upload", "files", *(f"audio_{s}" for s in _FUNNEL_AUDIO), "hours_published", *(f"text_{s}" for s in _FUNNEL_TEXT),
+    "upload", "files", *(f"audio_{s}" for s in _FUNNEL_AUDIO), "audio_published", *(f"text_{s}" for s in _FUNNEL_TEXT),
     "drops",
 )
 
@@ -85,17 +85,20 @@ transcripts_no_files_dropped = drops_check(
 )
 
 
-def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds, inputs: dict) -> dg.MaterializeResult:
+def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds, inputs: dict,
+                          dagster_url: str | None = None) -> dg.MaterializeResult:
     """Build the steward report and describe it as metadata: verdict, funnel, drops, flagged recordings."""
     import hashlib
 
     from vak_pipeline.report.quality import METRICS
-    from vak_pipeline.report.steward import ReportSettings, build_steward_report, summary_markdown
+    from vak_pipeline.report.steward import ReportSettings, build_steward_report, hms, summary_markdown
 
-    report = build_steward_report(layout, settings=ReportSettings(quality=thresholds))
+    extra = {"dagster_url": dagster_url} if dagster_url else {}
+    settings = ReportSettings(quality=thresholds, run_id=context.run.run_id, **extra)
+    report = build_steward_report(layout, settings=settings)
     s, funnel, verdict = report.summary, report.funnel, report.verdict
     version = hashlib.sha256(
-        f"{s.manifest_hash}:{sorted(inputs.items())}:{thresholds.model_dump_json()}".encode()
+        f"{s.manifest_hash}:{sorted(inputs.items())}:{thresholds.model_dump_json()}:{dagster_url}".encode()
     ).hexdigest()
     html_path = layout.final(report.html)  # where it is read once `release` swaps the candidate in
     context.log.info(f"release verdict: {verdict.status}; " + "; ".join(verdict.reasons))
@@ -104,7 +107,7 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
             "upload": u.upload,
             "files": u.files,
             **{f"audio_{stage}": u.audio[stage].recordings for stage in _FUNNEL_AUDIO},
-            "hours_published": round(u.audio["published"].hours or 0.0, 4),
+            "audio_published": hms((u.audio["published"].hours or 0.0) * 3600),
             **{f"text_{stage}": u.text[stage] for stage in _FUNNEL_TEXT},
             "drops": len(u.drops),
         }
@@ -126,15 +129,14 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
             "summary": dg.MetadataValue.md(summary_markdown(s)),
             "conversations": s.conversations,
             "audio_recordings": s.with_audio,
-            "audio_hours": dg.MetadataValue.float(round(s.audio_hours, 4)),
+            "audio_duration": hms(s.audio_hours * 3600),
             "text_conversations": s.text_conversations,
             "rejected_rows": s.rejected_rows,
             "funnel_by_upload": rows_table(
                 upload_rows,
                 _UPLOAD_COLUMNS,
                 cap=len(upload_rows),
-                int_columns=[c for c in _UPLOAD_COLUMNS[1:] if c != "hours_published"],
-                float_columns=("hours_published",),
+                int_columns=[c for c in _UPLOAD_COLUMNS[1:] if c != "audio_published"],
             ),
             "drops_by_reason": dg.MetadataValue.json(funnel.total.drops_by_reason()),
             "drops": rows_table(drops, ("upload", "stage", "file", "line", "code", "fix"), DROPS_CAP,

@@ -10,6 +10,7 @@ import dagster as dg
 
 from vak_pipeline.audio.expectations import AUDIO_CHECKS, AudioBounds
 from vak_pipeline.audio.settings import NORMALIZE_VERSION, NormalizeSettings
+from vak_pipeline.sources.inventory import INVENTORY_VERSION
 from vak_pipeline.storage import atomic_write_json
 
 from .config import config_class
@@ -24,8 +25,8 @@ from .tags import run_tags
 FAILED_ROWS_CAP = 50
 
 
-@dg.asset(partitions_def=uploads_partitions, group_name="uploads", kinds={"files"},
-          description="Inventory of data/raw/<upload>: every file with size, sha256, mtime and kind. "
+@dg.asset(partitions_def=uploads_partitions, group_name="uploads", kinds={"files"}, code_version=INVENTORY_VERSION,
+          description="Inventory of `data/raw/<upload>`: every file with size, sha256, mtime and kind. "
                       "Raw files are only read.")
 def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.sources.inventory import current_inventory
@@ -53,9 +54,9 @@ class NormalizeConfig(config_class(NormalizeSettings)):
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[raw_uploads], kinds={"audio"},
           code_version=NORMALIZE_VERSION,
-          description="Every recording of the upload as work/<upload>/audio/<conv_id>.wav (24 kHz, 16-bit PCM, "
+          description="Every recording of the upload as `work/<upload>/audio/<conv_id>.wav` (24 kHz, 16-bit PCM, "
                       "channels kept; private until redacted) "
-                      "and work/<upload>/audio.jsonl; unusable files listed in work/<upload>/report.json.")
+                      "and `work/<upload>/audio.jsonl`; unusable files listed in `work/<upload>/report.json`.")
 def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
                      data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.audio.stage import normalize_upload

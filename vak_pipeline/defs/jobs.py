@@ -20,7 +20,9 @@ ingest_job = dg.define_asset_job(
 
 publish_job = dg.define_asset_job(
     "publish_job", selection=dg.AssetSelection.groups("dataset"),
-    description="Validate the manifest, split it, and build every export.", tags={WRITER_TAG: "publish"})
+    description="Validate the manifest, split it, build every export and the steward report; `release` then "
+                "swaps the candidate in or blocks it (verdict.json and a BLOCKED steward report).",
+    tags={WRITER_TAG: "publish"})
 
 
 def automation_on() -> bool:

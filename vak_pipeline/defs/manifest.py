@@ -5,21 +5,24 @@ import dagster as dg
 
 from vak_pipeline.identity import IdentitySettings
 from vak_pipeline.release import begin_candidate
-from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
 
+# structural and provenance failures stop the release (report.decision reads them); the rest notify the steward
+from vak_pipeline.report.decision import BLOCKING_FAMILIES
+from vak_pipeline.rules.publish import FAMILIES, PUBLISH_VERSION, family_rows, publish_manifest
+
+from .blocking import block_release_on_failure
 from .config import library_settings
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
-
-# structural and provenance failures stop exports built on the data; the rest notify the steward
-BLOCKING_FAMILIES = {"structure", "provenance"}
 
 
 @dg.asset(
     group_name="dataset",
     deps=[dg.AssetKey("synth")],  # synth passes every redacted record on
     kinds={"jsonl"},
+    code_version=PUBLISH_VERSION,
+    hooks={block_release_on_failure},
     description="vakforge.jsonl of the next release (work/.release-candidate/ until `release` swaps it in): valid "
                 "records only, JSON Schema beside it, rejected rows with reasons.",
 )
@@ -45,7 +48,7 @@ def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfi
             "warnings": result.warnings,
             "issues_by_code": dg.MetadataValue.json(top),
             "manifest": dg.MetadataValue.path(str(layout.final(layout.manifest))),
-            "rejected_report": dg.MetadataValue.path(str(layout.rejected.resolve())),
+            "rejected_report": dg.MetadataValue.path(str(layout.final(layout.rejected))),
             "schema": dg.MetadataValue.path(str(layout.final(layout.schema))),
             "inputs": dg.MetadataValue.json([str(p) for p in inputs]),
         },
@@ -54,7 +57,9 @@ def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfi
 
 @dg.multi_asset_check(
     specs=[
-        dg.AssetCheckSpec(f"rules_{fam}", asset="validated_manifest", blocking=fam in BLOCKING_FAMILIES,
+        # not blocking in Dagster terms: the `release` step reads the same report and decides (so a block still
+        # gets its verdict and BLOCKED report, and no step downstream is skipped)
+        dg.AssetCheckSpec(f"rules_{fam}", asset="validated_manifest", blocking=False,
                           description=f"Rows that broke a {fam} rule of the vakforge format.")
         for fam in FAMILIES
     ],
@@ -62,7 +67,8 @@ def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfi
 def manifest_rule_checks(data: DataResource):
     """One check per rule family: failing rows as a capped table plus the path of the full report.
 
-    A failing blocking check stops everything downstream, `release` included: the published release stays."""
+    A failing check of a blocking family stops the release (the `release` step decides): the published
+    release stays, the candidate gets its verdict and BLOCKED report."""
     layout = data.layout.candidate()
     report = layout.validation_report
     for fam in FAMILIES:
@@ -78,8 +84,9 @@ def manifest_rule_checks(data: DataResource):
             severity=severity,
             metadata={"errors": errors, "warnings": warnings,
                       "failing_rows": table, "failing_rows_shown": f"{len(rows)} of {errors + warnings}",
-                      "release": ("blocked: the published release stays as it was" if errors and
+                      "release": ("blocks the release: the published release stays as it was" if errors and
                                   fam in BLOCKING_FAMILIES else "not blocked by this check"),
-                      "full_report": dg.MetadataValue.path(str(report.resolve())),
-                      "rejected_rows": dg.MetadataValue.path(str(layout.rejected.resolve()))},
+                      # where the files are once `release` swaps the candidate in (the candidate folder goes)
+                      "full_report": dg.MetadataValue.path(str(layout.final(report))),
+                      "rejected_rows": dg.MetadataValue.path(str(layout.final(layout.rejected)))},
         )

@@ -9,27 +9,38 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
+from pydantic import Field
 
 from vak_pipeline.core.erasure import forget_in_splits
 from vak_pipeline.core.issue import Severity
 from vak_pipeline.identity import split_links
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.manifest_hash import manifest_hash
+from vak_pipeline.recipes.cascaded import RECIPE_VERSION as CASCADED_VERSION
 from vak_pipeline.recipes.cascaded import CascadedConfig
 from vak_pipeline.recipes.common import BuildResult, data_version
+from vak_pipeline.recipes.duplex_s2s import RECIPE_VERSION as DUPLEX_S2S_VERSION
 from vak_pipeline.recipes.duplex_s2s import DuplexS2SConfig
+from vak_pipeline.recipes.moshi_lora import RECIPE_VERSION as MOSHI_LORA_VERSION
 from vak_pipeline.recipes.moshi_lora import MoshiConfig
+from vak_pipeline.recipes.parquet import RECIPE_VERSION as PARQUET_VERSION
 from vak_pipeline.recipes.parquet import ParquetConfig
+from vak_pipeline.recipes.turn_based import RECIPE_VERSION as TURN_BASED_VERSION
 from vak_pipeline.recipes.turn_based import TurnBasedConfig
+from vak_pipeline.release import RELEASE_VERSION
+from vak_pipeline.report.steward import REPORT_VERSION, ReportSettings
 from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_splits, split_manifest
+from vak_pipeline.splits.assign import SPLIT_VERSION
 from vak_pipeline.storage import sha256_file
 
+from .blocking import block_release_on_failure
 from .config import config_class, library_settings
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
 
 GROUP = "dataset"
+HOOKS = {block_release_on_failure}  # a crashed step still blocks the candidate, however it was launched
 MAX_ROWS = 50
 
 
@@ -76,7 +87,8 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult,
     )
 
 
-@dg.asset(group_name=GROUP, deps=[dg.AssetKey("validated_manifest")], kinds={"json"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[dg.AssetKey("validated_manifest")], kinds={"json"}, code_version=SPLIT_VERSION,
           description="splits.json: speaker-disjoint, seeded, stable train/validation/test by conversation id.")
 def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataResource) -> dg.MaterializeResult:
     layout = data.layout.candidate()
@@ -101,7 +113,7 @@ def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataRe
     )
 
 
-@dg.asset_check(asset=splits, blocking=True,
+@dg.asset_check(asset=splits, blocking=False,  # the release step decides (it reads the same splits.json)
                 description="Every manifest conversation is assigned (or explicitly held out) and no speaker is "
                             "in two splits.")
 def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
@@ -124,11 +136,13 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
         metadata={"errors": len(errors), "warnings": len(issues) - len(errors),
                   "issues_by_code": dg.MetadataValue.json(by_code), "issues": table,
                   "splits_built_from_other_manifest": stale,
+                  "release": "blocked: the release step keeps the published release" if errors else "not blocked",
                   "path": dg.MetadataValue.path(str(layout.final(layout.splits)))},
     )
 
 
-@dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=MOSHI_LORA_VERSION, kinds={"wav", "jsonl"},
           description="kyutai moshi-finetune layout: stereo WAV (agent left), word alignments, index per split.")
 def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.moshi_lora import export_moshi_lora
@@ -137,7 +151,8 @@ def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data:
     return _export_result(context, export_moshi_lora(layout, library_settings(config, MoshiConfig)), layout)
 
 
-@dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=TURN_BASED_VERSION, kinds={"wav", "jsonl"},
           description="Turn-based speech-LLM set: messages + audios (LLaMA-Factory / ms-swift), OpenAI tool calls.")
 def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
                data: DataResource) -> dg.MaterializeResult:
@@ -147,7 +162,8 @@ def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
     return _export_result(context, export_turn_based(layout, library_settings(config, TurnBasedConfig)), layout)
 
 
-@dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl", "csv"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=CASCADED_VERSION, kinds={"wav", "jsonl", "csv"},
           description="Cascaded sets: NeMo STT manifest, OpenAI chat fine-tuning JSONL, LJSpeech/Piper TTS per voice.")
 def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
              data: DataResource) -> dg.MaterializeResult:
@@ -157,7 +173,8 @@ def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
     return _export_result(context, export_cascaded(layout, library_settings(config, CascadedConfig)), layout)
 
 
-@dg.asset(group_name=GROUP, deps=[splits], kinds={"parquet"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=PARQUET_VERSION, kinds={"parquet"},
           description="The manifest as Parquet shards per split with a Hugging Face dataset card.")
 def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfig,
                    data: DataResource) -> dg.MaterializeResult:
@@ -167,7 +184,8 @@ def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfi
     return _export_result(context, export_parquet(layout, library_settings(config, ParquetConfig)), layout)
 
 
-@dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits], code_version=DUPLEX_S2S_VERSION, kinds={"wav", "jsonl"},
           description="NeMo speechlm2 DuplexS2S: Lhotse Shar per split (user audio = recording, agent audio = "
                       "custom target_audio, turns as user/assistant supervisions) and the NeMo data block.")
 def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
@@ -188,33 +206,64 @@ def _file_hash(path: Path) -> str:
     return sha256_file(path) if path.exists() else "-"
 
 
-@dg.asset(group_name=GROUP, deps=[dg.AssetKey("validated_manifest"), splits], kinds={"html"},
-          description="Steward report: release verdict, the funnel per upload with every dropped file and rejected "
-                      "row (uploaded file, line, fix), quality per recording, turn-taking per split and locale, "
-                      "counts; HTML with PNG charts plus report.json.")
-def steward_report(context: dg.AssetExecutionContext, config: QualityOpConfig,
+class StewardReportConfig(QualityOpConfig):
+    """The quality thresholds plus where the page's Dagster UI links point (`dagster_url`)."""
+
+    dagster_url: str = Field(default_factory=lambda: ReportSettings().dagster_url,
+                             description=ReportSettings.model_fields["dagster_url"].description)
+
+
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[dg.AssetKey("validated_manifest"), splits], kinds={"html"},
+          code_version=REPORT_VERSION,
+          description="Steward report: whether this release is live (or blocked, and why), what changed since the "
+                      "previous release, warnings on what may be trained on, then the funnel per upload with every "
+                      "dropped file and rejected row (uploaded file, line, fix), quality per recording, turn-taking "
+                      "per split and locale, counts; HTML with PNG charts plus `report.json`.")
+def steward_report(context: dg.AssetExecutionContext, config: StewardReportConfig,
                    data: DataResource) -> dg.MaterializeResult:
     from .funnel import steward_report_result
 
     layout = data.layout.candidate()
     inputs: dict[str, Any] = {"splits": _file_hash(layout.splits), "rejected": _file_hash(layout.rejected)}
-    return steward_report_result(context, layout, config.quality.thresholds(), inputs)
+    return steward_report_result(context, layout, config.quality.thresholds(), inputs, config.dagster_url)
 
 
 EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export, duplex_s2s)
 
 
-@dg.asset(group_name=GROUP, deps=[splits, *EXPORTS, steward_report], kinds={"json"},
-          description="Swaps the candidate (manifest, schema, splits, reports, exports) into data/ whole. It runs "
-                      "only when every blocking check and every export succeeded; otherwise the published release "
-                      "stays as it was and the candidate waits in work/.release-candidate/.")
-def release(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
+@dg.asset(group_name=GROUP, hooks=HOOKS,
+          deps=[splits, *EXPORTS, steward_report], kinds={"json"}, code_version=RELEASE_VERSION,
+          output_required=False,
+          description="Decides, whatever launched the run: swaps the candidate (manifest, schema, splits, reports, "
+                      "exports) into `data/` whole, or, when a blocking check failed, keeps the published release, "
+                      "writes the candidate's `verdict.json` and its BLOCKED steward report (kept in "
+                      "`work/.release-blocked/`), and tells the published report. A block is a log line, not a "
+                      "failure; an export that failed stops the run before this step (the job's hook blocks then).")
+def release(context: dg.AssetExecutionContext, data: DataResource):
     from vak_pipeline.release import promote
+    from vak_pipeline.report.decision import block_candidate, block_sentence, blocking_causes
+    from vak_pipeline.report.steward import render_page
 
     layout = data.layout
-    sha = manifest_hash(layout.candidate().manifest)
-    items = promote(layout, sha)
+    cand = layout.candidate()
+    causes = blocking_causes(cand)
+    if causes:
+        verdict = block_candidate(layout, [c.sentence() for c in causes], causes, run_id=context.run.run_id)
+        context.log.error(block_sentence(verdict, layout))
+        context.log_event(dg.AssetObservation(asset_key="release", metadata={
+            "verdict": "blocked", "causes": dg.MetadataValue.json(verdict.causes),
+            "blocked_report": dg.MetadataValue.path(str((layout.root / verdict.kept_at / "steward" / "index.html")
+                                                        .resolve())) if verdict.kept_at else "",
+            "verdict_json": dg.MetadataValue.path(str((layout.root / verdict.kept_at / "verdict.json").resolve()))
+            if verdict.kept_at else ""}))
+        return
+    sha = manifest_hash(cand.manifest)
+    items = promote(layout, sha, run_id=context.run.run_id)
+    if layout.steward_dir.joinpath("page.json").is_file():
+        render_page(layout)  # the published page now says LIVE, with this run
     context.log.info(f"released manifest {sha[:12]}: {', '.join(items)}")
-    return dg.MaterializeResult(data_version=dg.DataVersion(sha),
-                                metadata={"manifest_hash": sha, "items": dg.MetadataValue.json(items),
-                                          "path": dg.MetadataValue.path(str(layout.root.resolve()))})
+    yield dg.MaterializeResult(data_version=dg.DataVersion(sha),
+                               metadata={"manifest_hash": sha, "items": dg.MetadataValue.json(items),
+                                         "steward_report": dg.MetadataValue.path(str(layout.steward_html.resolve())),
+                                         "path": dg.MetadataValue.path(str(layout.root.resolve()))})

@@ -20,8 +20,8 @@ class RedactionConfig(config_class(RedactionSettings)):
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("tagged_turns")],
           kinds={"jsonl", "audio"}, code_version=stage_version(),
-          description="work/<upload>/redacted.jsonl: text, tool JSON and audio redacted with numbered placeholders; "
-                      "redactions/<conv_id>.json logs; audio/<conv>.wav masked (tone or silence).")
+          description="`work/<upload>/redacted.jsonl`: text, tool JSON and audio redacted with numbered placeholders; "
+                      "`redactions/<conv_id>.json` logs; `audio/<conv>.wav` masked (tone or silence).")
 def redacted_manifest(context: dg.AssetExecutionContext, config: RedactionConfig,
                       data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.redaction.stage import redact_upload

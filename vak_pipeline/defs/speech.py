@@ -31,7 +31,7 @@ class TranscribeConfig(config_class(CleanupSettings)):
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[dg.AssetKey("normalized_audio")],
           pool="gpu", op_tags=GPU_OP_TAGS, kinds={"jsonl", "pytorch"}, code_version=TRANSCRIBE_VERSION,
-          description="work/<upload>/transcripts.jsonl: ASR segments and word timestamps per speaker (stereo: "
+          description="`work/<upload>/transcripts.jsonl`: ASR segments and word timestamps per speaker (stereo: "
                       "by channel map; mono: pyannote diarization). Unchanged recordings are not re-transcribed.")
 def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, data: DataResource,
                 whisper: WhisperResource, diarizer: DiarizerResource) -> dg.MaterializeResult:
@@ -64,8 +64,8 @@ class TagConfig(config_class(TagSettings)):
 
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", deps=[transcripts], kinds={"jsonl"},
           code_version=TAG_VERSION,
-          description="work/<upload>/conversations.jsonl: canonical records (turns sorted, overlap, lang per turn, "
-                      "tool events merged) plus text sources and vakforge imports; alignments/<conv_id>.json.")
+          description="`work/<upload>/conversations.jsonl`: canonical records (turns sorted, overlap, lang per turn, "
+                      "tool events merged) plus text sources and vakforge imports; `alignments/<conv_id>.json`.")
 def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.speech.stage import speech_report_path, tag_upload
 

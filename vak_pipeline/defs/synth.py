@@ -2,7 +2,7 @@
 
 import dagster as dg
 
-from vak_pipeline.synth.settings import GapModel, SynthSettings
+from vak_pipeline.synth.settings import SYNTH_VERSION, GapModel, SynthSettings
 
 from .config import config_class, library_settings
 from .partitions import uploads_partitions
@@ -23,8 +23,9 @@ class SynthConfig(config_class(SynthSettings)):
     group_name="uploads",
     deps=[dg.AssetKey("redacted_manifest")],
     kinds={"jsonl", "audio"},
-    description="work/<upload>/synthesized.jsonl: text-only conversations rendered as two-channel 24 kHz "
-    "calls (audio/<conv>.wav, alignments/<conv>.json), placeholders spoken as fake surrogates, "
+    code_version=SYNTH_VERSION,
+    description="`work/<upload>/synthesized.jsonl`: text-only conversations rendered as two-channel 24 kHz "
+    "calls (`audio/<conv>.wav`, `alignments/<conv>.json`), placeholders spoken as fake surrogates, "
     "audio marked synthesized; every other record passes through.",
 )
 def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataResource) -> dg.MaterializeResult:

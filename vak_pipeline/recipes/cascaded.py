@@ -48,6 +48,7 @@ from .shards import run_recipe
 from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "cascaded"
+RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 Part = Literal["stt", "llm", "tts"]
 
 

@@ -41,6 +41,7 @@ from .shards import run_recipe
 from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "duplex_s2s"
+RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 
 
 class DuplexS2SConfig(BaseModel):

@@ -39,6 +39,7 @@ from .shards import run_recipe
 from .spoken import SpokenForms, spoken_forms, spread
 
 RECIPE = "moshi_lora"
+RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 MAIN, OTHER = "SPEAKER_MAIN", "SPEAKER_OTHER"
 
 

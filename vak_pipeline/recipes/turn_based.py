@@ -50,6 +50,7 @@ from .shards import run_recipe
 from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "turn_based"
+RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 AUDIO_TAG = "<audio>"
 
 

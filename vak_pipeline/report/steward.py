@@ -21,9 +21,9 @@ import bisect
 import contextlib
 import csv
 import functools
-import html
 import io
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,12 +39,13 @@ from ..release import ReleaseVerdict, read_verdict
 from ..rules.origin import record_kind, synthesized_audio
 from ..schema import RedactionLog
 from ..speech.cleanup import cleanup_counts
-from ..splits import SplitStore, check_splits, iter_summaries, open_splits
+from ..splits import DEFAULT_RATIOS, SplitStore, check_splits, iter_summaries, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
 from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, build_funnel
 from .quality import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
-from .turntaking import MEASURES, STEP_S, GroupStats, TurnTaking, TurnTakingSettings, add_record
+from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
+REPORT_VERSION = "2"  # bump when the report for the same inputs would change (its code_version); 2: from a template
 CONV_EDGES = [0, 15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600]
 TURN_EDGES = [0, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60]
 
@@ -54,8 +55,11 @@ class ReportSettings(BaseModel):
 
     quality: QualityThresholds = Field(default_factory=QualityThresholds)
     turn_taking: TurnTakingSettings = Field(default_factory=TurnTakingSettings)
-    dagster_url: str = Field(default_factory=lambda: os.environ.get("VAK_DAGSTER_URL", "http://localhost:3000"))
+    dagster_url: str = Field(default_factory=lambda: os.environ.get("VAK_DAGSTER_URL", "http://localhost:3000"),
+                             description="the Dagster UI the page links to (runs, assets, partitions); "
+                                         "default $VAK_DAGSTER_URL or http://localhost:3000")
     rows_cap: int = 100  # rejected rows and drops listed in the page; the full lists are files
+    run_id: str | None = None  # the Dagster run that builds the report (the page links to it)
     measure_snr: bool = True
 
 
@@ -139,6 +143,10 @@ class StewardSummary:
     quality: list[RecordingQuality] = field(default_factory=list)
     turn_taking: TurnTaking = field(default_factory=TurnTaking)
     speech_cleanup: Counter = field(default_factory=Counter)  # cross-talk, bleed, hallucinations, diarizers
+    # "locale" / "source" -> value -> split -> conversations (a value in one split only is a training warning)
+    by_split: dict[str, dict[str, Counter]] = field(default_factory=lambda: {"locale": {}, "source": {}})
+    audio_by_split: Counter = field(default_factory=Counter)  # real recordings per split
+    split_names: list[str] = field(default_factory=list)  # the splits splits.json declares (ratios), in order
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -209,6 +217,7 @@ def summarize(data_root: DataRoot, settings: ReportSettings | None = None) -> St
             closing.callback(splits.close)
             s.splits_warnings = list(splits.header.warnings)
             s.held_out = splits.count("held_out")
+            s.split_names = [n for n, r in (splits.header.ratios or DEFAULT_RATIOS).items() if r > 0]
         _summarize_manifest(layout, splits, s, settings)
         s.splits_warnings += export_warnings(layout)  # empty exports and parts (build.json `warnings`)
         if splits is not None and layout.manifest.exists():
@@ -263,7 +272,10 @@ def _summarize_manifest(
             ("kind", "audio" if audio else "text (synthesized audio)" if synthesized else "text"),
         ):
             s.by[key][value] += 1
+        for key, value in (("locale", record.locale), ("source", m.source)):
+            s.by_split[key].setdefault(value, Counter())[split] += 1
         if audio:
+            s.audio_by_split[split] += 1
             s.with_audio += 1
             s.audio_hours += record.audio.duration_s / 3600
             s.conv_hist.add(record.audio.duration_s)
@@ -309,21 +321,24 @@ def _count_redactions(root: Path, rel: str, s: StewardSummary) -> None:
             s.audio_masks[span.audio.method] += 1
 
 
+def blocked_reasons(release: ReleaseVerdict) -> list[str]:
+    """The verdict lines of a blocked candidate: its root causes, and that the published release is unchanged."""
+    return [f"not released: {r}" for r in release.reasons] + [
+        "the published release in data/ is unchanged; this candidate is kept in "
+        "work/.release-candidate/ (see " + ", ".join(release.where or ["verdict.json"]) + ")"]
+
+
 def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict | None = None) -> Verdict:
     """Blocked when a blocking check stopped this candidate (`release`, from verdict.json) or there is nothing
     sound to train on; review when anything was left out or flagged."""
     blocked, review = [], []
     if release is not None and release.status == "blocked":
-        blocked += [f"not released: {r}" for r in release.reasons]
-        blocked.append(
-            "the published release in data/ is unchanged; this candidate is kept in "
-            "work/.release-candidate/ (see " + ", ".join(release.where or ["verdict.json"]) + ")"
-        )
+        blocked += blocked_reasons(release)
     if s.manifest_hash is None or s.conversations == 0:
         blocked.append("the manifest is missing or holds no valid conversation")
     if s.by["split"].get("(no splits.json)"):
         blocked.append("splits.json is missing")
-    if s.splits_stale:
+    if s.splits_stale and not (release is not None and release.status == "blocked"):  # a consequence of a block
         blocked.append("splits.json was built from another manifest: re-materialize splits")
     if s.splits_errors:
         blocked.append(f"{s.splits_errors} split error(s): a speaker in two splits or an unassigned conversation")
@@ -347,6 +362,72 @@ def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict |
     return Verdict(status="review" if review else "release", reasons=review)
 
 
+def hms(seconds: float | None) -> str:
+    """A duration a person reads: h:mm:ss (0:01:20), never fractional hours."""
+    if seconds is None:
+        return ""
+    total = int(round(seconds))
+    return f"{total // 3600}:{total % 3600 // 60:02d}:{total % 60:02d}"
+
+
+def training_warnings(s: StewardSummary) -> list[str]:
+    """What changes what may be trained on: a split with no real audio, a locale or source in one split only,
+    a mix of consents or licences (each use must be allowed by every one of them)."""
+    out = []
+    splits = s.split_names or [k for k in s.by["split"] if not k.startswith("(") and k != "held_out"]
+    if s.with_audio:
+        where = ", ".join(f"{n} in {k}" for k, n in s.audio_by_split.most_common())
+        for name in splits:
+            if not s.audio_by_split.get(name):
+                out.append(f"{name} holds no real audio: all {s.with_audio} real recording(s) are elsewhere ({where}); "
+                           f"a speech model trained on {name} never hears a real call")
+    if len(splits) > 1:
+        for key in ("locale", "source"):
+            for value, per in sorted(s.by_split[key].items()):
+                present = [k for k in per if k in splits]
+                if len(present) == 1:
+                    out.append(f"{key} {value} is only in {present[0]} ({per[present[0]]} conversations): it cannot "
+                               "be both trained on and evaluated")
+    for key, label in (("consent", "consents"), ("license", "licences")):
+        if len(s.by[key]) > 1:
+            mix = ", ".join(f"{k} x{v}" for k, v in s.by[key].most_common())
+            out.append(f"the release mixes {len(s.by[key])} {label} ({mix}): a use must be allowed by each of them")
+    return out
+
+
+def _conversation_index(manifest: Path) -> dict[str, tuple[str, str, float]]:
+    """conv id -> (upload, source, real audio seconds) of a manifest."""
+    from ..rules.origin import record_origin
+
+    out: dict[str, tuple[str, str, float]] = {}
+    if not manifest.is_file():
+        return out
+    for _line, record, _err in iter_records(manifest):
+        if record is None:
+            continue
+        secs = record.audio.duration_s if record_kind(record) == "audio" and record.audio is not None else 0.0
+        out[record.id] = (record_origin(record).upload or "(unknown)", record.meta.source, secs)
+    return out
+
+
+def release_changes(layout: DataLayout) -> dict[str, Any]:
+    """What this (candidate) release adds and removes against the published one, by upload and source."""
+    published = layout.published()
+    if not layout.is_candidate or not published.manifest.is_file():
+        return {"previous_manifest_hash": None, "rows": []}
+    new, old = _conversation_index(layout.manifest), _conversation_index(published.manifest)
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for ids, here, sign in ((new.keys() - old.keys(), new, "added"), (old.keys() - new.keys(), old, "removed")):
+        for cid in ids:
+            upload, source, secs = here[cid]
+            r = rows.setdefault((upload, source), {"upload": upload, "source": source, "added": 0, "removed": 0,
+                                                   "added_s": 0.0, "removed_s": 0.0})
+            r[sign] += 1
+            r[f"{sign}_s"] += secs
+    return {"previous_manifest_hash": manifest_hash(published.manifest),
+            "rows": [rows[k] for k in sorted(rows)]}
+
+
 # ---------------------------------------------------------------- charts
 
 
@@ -360,64 +441,74 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+def _trim(labels: list[str], counts: list[int]) -> tuple[list[str], list[int]]:
+    """The bins from the first to the last non-empty one: bins fit the data."""
+    nz = [i for i, c in enumerate(counts) if c]
+    if not nz:
+        return [], []
+    return labels[nz[0]:nz[-1] + 1], counts[nz[0]:nz[-1] + 1]
+
+
 def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str, str]]:
-    """(file name, title, section id) of every PNG chart written."""
+    """(file name, caption, section id) of every PNG chart written; a chart with no data is not drawn.
+
+    The caption is the figure's only title (the page prints it once, under the image); count axes are integers."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
 
     made: list[tuple[str, str, str]] = []
+    for stale in out.glob("*.png"):  # a chart dropped since the last build must not linger
+        stale.unlink()
 
-    def bar(name: str, title: str, labels: list[str], values: list[int], xlabel: str, section: str) -> None:
-        fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
-        ax.bar(range(len(values)), values, color="#4C72B0")
-        ax.set_xticks(range(len(values)), labels, rotation=35, ha="right", fontsize=8)
-        ax.set_title(title)
+    def save(fig: Any, ax: Any, name: str, caption: str, section: str, xlabel: str) -> None:
         ax.set_xlabel(xlabel)
         ax.set_ylabel("count")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         atomic_write_bytes(out / name, _png(fig))
-        made.append((name, title, section))
+        made.append((name, caption, section))
 
-    for name, title, hist in (
-        ("conversation_durations.png", "Recording duration (audio conversations only)", s.conv_hist),
-        ("turn_durations.png", "Spoken turn duration (audio conversations only)", s.turn_hist),
+    def bar(name: str, caption: str, labels: list[str], values: list[int], xlabel: str, section: str) -> None:
+        if not any(values):
+            return
+        fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
+        ax.bar(range(len(values)), values, color="#4C72B0")
+        ax.set_xticks(range(len(values)), labels, rotation=35 if len(labels) > 6 else 0,
+                      ha="right" if len(labels) > 6 else "center", fontsize=8)
+        save(fig, ax, name, caption, section, xlabel)
+
+    for name, caption, hist in (
+        ("conversation_durations.png", "Recording duration, seconds (real recordings)", s.conv_hist),
+        ("turn_durations.png", "Spoken turn duration, seconds (real recordings)", s.turn_hist),
     ):
-        bar(name, title, hist.labels(), hist.counts, "seconds", "charts")
-    for name, title, key, xlabel in (
+        bar(name, caption, *_trim(hist.labels(), hist.counts), "seconds", "charts")
+    for name, caption, key, xlabel in (
         ("language_mix.png", "Language mix (spoken turns, pack language)", "turn language", "language"),
         ("locales.png", "Conversations by locale", "locale", "locale"),
     ):
         top = s.by[key].most_common(20)
-        bar(name, title, [k for k, _ in top] or ["(none)"], [v for _, v in top] or [0], xlabel, "charts")
+        bar(name, caption, [k for k, _ in top], [v for _, v in top], xlabel, "charts")
     for measure, title in (
-        ("gap_s", "Gaps between turns (s)"),
-        ("overlap_s", "Overlaps (s)"),
-        ("agent_latency_s", "Agent response latency (s)"),
-        ("turn_length_s", "Turn length (s)"),
+        ("gap_s", "Gaps between turns"),
+        ("overlap_s", "Overlaps"),
+        ("agent_latency_s", "Agent response latency"),
+        ("turn_length_s", "Turn length"),
     ):
+        groups = [(n, g.dist[measure]) for n, g in sorted(s.turn_taking.by_split.items()) if g.dist[measure].count]
+        if not groups:
+            continue
+        # the binned values, expanded back to points at their bin centres, binned again to fit the data
+        points = {n: np.repeat([x for x, _ in d.values()], [c for _, c in d.values()]) for n, d in groups}
+        every = np.concatenate(list(points.values()))
+        edges = np.histogram_bin_edges(every, bins=min(20, max(3, int(np.sqrt(every.size)))))
         fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
-        groups = sorted(s.turn_taking.by_split.items())
-        for name, g in groups:
-            pts = g.dist[measure].values()
-            if pts:
-                ax.bar(
-                    [x for x, _ in pts],
-                    [n for _, n in pts],
-                    width=STEP_S,
-                    alpha=0.55,
-                    label=f"{name} (n={g.dist[measure].count})",
-                )
-        if any(g.dist[measure].count for _, g in groups):
-            ax.legend(fontsize=8)
-        else:
-            ax.text(0.5, 0.5, "none in this release", ha="center", va="center", transform=ax.transAxes)
-        ax.set_title(f"{title} by split")
-        ax.set_xlabel("seconds")
-        ax.set_ylabel("count")
-        name = f"turn_taking_{measure}.png"
-        atomic_write_bytes(out / name, _png(fig))
-        made.append((name, f"{title} by split", "turn-taking"))
+        ax.hist([points[n] for n, _ in groups], bins=edges, label=[f"{n} (n={d.count})" for n, d in groups])
+        ax.legend(fontsize=8)
+        save(fig, ax, f"turn_taking_{measure}.png", f"{title} by split, seconds (real recordings)", "turn-taking",
+             "seconds")
     return made
 
 
@@ -500,7 +591,7 @@ def _funnel_rows(funnel: Funnel) -> list[list[Any]]:
             [
                 st,
                 a.recordings if a else "",
-                "" if a is None or a.hours is None else round(a.hours, 4),
+                "" if a is None or a.hours is None else hms(a.hours * 3600),
                 t.text.get(st, "") if st in TEXT_STAGES else "n/a",
             ]
             + _synth_cells(t, st)
@@ -512,7 +603,7 @@ def _funnel_rows(funnel: Funnel) -> list[list[Any]]:
 
 def _synth_cells(u: UploadFunnel, stage: str) -> list[Any]:
     a = u.synthesized.get(stage)
-    return ["", ""] if a is None else [a.recordings, round(a.hours or 0.0, 4)]
+    return ["", ""] if a is None else [a.recordings, hms((a.hours or 0.0) * 3600)]
 
 
 def _upload_rows(funnel: Funnel) -> list[list[Any]]:
@@ -521,10 +612,10 @@ def _upload_rows(funnel: Funnel) -> list[list[Any]]:
         rows.append(
             [u.upload, u.files]
             + [u.audio[st].recordings for st in STAGES]
-            + [round(u.audio["decoded"].hours or 0.0, 4), round(u.audio["published"].hours or 0.0, 4)]
+            + [hms((u.audio["decoded"].hours or 0.0) * 3600), hms((u.audio["published"].hours or 0.0) * 3600)]
             + [u.text[st] for st in TEXT_STAGES]
             + [u.synthesized[st].recordings for st in SYNTH_STAGES]
-            + [round(u.synthesized["published"].hours or 0.0, 4)]
+            + [hms((u.synthesized["published"].hours or 0.0) * 3600)]
             + [len(u.drops)]
         )
     return rows
@@ -533,10 +624,10 @@ def _upload_rows(funnel: Funnel) -> list[list[Any]]:
 UPLOAD_COLUMNS = (
     ["upload", "files"]
     + [f"audio {st}" for st in STAGES]
-    + ["hours decoded", "hours published"]
+    + ["audio decoded (h:mm:ss)", "audio published (h:mm:ss)"]
     + [f"text {st}" for st in TEXT_STAGES]
     + [f"synthesized {st}" for st in SYNTH_STAGES]
-    + ["synthesized hours published"]
+    + ["synthesized published (h:mm:ss)"]
     + ["drops"]
 )
 DROP_COLUMNS = ("upload", "stage", "file", "line", "record_id", "code", "message", "fix")
@@ -575,11 +666,11 @@ def _tables(
     cap = settings.rows_cap
     overview = [
         ["audio conversations (real recordings)", s.with_audio],
-        ["audio hours (real recordings)", round(s.audio_hours, 4)],
+        ["audio duration, h:mm:ss (real recordings)", hms(s.audio_hours * 3600)],
         ["spoken turns (real recordings only)", s.turns],
         ["text conversations", s.text_conversations],
         ["  of which with synthesized audio (synth stage)", s.synthesized],
-        ["  synthesized audio hours", round(s.synthesized_hours, 4)],
+        ["  synthesized audio, h:mm:ss", hms(s.synthesized_hours * 3600)],
         ["text messages (not speech)", s.text_messages],
         ["tool calls", s.tool_calls],
         ["conversations in the manifest", s.conversations],
@@ -592,15 +683,7 @@ def _tables(
     by_reason = funnel.total.drops_by_reason()
     flagged = [q for q in s.quality if q.flags]
     out: dict[str, list[tuple[str, list[str], list[list[Any]], str]]] = {
-        "verdict": [
-            (
-                "",
-                ["status", "reason"],
-                [[verdict.status, r] for r in verdict.reasons]
-                or [[verdict.status, "nothing left out, nothing flagged"]],
-                "",
-            )
-        ],
+        "verdict": [("", ["status", "reason"], [[verdict.status, r] for r in verdict.reasons], "")],
         "overview": [("Audio and text are counted apart", ["", "count"], overview, "")],
         "funnel": [
             (
@@ -608,10 +691,10 @@ def _tables(
                 [
                     "stage",
                     "audio recordings",
-                    "audio hours",
+                    "audio (h:mm:ss)",
                     "text conversations",
                     "of which synthesized audio",
-                    "synthesized hours",
+                    "synthesized (h:mm:ss)",
                 ],
                 _funnel_rows(funnel),
                 "in: files received; decoded: audio normalized; transcribed: ASR done; turns: canonical "
@@ -624,19 +707,19 @@ def _tables(
                 [
                     "split",
                     "audio recordings",
-                    "audio hours",
+                    "audio (h:mm:ss)",
                     "text conversations",
                     "of which synthesized",
-                    "synth hours",
+                    "synthesized (h:mm:ss)",
                 ],
                 [
                     [
                         k,
                         v["audio"],
-                        round(v["audio_hours"], 4),
+                        hms(v["audio_hours"] * 3600),
                         v["text"],
                         v["synthesized"],
-                        round(v["synthesized_hours"], 4),
+                        hms(v["synthesized_hours"] * 3600),
                     ]
                     for k, v in sorted(funnel.total.published_by_split.items())
                 ],
@@ -719,7 +802,9 @@ def _tables(
             ("Audio masks by method", ["method", "count"], [list(x) for x in s.audio_masks.most_common()], ""),
         ],
     }
-    return out
+    # no empty tables, no empty sections (the verdict section always stays: the page opens with it)
+    return {sid: kept for sid, parts in out.items()
+            if (kept := [p for p in parts if p[2]]) or sid == "verdict"}
 
 
 def _markdown(
@@ -752,72 +837,73 @@ def _markdown(
     return "\n".join(lines) + "\n"
 
 
-def _html(
-    s: StewardSummary,
-    verdict: Verdict,
-    tables: dict,
-    charts: list[tuple[str, str, str]],
-    out: Path,
-    settings: ReportSettings,
-) -> str:
-    e = html.escape
-    colour = {"release": "#2e7d32", "review": "#ef6c00", "blocked": "#c62828"}.get(verdict.status, "#555")
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>vak steward report</title>",
-        "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;"
-        "margin-bottom:1em;font-size:90%;display:block;overflow-x:auto;max-width:100%}"
-        "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
-        "vertical-align:top}td.n{text-align:right}.asset{font-size:85%;color:#555}.note{font-size:85%;"
-        "color:#555}.verdict{font-size:140%;font-weight:bold;color:" + colour + "}"
-        "nav a{margin-right:1em}</style></head><body>",
-        "<h1>Steward report</h1>",
-        f"<p>Generated at <time id='generated-at' datetime='{e(s.generated_at)}'>{e(s.generated_at)}</time>. "
-        f"Manifest sha256: <code id='manifest-hash'>{e(str(s.manifest_hash))}</code>. "
-        "Machine-readable: <a href='report.json'>report.json</a>.</p>",
-        "<nav>" + "".join(f"<a href='#{sid}'>{e(SECTIONS[sid][0])}</a>" for sid in [*tables, "charts"]) + "</nav>",
-    ]
-    by_section: dict[str, list[tuple[str, str, str]]] = {}
-    for c in charts:
-        by_section.setdefault(c[2], []).append(c)
-    for sid in [*tables, "charts"]:
-        title, assets = SECTIONS[sid]
-        links = " ".join(
-            f"<a class='dagster' href='{e(asset_url(settings.dagster_url, a))}'>{e(a)}</a> "
-            f"(<a href='{e(asset_url(settings.dagster_url, a, checks=True))}'>checks</a>)"
-            for a in assets
-        )
-        parts.append(f"<section id='{sid}'><h2>{e(title)}</h2><p class='asset'>In the Dagster UI: {links}</p>")
-        if sid == "verdict":
-            parts.append(f"<p class='verdict' id='verdict-status'>{e(verdict.status)}</p>")
-        for caption, cols, rows, note in tables.get(sid, []):
-            head = "".join(f"<th>{e(str(c))}</th>" for c in cols)
-            body = (
-                "".join(
-                    "<tr>"
-                    + "".join(
-                        f"<td class='n'>{e(_fmt(v))}</td>"
-                        if isinstance(v, int | float) and not isinstance(v, bool)
-                        else f"<td>{e(_fmt(v))}</td>"
-                        for v in r
-                    )
-                    + "</tr>"
-                    for r in rows
-                )
-                or f"<tr><td colspan='{len(cols)}'>(none)</td></tr>"
-            )
-            cap = f"<caption>{e(caption)}</caption>" if caption else ""
-            parts.append(f"<table>{cap}<tr>{head}</tr>{body}</table>")
-            if note:
-                parts.append(f"<p class='note'>{e(note)}</p>")
-        for name, ctitle, _ in by_section.get(sid, []):
-            data = base64.b64encode((out / name).read_bytes()).decode("ascii")
-            parts.append(
-                f"<figure><img src='data:image/png;base64,{data}' data-file='{e(name)}' alt='{e(ctitle)}'>"
-                f"<figcaption>{e(ctitle)}</figcaption></figure>"
-            )
-        parts.append("</section>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+PAGE_DATA = "page.json"  # what index.html is rendered from: re-rendered when the release step decides
+PARTITIONED = frozenset({"raw_uploads", "normalized_audio", "transcripts", "tagged_turns", "redacted_manifest"})
+
+
+_CLOCK = re.compile(r"\d+:\d\d:\d\d")
+
+
+def _cell(v: Any) -> dict[str, Any]:
+    """A table cell; numbers and h:mm:ss durations align right."""
+    num = (isinstance(v, int | float) and not isinstance(v, bool)) or (isinstance(v, str) and bool(_CLOCK.fullmatch(v)))
+    return {"v": _fmt(v), "num": num}
+
+
+def _page_data(s: StewardSummary, funnel: Funnel, verdict: Verdict, tables: dict, charts: list[tuple[str, str, str]],
+               layout: DataLayout, settings: ReportSettings) -> dict[str, Any]:
+    """Everything the page shows, as JSON: the status block is added when the page is rendered."""
+    sections = []
+    for sid, (title, assets) in SECTIONS.items():
+        parts = [{"caption": c, "columns": list(cols), "rows": [[_cell(v) for v in r] for r in rows], "note": note}
+                 for c, cols, rows, note in tables.get(sid, [])]
+        figs = [{"file": n, "caption": t} for n, t, sec in charts if sec == sid]
+        if parts or figs or sid == "verdict":
+            sections.append({"id": sid, "title": title, "assets": list(assets), "tables": parts, "charts": figs})
+    return {
+        "generated_at": s.generated_at, "manifest_hash": s.manifest_hash, "run_id": settings.run_id,
+        "dagster_url": settings.dagster_url, "uploads": [u.upload for u in funnel.uploads],
+        "verdict": verdict.model_dump(mode="json"), "warnings": training_warnings(s),
+        "changes": release_changes(layout), "sections": sections,
+    }
+
+
+def render_page(data_root: DataRoot, out_dir: str | Path | None = None) -> Path:
+    """(Re-)render index.html from page.json and the release's verdict files; returns its path."""
+    import json
+
+    import jinja2
+
+    layout = DataLayout.at(data_root)
+    out = Path(out_dir) if out_dir is not None else layout.steward_dir
+    page = json.loads((out / PAGE_DATA).read_text(encoding="utf-8"))
+    from .status import release_status
+
+    status = release_status(layout, page["manifest_hash"], out)
+    for sec in page["sections"]:
+        for ch in sec["charts"]:
+            ch["data"] = base64.b64encode((out / ch["file"]).read_bytes()).decode("ascii")
+    base = page["dagster_url"].rstrip("/")
+    headline = {
+        "live": "LIVE: this release is published",
+        "blocked": "BLOCKED: this candidate was not released",
+        "candidate": "CANDIDATE: built, not (yet) released",
+        "superseded": "SUPERSEDED: another release is live",
+    }[status.headline]
+    env = jinja2.Environment(loader=jinja2.PackageLoader("vak_pipeline.report", "templates"),
+                             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    shown = page["verdict"]["reasons"]
+    if status.headline == "blocked":  # the causes are listed above them already
+        shown = [r for r in shown if not r.startswith("not released: ")]
+    html_text = env.get_template("steward.html.j2").render(
+        page=page, status=status, headline_text=headline, hms=hms, shown=shown,
+        run_url=lambda run_id: f"{base}/runs/{run_id}",
+        asset_url=lambda key, checks=False: asset_url(base, key, checks),
+        a_partitions=lambda key: [{"name": u, "url": f"{asset_url(base, key)}?partition={u}"}
+                                  for u in page["uploads"]] if key in PARTITIONED else [],
+    )
+    atomic_write_text(out / "index.html", html_text)
+    return out / "index.html"
 
 
 def _write_quality_csv(path: Path, quality: list[RecordingQuality]) -> None:
@@ -853,7 +939,8 @@ def build_steward_report(
     tables = _tables(s, funnel, verdict, layout, settings)
     report = StewardReport(out, s, funnel, verdict)
     atomic_write_text(report.markdown, _markdown(s, verdict, tables, charts, settings))
-    atomic_write_text(report.html, _html(s, verdict, tables, charts, out, settings))
+    atomic_write_json(out / PAGE_DATA, _page_data(s, funnel, verdict, tables, charts, layout, settings))
+    render_page(layout, out)
     atomic_write_json(report.summary_json, s.as_dict())
     _write_quality_csv(report.quality_csv, s.quality)
     atomic_write_json(
@@ -862,6 +949,7 @@ def build_steward_report(
             "generated_at": s.generated_at,
             "manifest_hash": s.manifest_hash,
             "verdict": verdict.model_dump(mode="json"),
+            "training_warnings": training_warnings(s),
             "summary": s.as_dict(),
             "funnel": funnel.as_dict(),
             "quality": {
@@ -891,9 +979,10 @@ def summary_markdown(s: StewardSummary, limit: int = 8) -> str:
 
     return "\n".join(
         [
-            f"**{s.conversations} conversations**: {s.with_audio} recordings ({s.audio_hours:.2f} h, {s.turns} spoken "
+            f"**{s.conversations} conversations**: {s.with_audio} recordings ({hms(s.audio_hours * 3600)}, "
+            f"{s.turns} spoken "
             f"turns), {s.text_conversations} text conversations ({s.text_messages} messages; {s.synthesized} with "
-            f"synthesized audio, {s.synthesized_hours:.2f} h)",
+            f"synthesized audio, {hms(s.synthesized_hours * 3600)})",
             f"- splits: {top(s.by['split'])}",
             f"- locales: {top(s.by['locale'])}",
             f"- consent: {top(s.by['consent'])}",
@@ -911,6 +1000,9 @@ __all__ = [
     "StewardSummary",
     "Verdict",
     "build_steward_report",
+    "hms",
+    "render_page",
+    "training_warnings",
     "normalize_lang",
     "release_verdict",
     "summarize",

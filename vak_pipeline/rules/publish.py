@@ -26,6 +26,7 @@ from .engine import _line_issue, validate_record
 from .manifest import DuplicateIds, id_hash
 from .origin import record_kind, record_origin
 
+PUBLISH_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 FAMILIES = ("structure", "turns", "tools", "entities", "provenance", "privacy", "audio", "manifest")
 
 

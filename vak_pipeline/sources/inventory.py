@@ -18,6 +18,7 @@ from .descriptor import DESCRIPTOR_NAME, OVERRIDES_NAME
 from .links import first_link, inside
 
 FileKind = Literal["audio", "aidb", "messages", "vakforge", "events", "descriptor", "unknown"]
+INVENTORY_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".ogg", ".m4a", ".aac")
 _TEXT_KINDS: tuple[tuple[str, FileKind], ...] = (
     (".aidb.jsonl", "aidb"), (".messages.jsonl", "messages"), (".vakforge.jsonl", "vakforge"),

@@ -210,6 +210,7 @@ def assign_loaded(store: SplitStore, config: SplitConfig, previous: SplitStore |
     return header
 
 
+SPLIT_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
 MAX_LISTED = 20  # per kind of warning; the rest are counted
 
 

@@ -18,7 +18,6 @@ Keying and processing are separable (`job_key`, `render_job`), for the shared st
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -67,13 +66,12 @@ class SynthResult:
                 "issues": [i.model_dump(mode="json", exclude_none=True) for i in self.issues]}
 
 
-@functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """Hash of the synth package: new rendering code renders every conversation once."""
-    h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    """The synth asset's code_version and part of each conversation's key: SYNTH_VERSION, an explicit constant
+    (a comment edit must not re-render every conversation)."""
+    from .settings import SYNTH_VERSION
+
+    return SYNTH_VERSION
 
 
 def _issue(

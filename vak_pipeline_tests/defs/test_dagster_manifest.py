@@ -47,7 +47,7 @@ def test_validated_manifest_keeps_valid_rows_and_reports_the_rest(example_datase
     assert mat.metadata["manifest_sha256"].value == sha256_file(cand.manifest)
     assert cand.schema.is_file()
     evals = {e.check_name: e for e in res.get_asset_check_evaluations()}
-    assert not evals["rules_provenance"].passed  # blocking: exports would not run on this data
+    assert not evals["rules_provenance"].passed  # blocks the release (the `release` step decides)
     assert evals["rules_provenance"].severity == dg.AssetCheckSeverity.ERROR
     assert evals["rules_turns"].passed
 

@@ -1,4 +1,5 @@
-"""Dagster layer of the outputs: splits + blocking leak check, exports with lineage, steward report."""
+"""Dagster layer of the outputs: splits + leak check (the release step blocks on it), exports with lineage,
+steward report."""
 
 from __future__ import annotations
 
@@ -59,4 +60,28 @@ def test_a_leaking_split_fails_the_blocking_check_with_error_severity(tmp_path):
     ev = outputs.splits_complete_and_leak_free(data=DataResource(root=str(tmp_path)))
     assert not ev.passed and ev.severity == dg.AssetCheckSeverity.ERROR
     assert ev.metadata["issues_by_code"].value == {"split_leak": 1}
-    assert all(spec.blocking for spec in outputs.splits_complete_and_leak_free.check_specs)
+    # not blocking in Dagster terms (nothing downstream is skipped): the release step reads the same leak and blocks
+    assert not any(spec.blocking for spec in outputs.splits_complete_and_leak_free.check_specs)
+    from vak_pipeline.report.decision import blocking_causes
+
+    assert [(c.check, c.code, c.file) for c in blocking_causes(cand)] == [
+        ("splits_complete_and_leak_free", "split_leak", "splits.json")]
+
+
+def test_a_crashed_export_still_blocks_the_candidate_with_a_verdict_and_a_report(tmp_path, monkeypatch):
+    """Launched as an asset's Materialize button launches it (no job): the assets' failure hook blocks."""
+    from vak_pipeline.release import read_verdict
+
+    def crash(*_a, **_k):
+        raise RuntimeError("no space left on device\nsecond line")
+
+    monkeypatch.setattr("vak_pipeline.recipes.cascaded.export_cascaded", crash)
+    cand = DataLayout.at(tmp_path).candidate()
+    write_manifest(cand.manifest, [make_record(f"c{i}", {"user": f"u{i}"}) for i in range(4)])
+    result = run(tmp_path, [outputs.splits, outputs.cascaded])
+    assert not result.success
+    verdict = read_verdict(cand)
+    assert verdict is not None and verdict.status == "blocked" and verdict.run_id == result.run_id
+    assert verdict.reasons == ["step cascaded failed: RuntimeError: no space left on device"]
+    assert "BLOCKED" in cand.steward_html.read_text(encoding="utf-8")
+    assert (tmp_path / verdict.kept_at / "steward" / "index.html").is_file()

@@ -81,7 +81,12 @@ def test_a_blocked_publish_leaves_the_previous_release_whole_and_says_why(releas
     assert "Traceback" not in out.output and "Stack Trace" not in out.output  # a sentence, not a stack trace
     assert "published release (unchanged, the new candidate was blocked):" in out.output
 
-    assert _release_files(root) == before  # not one byte of the release moved
+    after = _release_files(root)
+    page = "reports/steward/index.html"  # the one file that changes: the published page says a newer one was blocked
+    assert {k: v for k, v in after.items() if k != page} == {k: v for k, v in before.items() if k != page}
+    published_page = after[page].decode("utf-8")
+    assert "id='newer-blocked'" in published_page and "LIVE" in published_page
+    assert "license_missing" in published_page and "id='newer-blocked'" not in before[page].decode("utf-8")
     validate = CliRunner().invoke(app, ["validate", str(root)])
     assert validate.exit_code == 0, validate.output  # data/ is consistent: no split_missing
 
