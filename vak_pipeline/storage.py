@@ -7,6 +7,7 @@ kill never leaves half a file visible under its final name, and any stage can be
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -65,6 +66,25 @@ def give_umask_mode(target: int | Path, directory: bool = False) -> None:
         os.fchmod(target, mode)
     else:
         os.chmod(target, mode)
+
+
+def link_or_copy(src: Path, dst: Path) -> None:
+    """`dst` becomes `src`'s content: a hard link where the filesystem allows (no bytes copied; neither file
+    is ever edited in place, every write replaces), else an atomic copy."""
+    import shutil
+
+    dst = Path(dst)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        tmp = dst.with_name(f".{dst.name}.link.tmp")
+        tmp.unlink(missing_ok=True)
+        os.link(src, tmp)
+        os.replace(tmp, dst)
+    except OSError as exc:
+        if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise
+        with open(src, "rb") as fin, atomic_open(dst, "wb", encoding=None) as fout:
+            shutil.copyfileobj(fin, fout, 1 << 20)
 
 
 def atomic_write_text(path: Path, text: str) -> Path:

@@ -1,7 +1,10 @@
 """Assemble vakforge.jsonl from every upload's redacted records: valid rows in, rejected rows reported.
 
 Streams every input once into a candidate file, then drops later duplicates of an id in a second pass,
-so memory stays flat in the number of records. Nothing is silently dropped: each rejected row is written
+so memory stays flat in the number of records. Each record's files (audio, alignments, redaction log) are
+placed into the release tree from its upload's private release files before its rules run (so the audio
+rules read what would be published) and taken back when it is rejected: the tree holds the files of kept
+records only. Nothing is silently dropped: each rejected row is written
 to reports/rejected.jsonl with its issues, and every issue (warnings too) to reports/validation.jsonl.
 """
 
@@ -16,6 +19,7 @@ from typing import Any
 
 from ..core.issue import Issue, Severity
 from ..layout import DataLayout
+from ..release import place_record_files, unplace
 from ..schema import write_json_schema
 from ..storage import JsonlWriter, atomic_open, dumps_line, iter_jsonl, sha256_file
 from .context import ValidationContext
@@ -51,7 +55,7 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     `extra_rules(record dict)` adds issues to a record that passed the format's rules (the steward's
     quality thresholds); an ERROR among them rejects the record like any other rule.
     """
-    ctx = ctx or ValidationContext(base_dir=layout.root)
+    ctx = ctx or ValidationContext(base_dir=layout.release_root)
     layout.reports.mkdir(parents=True, exist_ok=True)
     candidates = layout.root / f".{layout.manifest.name}.candidates"
     issues_path = layout.validation_report
@@ -82,6 +86,7 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
                      dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter,
                      extra_rules: ExtraRules | None = None) -> None:
     ctx.file = _display(src, layout.root)
+    files_root = _files_root(layout, src)
     for jl in iter_jsonl(src):
         if jl.code == "empty_file":  # an upload with no usable record: its own report says why; not a bad row
             _tally(result, [Issue(code="upload_no_records", severity=Severity.WARN, family="structure",
@@ -92,8 +97,9 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
         if jl.error:
             issue = _line_issue(src, jl.code or "json_invalid", jl.error, jl.line)
             issues = [issue.model_copy(update={"file": ctx.file})]
-            rec_ok, rid, line_obj = False, None, None
+            rec_ok, rid, line_obj, placed = False, None, None, []
         else:
+            placed = place_record_files(files_root, layout.release_root, jl.value) if files_root else []
             r = validate_record(jl.value, ctx, line=jl.line)
             issues, rec_ok, rid = r.issues, r.ok, r.record_id
             line_obj = r.record.dump() if rec_ok and r.record is not None else None
@@ -112,7 +118,9 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
         if rec_ok and line_obj is not None:
             dups.add(rid or "")
             cand.write(line_obj)
-        elif jl.line:
+            continue
+        unplace(placed)
+        if jl.line:
             result.rejected += 1
             traced = origin is not None and origin.file is not None
             rej.write({"file": origin.file if traced else ctx.file, "line": origin.line if traced else jl.line,
@@ -161,6 +169,14 @@ def _dedupe(candidates: Path, manifest: Path, dup_hashes: set[int], result: Publ
                 out.write(jl.raw.decode("utf-8") + "\n")
             kept += 1
     return kept
+
+
+def _files_root(layout: DataLayout, src: Path) -> Path | None:
+    """The private release files of the upload `src` (work/<upload>/...jsonl) belongs to, else None."""
+    src = Path(src)
+    if src.parent.parent == layout.root / "work":
+        return layout.release_files(src.parent.name)
+    return None
 
 
 def _display(path: Path, root: Path) -> str:

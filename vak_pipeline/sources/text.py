@@ -3,7 +3,8 @@
 The tagged_turns stage joins these records with the transcribed calls. Records are yielded one at a
 time (bounded memory); every problem is yielded as an Issue and the rest of the upload goes on.
 aidb records carry typed pseudonym tokens already: their redaction logs are written here, atomically,
-to redactions/<conv_id>.json, and the redaction stage adds its own spans to the same log.
+to work/<upload>/release/redactions/<conv_id>.json (the upload's release files), and the redaction stage
+adds its own spans to the same log.
 
 `import_text` is the stage on the core (core.stage) that tagged_turns runs: each well-formed line is an item
 keyed by its bytes, file and line number, the upload settings of its file, the locale packs and
@@ -200,7 +201,7 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                     yield x
                     continue
                 if write_logs and x.redaction_log is not None:
-                    write_redaction_log(layout, x)
+                    write_redaction_log(layout, upload, x)
                 if out is None:
                     yield x.record
                     continue
@@ -236,10 +237,10 @@ def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> It
     write_report(layout.speech_report(upload), result, section=TEXT_STAGE)
 
 
-def write_redaction_log(layout: DataLayout, item: ImportedRecord) -> Path:
-    """redactions/<conv_id>.json under the data root (the path meta.redaction_log names)."""
+def write_redaction_log(layout: DataLayout, upload: str, item: ImportedRecord) -> Path:
+    """The path meta.redaction_log names, under the upload's release files (published only with the record)."""
     assert item.record.meta.redaction_log is not None and item.redaction_log is not None
-    path = layout.root / item.record.meta.redaction_log
+    path = layout.release_files(upload) / item.record.meta.redaction_log
     atomic_write_json(path, item.redaction_log.model_dump(mode="json", exclude_none=True))
     return path
 
@@ -273,3 +274,6 @@ class _DetachedLayout(DataLayout):
 
     def upload_dir(self, upload: str) -> Path:
         return self.upload_path
+
+    def release_files(self, upload: str) -> Path:
+        return self.root  # the logs land beside the output file that names them
