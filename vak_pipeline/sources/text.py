@@ -100,7 +100,7 @@ class _Incremental:
     """The ledger side of the stage: keys each line, reuses an unchanged one, records what each line gave."""
 
     def __init__(self, layout: DataLayout, upload: str, result: TextImportResult) -> None:
-        self.layout, self.result = layout, result
+        self.layout, self.upload, self.result = layout, upload, result
         self.ledger = Ledger.load(layout.stage_ledger(upload, TEXT_STAGE))
         self.previous = PreviousLines(layout.text_records(upload))
         self.packs = packs_fingerprint()  # LID cues and the locale of every record come from the packs
@@ -126,7 +126,8 @@ class _Incremental:
         if out.get("mapped"):
             text = self.previous.read(out.get("record"))
             log = out.get("log")
-            if text is None or (log is not None and not (self.layout.root / log).is_file()):
+            logs = self.layout.release_files(self.upload)
+            if text is None or (log is not None and not (logs / log).is_file()):
                 return None
             imported = ImportedRecord(VakRecord.model_validate_json(text), None, line)
         issues, n_pre = entry.reported(), int(out.get("pre", 0))
@@ -201,7 +202,8 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                     yield x
                     continue
                 if write_logs and x.redaction_log is not None:
-                    write_redaction_log(layout, upload, x)
+                    # the pipeline's logs wait in the upload's release files; a plain import's land in root
+                    write_redaction_log(layout, upload if stage is not None else None, x)
                 if out is None:
                     yield x.record
                     continue
@@ -237,10 +239,12 @@ def import_text(layout: DataLayout, upload: str, result: TextImportResult) -> It
     write_report(layout.speech_report(upload), result, section=TEXT_STAGE)
 
 
-def write_redaction_log(layout: DataLayout, upload: str, item: ImportedRecord) -> Path:
-    """The path meta.redaction_log names, under the upload's release files (published only with the record)."""
+def write_redaction_log(layout: DataLayout, upload: str | None, item: ImportedRecord) -> Path:
+    """The path meta.redaction_log names, under the upload's release files (published only with the record),
+    or under the data root when no upload is named (`vak import-text`: beside the manifest it writes)."""
     assert item.record.meta.redaction_log is not None and item.redaction_log is not None
-    path = layout.release_files(upload) / item.record.meta.redaction_log
+    base = layout.release_files(upload) if upload is not None else layout.root
+    path = base / item.record.meta.redaction_log
     atomic_write_json(path, item.redaction_log.model_dump(mode="json", exclude_none=True))
     return path
 
@@ -274,6 +278,3 @@ class _DetachedLayout(DataLayout):
 
     def upload_dir(self, upload: str) -> Path:
         return self.upload_path
-
-    def release_files(self, upload: str) -> Path:
-        return self.root  # the logs land beside the output file that names them
