@@ -177,7 +177,8 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
             report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
         else:
             echo("publish (validate, split, export, report, release) ...")
-            marker.unlink(missing_ok=True)
+            # the marker is kept until a release replaces it: it names the inputs of the published release,
+            # which a blocked or failed publish leaves as it was (data/ does not change by one byte)
             run = _execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor)
             report.runs.append(run)
             if run.success and not layout.candidate().manifest.exists():  # `release` swapped the candidate in
