@@ -19,6 +19,7 @@ from typing import Any
 
 import dagster as dg
 
+from .core.os_errors import describe_os_error_text
 from .layout import DataLayout
 from .storage import atomic_write_json
 
@@ -204,7 +205,13 @@ def _block_release(layout: DataLayout, run: StageRun) -> list[str]:
         reasons = ["the publish run did not finish (see the run's logs)"]
     where = [str(p.relative_to(layout.root)) for p in (cand.rejected, cand.validation_report)
              if p.is_file()]
-    block(layout, reasons, where)
+    try:
+        block(layout, reasons, where)
+    except OSError as exc:  # a full disk or a denied folder: say so; the published release is untouched
+        from .core.os_errors import describe_os_error
+
+        reasons.append(f"(the candidate's verdict could not be written: {describe_os_error(exc)})")
+        return reasons
     if cand.manifest.is_file():
         from .report.steward import build_steward_report
 
@@ -331,7 +338,12 @@ def _summarize(job: str, partition: str | None, res: Any) -> StageRun:
         if err is not None and err.cls_name != "DagsterAssetCheckFailedError":  # checks are reported by name
             cause = err.cause if err.cls_name == "DagsterExecutionStepExecutionError" and err.cause else err
             first = cause.message.strip().splitlines()[0] if cause.message else ""
-            errors[e.step_key] = first if first.startswith(f"{cause.cls_name}:") else f"{cause.cls_name}: {first}"
+            if cause.cls_name == "Failure":  # the step's own sentence (defs.failures): shown as it is
+                errors[e.step_key] = first.split("Failure: ", 1)[-1]
+                continue
+            spoken = describe_os_error_text(first, f"running {e.step_key}") if "[Errno" in first else None
+            errors[e.step_key] = spoken or (first if first.startswith(f"{cause.cls_name}:")
+                                            else f"{cause.cls_name}: {first}")
     failed_checks = [e.check_name for e in res.get_asset_check_evaluations()
                      if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR and e.blocking is not False]
     return StageRun(job, partition, res.success, res.run_id, failed_steps, failed_checks, errors=errors)

@@ -13,6 +13,7 @@ from vak_pipeline.audio.settings import NORMALIZE_VERSION, NormalizeSettings
 from vak_pipeline.storage import atomic_write_json
 
 from .config import config_class
+from .failures import os_errors_as_sentences
 from .gx import gx_checks
 from .jobs import ingest_job
 from .metadata import issues_table
@@ -27,6 +28,7 @@ FAILED_ROWS_CAP = 50
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", kinds={"files"},
           description="Inventory of data/raw/<upload>: every file with size, sha256, mtime and kind. "
                       "Raw files are only read.")
+@os_errors_as_sentences
 def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.sources.inventory import current_inventory
 
@@ -55,6 +57,7 @@ class NormalizeConfig(config_class(NormalizeSettings)):
           description="Every recording of the upload as work/<upload>/audio/<conv_id>.wav (24 kHz, 16-bit PCM, "
                       "channels kept; private until redacted) "
                       "and work/<upload>/audio.jsonl; unusable files listed in work/<upload>/report.json.")
+@os_errors_as_sentences
 def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
                      data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.audio.stage import normalize_upload

@@ -6,6 +6,7 @@ import dagster as dg
 from vak_pipeline.release import begin_candidate
 from vak_pipeline.rules.publish import FAMILIES, family_rows, publish_manifest
 
+from .failures import os_errors_as_sentences
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
@@ -21,6 +22,7 @@ BLOCKING_FAMILIES = {"structure", "provenance"}
     description="vakforge.jsonl of the next release (work/.release-candidate/ until `release` swaps it in): valid "
                 "records only, JSON Schema beside it, rejected rows with reasons.",
 )
+@os_errors_as_sentences
 def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfig,
                        data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.report.quality import quality_rules

@@ -23,6 +23,7 @@ from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_
 from vak_pipeline.storage import sha256_file
 
 from .config import config_class, library_settings
+from .failures import os_errors_as_sentences
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
@@ -76,6 +77,7 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult,
 
 @dg.asset(group_name=GROUP, deps=[dg.AssetKey("validated_manifest")], kinds={"json"},
           description="splits.json: speaker-disjoint, seeded, stable train/validation/test by conversation id.")
+@os_errors_as_sentences
 def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataResource) -> dg.MaterializeResult:
     layout = data.layout.candidate()
     lib_config = library_settings(config, SplitConfig)
@@ -126,6 +128,7 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
           description="kyutai moshi-finetune layout: stereo WAV (agent left), word alignments, index per split.")
+@os_errors_as_sentences
 def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.moshi_lora import export_moshi_lora
 
@@ -135,6 +138,7 @@ def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data:
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
           description="Turn-based speech-LLM set: messages + audios (LLaMA-Factory / ms-swift), OpenAI tool calls.")
+@os_errors_as_sentences
 def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
                data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.turn_based import export_turn_based
@@ -145,6 +149,7 @@ def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl", "csv"},
           description="Cascaded sets: NeMo STT manifest, OpenAI chat fine-tuning JSONL, LJSpeech/Piper TTS per voice.")
+@os_errors_as_sentences
 def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
              data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.cascaded import export_cascaded
@@ -155,6 +160,7 @@ def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
 
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"parquet"},
           description="The manifest as Parquet shards per split with a Hugging Face dataset card.")
+@os_errors_as_sentences
 def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfig,
                    data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.parquet import export_parquet
@@ -166,6 +172,7 @@ def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfi
 @dg.asset(group_name=GROUP, deps=[splits], kinds={"wav", "jsonl"},
           description="NeMo speechlm2 DuplexS2S: Lhotse Shar per split (user audio = recording, agent audio = "
                       "custom target_audio, turns as user/assistant supervisions) and the NeMo data block.")
+@os_errors_as_sentences
 def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
                data: DataResource) -> dg.MaterializeResult:
     try:
@@ -188,6 +195,7 @@ def _file_hash(path: Path) -> str:
           description="Steward report: release verdict, the funnel per upload with every dropped file and rejected "
                       "row (uploaded file, line, fix), quality per recording, turn-taking per split and locale, "
                       "counts; HTML with PNG charts plus report.json.")
+@os_errors_as_sentences
 def steward_report(context: dg.AssetExecutionContext, config: QualityOpConfig,
                    data: DataResource) -> dg.MaterializeResult:
     from .funnel import steward_report_result
@@ -204,6 +212,7 @@ EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export, duplex_s2s)
           description="Swaps the candidate (manifest, schema, splits, reports, exports) into data/ whole. It runs "
                       "only when every blocking check and every export succeeded; otherwise the published release "
                       "stays as it was and the candidate waits in work/.release-candidate/.")
+@os_errors_as_sentences
 def release(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.release import promote
 
