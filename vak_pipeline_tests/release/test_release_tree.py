@@ -118,3 +118,36 @@ def test_only_released_records_have_files_in_data_and_a_swap_removes_the_rest(tm
     assert [p.name for p in (root / "redactions").iterdir()] == ["call-one.json"]
     assert not any("call-two" in p or "call-none" in p for p in _published(root))
     assert not layout.candidate_dir.exists()
+
+
+@pytest.mark.timeout(600)
+def test_a_full_disk_while_publishing_is_one_sentence_and_the_previous_release_stays(tmp_path, monkeypatch):
+    import errno
+
+    from vak_pipeline import storage
+
+    root = tmp_path / "data"
+    (root / "raw" / UPLOAD).mkdir(parents=True)
+    _upload(root, _call(root, "call-one"))
+    code, output = _run(root)
+    assert code == 0, output
+    before = _published(root)
+    candidate = DataLayout.at(root).candidate_dir
+    real_open = storage.atomic_open
+
+    def full_in_candidate(path, *args, **kwargs):  # the disk fills up once the candidate is written
+        if Path(path).resolve().is_relative_to(candidate.resolve()):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(storage, "atomic_open", full_in_candidate)
+    _upload(root, _call(root, "call-one"), _call(root, "call-two"))
+    code, output = _run(root)
+    text = " ".join(output.split())
+    assert code == 1, output
+    assert "Traceback" not in output and "Stack Trace" not in output
+    assert f"validated_manifest: The disk holding {candidate}" in text
+    assert "is full (no space left on device) while running validated_manifest" in text
+    assert "Free space on that disk, or run `vak run --data` on a directory with more room" in text
+    assert "the candidate's verdict could not be written: The disk holding" in text  # the block handler's too
+    assert _published(root) == before  # the previous release is intact
