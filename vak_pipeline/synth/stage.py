@@ -203,7 +203,7 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
     stamp = settings_hash(settings, gaps, engine) if engine is not None else ""
     cmap = upload_channel_map(layout, upload)
     workers = max(1, settings.workers or os.cpu_count() or 1)
-    gate = gate_context(layout.root, f"work/{upload}/redacted.jsonl")
+    gate = gate_context(layout.release_files(upload), f"work/{upload}/redacted.jsonl")  # where its logs are
     pending: deque[tuple[str | Future, int, str | None, str | None]] = deque()  # (line|future, line no, id, raw)
 
     with JsonlWriter(dst) as out, _pool(workers) as pool:
