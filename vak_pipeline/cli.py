@@ -100,7 +100,17 @@ def run(
             report = run_pipeline(data, uploads=upload or None, run_config=run_config, echo=typer.echo,
                                   executor=executor, parallel_uploads=parallel_uploads, log_level=log_level.upper(),
                                   force=force, instance_dir=instance)
-    except (FileNotFoundError, ImportError, ValueError) as exc:  # a URL root: no backend, no bucket, no raw/
+    except OSError as exc:
+        from .core.os_errors import describe_os_error, is_environment_error
+
+        if not is_environment_error(exc):
+            if not isinstance(exc, FileNotFoundError):
+                raise
+            typer.echo(f"error: {exc}", err=True)  # a URL root: no bucket, no raw/
+            raise typer.Exit(2) from exc
+        typer.echo(_paragraph(f"error: {describe_os_error(exc, 'running vak run')}"), err=True)
+        raise typer.Exit(1) from None
+    except (ImportError, ValueError) as exc:  # a URL root: no backend
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     for r in report.runs:
@@ -167,6 +177,12 @@ def _progress_bars(enabled: bool) -> Iterator[None]:
             yield
     finally:
         remove()
+
+
+def _paragraph(text: str) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, 110, break_long_words=False, break_on_hyphens=False))
 
 
 def _blocked_paragraph(root: Path, reasons: list[str], data_problem: bool = True) -> str:

@@ -23,8 +23,11 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/synthesized.jsonl  synth: the redacted records, text-only ones with rendered audio
       work/<upload>/names/<source>.json  private map: public (PII-free) ids and file names -> raw names
       work/<upload>/synth/<conv>.json  synth: surrogates spoken for placeholders (fake values), voices, cache key
-      audio/<conv_id>.wav            published audio: the normalized copy with PII masked (redacted_manifest)
-      alignments/<conv_id>.json      published word timings, PII words replaced (schema.Alignment)
+      work/<upload>/release/         the upload's files as a release holds them (the redaction and synth
+                                     stages' output and cache): audio/<conv>.wav with PII masked,
+                                     alignments/<conv>.json with PII words replaced, redactions/<conv>.json
+      audio/<conv_id>.wav            published audio of a RELEASED record (placed into the candidate by
+      alignments/<conv_id>.json      publish, swapped in by `release`); word timings (schema.Alignment)
       redactions/<conv_id>.json      redaction logs (schema.RedactionLog)
       vakforge.jsonl                 validated_manifest: valid records only
       vakforge.schema.json           exported JSON Schema
@@ -41,8 +44,9 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
                                      candidate stays here with verdict.json saying why
 
 The release is what `vak validate data/` and every consumer read: vakforge.jsonl, its schema, splits.json
-(and its index), reports/ and exports/. `DataLayout.candidate()` is the same layout with those files in
-the candidate folder; audio, alignments and redaction logs are shared (conversation ids are unique).
+(and its index), audio/, alignments/, redactions/, reports/ and exports/. `DataLayout.candidate()` is the
+same layout with those files in the candidate folder. Records store paths relative to their release root
+(`audio/<conv>.wav`): resolve them against `release_root`, never `root`.
 """
 
 from __future__ import annotations
@@ -52,7 +56,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import overload
 
-RELEASE_ITEMS = ("vakforge.jsonl", "vakforge.schema.json", "splits.json", ".splits.json.sqlite", "reports", "exports")
+# every top-level entry of a release: `promote` swaps exactly these (an entry the new release lacks goes)
+RECORD_FILE_DIRS = ("audio", "alignments", "redactions")  # per-conversation files, named by records
+RELEASE_ITEMS = ("vakforge.jsonl", "vakforge.schema.json", "splits.json", ".splits.json.sqlite", *RECORD_FILE_DIRS,
+                 "reports", "exports")
 
 
 class _Under:
@@ -190,20 +197,26 @@ class DataLayout:
     def work_alignment(self, upload: str, conv_id: str) -> Path:
         return self.root / self.work_alignment_rel(upload, conv_id)
 
-    # --- published per-conversation files (paths relative to root are what records store)
-    audio_dir = _Under("root", "audio")
+    # --- an upload's per-conversation release files, kept privately until a release places them
+    def release_files(self, upload: str) -> Path:
+        """work/<upload>/release/: this upload's records' files under the paths records store (audio/<conv>.wav,
+        ...). Only a release that keeps the record links them into its tree (release.place_record_files)."""
+        return self.work(upload) / "release"
+
+    # --- released per-conversation files (paths relative to the release root are what records store)
+    audio_dir = _Under("release_root", "audio")
 
     def audio_rel(self, conv_id: str) -> str:
         return f"audio/{conv_id}.wav"
 
     def published_audio(self, conv_id: str) -> Path:
-        return self.root / self.audio_rel(conv_id)
+        return self.release_root / self.audio_rel(conv_id)
 
     def alignment_rel(self, conv_id: str) -> str:
         return f"alignments/{conv_id}.json"
 
     def alignment(self, conv_id: str) -> Path:
-        return self.root / self.alignment_rel(conv_id)
+        return self.release_root / self.alignment_rel(conv_id)
 
     def redaction_rel(self, conv_id: str) -> str:
         return f"redactions/{conv_id}.json"

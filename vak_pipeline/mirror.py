@@ -62,11 +62,13 @@ class SyncStats:
 def step_scope(partition: str | None) -> Callable[[str], bool]:
     """What one step needs pulled. An upload's ingest: its own raw/ and work/ folders plus the published
     files; publish: everything but raw/ and the private per-conversation folders under work/<upload>/
-    (normalized audio, word timings). Folders are always mirrored, so upload listings stay right."""
+    (normalized audio, word timings) except work/<upload>/release/, the files a release places. Folders are
+    always mirrored, so upload listings stay right."""
     if partition:
         mine = (f"raw/{partition}/", f"work/{partition}/")
         return lambda rel: rel.startswith(mine) or not rel.startswith(("raw/", "work/"))
-    return lambda rel: not rel.startswith("raw/") and not (rel.startswith("work/") and rel.count("/") > 2)
+    return lambda rel: not rel.startswith("raw/") and not (rel.startswith("work/") and rel.count("/") > 2
+                                                           and rel.split("/")[2] != "release")
 
 
 def _syncable(rel: str) -> bool:

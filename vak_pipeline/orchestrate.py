@@ -20,6 +20,7 @@ from typing import Any
 
 import dagster as dg
 
+from .core.os_errors import describe_os_error_text
 from .layout import DataLayout
 from .storage import atomic_write_json, atomic_write_text
 
@@ -248,7 +249,8 @@ def _publish(layout: DataLayout, report: PipelineReport, inst: dg.DagsterInstanc
         report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
         return
     echo("publish (validate, split, export, report, release) ...")
-    marker.unlink(missing_ok=True)
+    # the marker is kept until a release replaces it: it names the inputs of the published release, which a
+    # blocked or failed publish leaves as it was (data/ does not change by one byte)
     run = _execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor, token)
     report.runs.append(run)
     report.release, report.blocked_reasons = _release_outcome(layout, run)
@@ -374,7 +376,12 @@ def _summarize(job: str, partition: str | None, res: Any) -> StageRun:
         if err is not None and err.cls_name != "DagsterAssetCheckFailedError":  # checks are reported by name
             cause = err.cause if err.cls_name == "DagsterExecutionStepExecutionError" and err.cause else err
             first = cause.message.strip().splitlines()[0] if cause.message else ""
-            errors[e.step_key] = first if first.startswith(f"{cause.cls_name}:") else f"{cause.cls_name}: {first}"
+            if cause.cls_name == "Failure":  # the step's own sentence (defs.failures): shown as it is
+                errors[e.step_key] = first.split("Failure: ", 1)[-1]
+                continue
+            spoken = describe_os_error_text(first, f"running {e.step_key}") if "[Errno" in first else None
+            errors[e.step_key] = spoken or (first if first.startswith(f"{cause.cls_name}:")
+                                            else f"{cause.cls_name}: {first}")
     failed_checks = [e.check_name for e in res.get_asset_check_evaluations()
                      if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR and e.blocking is not False]
     return StageRun(job, partition, res.success, res.run_id, failed_steps, failed_checks, errors=errors)

@@ -9,6 +9,10 @@ Promises:
 - A swap is a handful of renames, journaled first (work/.release-swap.json): a crash between them is
   finished by `recover` before anything else reads or writes a release, so no mix survives a restart.
 - A candidate starts from the published splits.json, so split assignments never move between releases.
+- The per-conversation files (audio/, alignments/, redactions/) are release items like the rest: publish
+  places into the candidate only the files of the records it keeps (`place_record_files`, hard links to
+  the upload's private release files in work/<upload>/release/, copies where the filesystem cannot link),
+  so a blocked release adds no file to data/, and at each swap a file of no released record is gone.
 """
 
 from __future__ import annotations
@@ -16,14 +20,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .layout import RELEASE_ITEMS, DataLayout
-from .storage import atomic_write_json
+from .layout import RECORD_FILE_DIRS, RELEASE_ITEMS, DataLayout
+from .storage import atomic_write_json, link_or_copy, resolve_inside
 
 VERDICT_NAME = "verdict.json"
 RELEASE_VERSION = "2"  # bump when a release of the same candidate would differ (code_version); 2: the step decides
@@ -137,6 +142,39 @@ def keep_blocked(layout: DataLayout, verdict: ReleaseVerdict) -> Path:
         shutil.copytree(cand.steward_dir, dest / "steward", dirs_exist_ok=True)
     atomic_write_json(dest / VERDICT_NAME, verdict.model_dump(mode="json"))
     return dest
+def record_file_rels(record: dict[str, Any]) -> list[str]:
+    """The per-conversation files a record names, relative to its release root: its audio, its redaction log
+    and its word timings (alignments/<id>.json, named by id)."""
+    rels = []
+    audio = record.get("audio")
+    if isinstance(audio, dict) and isinstance(audio.get("path"), str):
+        rels.append(audio["path"])
+    meta = record.get("meta")
+    if isinstance(meta, dict) and isinstance(meta.get("redaction_log"), str):
+        rels.append(meta["redaction_log"])
+    if isinstance(record.get("id"), str):
+        rels.append(f"alignments/{record['id']}.json")
+    return [r for r in rels if r.replace("\\", "/").split("/")[0] in RECORD_FILE_DIRS]
+
+
+def place_record_files(files_root: Path, release_root: Path, record: dict[str, Any]) -> list[Path]:
+    """Link a record's files from its upload's release files (`files_root`) into a release tree; returns the
+    files placed. A file already there (an earlier record with the same id) is left as it is; a file the
+    upload does not have is not placed (validation then reports it missing, resolved in the release)."""
+    placed = []
+    for rel in record_file_rels(record):
+        src, dst = resolve_inside(files_root, rel), resolve_inside(release_root, rel)
+        if src is None or dst is None or dst.exists() or src.is_symlink() or not src.is_file():
+            continue
+        link_or_copy(src, dst)
+        placed.append(dst)
+    return placed
+
+
+def unplace(paths: Iterable[Path]) -> None:
+    """Take back files `place_record_files` placed (their record was rejected)."""
+    for p in paths:
+        p.unlink(missing_ok=True)
 
 
 def read_verdict(layout: DataLayout) -> ReleaseVerdict | None:

@@ -7,6 +7,7 @@ kill never leaves half a file visible under its final name, and any stage can be
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -29,6 +30,7 @@ def atomic_open(path: Path, mode: str = "w", encoding: str | None = "utf-8") -> 
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     binary = "b" in mode
     try:
+        give_umask_mode(fd)  # mkstemp makes 0600; a release is read by other accounts
         with os.fdopen(fd, mode, encoding=None if binary else encoding) as fh:
             yield fh
             fh.flush()
@@ -38,6 +40,51 @@ def atomic_open(path: Path, mode: str = "w", encoding: str | None = "utf-8") -> 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def current_umask() -> int:
+    """The process umask, read without changing it (Linux /proc); else set and restored at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def give_umask_mode(target: int | Path, directory: bool = False) -> None:
+    """Give a temp file (an fd or a path) or a temp folder (`directory`) the mode a plain create would have
+    under the user's umask (0644 / 0755 under 022): `mkstemp` and `mkdtemp` make 0600 / 0700, and what they
+    make is renamed into the release, which a steward, a web server or a training job under another
+    account must be able to read."""
+    mode = (0o777 if directory else 0o666) & ~current_umask()
+    if isinstance(target, int):
+        os.fchmod(target, mode)
+    else:
+        os.chmod(target, mode)
+
+
+def link_or_copy(src: Path, dst: Path) -> None:
+    """`dst` becomes `src`'s content: a hard link where the filesystem allows (no bytes copied; neither file
+    is ever edited in place, every write replaces), else an atomic copy."""
+    import shutil
+
+    dst = Path(dst)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        tmp = dst.with_name(f".{dst.name}.link.tmp")
+        tmp.unlink(missing_ok=True)
+        os.link(src, tmp)
+        os.replace(tmp, dst)
+    except OSError as exc:
+        if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise
+        with open(src, "rb") as fin, atomic_open(dst, "wb", encoding=None) as fout:
+            shutil.copyfileobj(fin, fout, 1 << 20)
 
 
 def atomic_write_text(path: Path, text: str) -> Path:

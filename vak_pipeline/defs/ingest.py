@@ -14,6 +14,7 @@ from vak_pipeline.sources.inventory import INVENTORY_VERSION
 from vak_pipeline.storage import atomic_write_json
 
 from .config import config_class
+from .failures import os_errors_as_sentences
 from .gx import gx_checks
 from .jobs import ingest_job, schedule_status, sensor_status
 from .metadata import issues_table
@@ -28,6 +29,7 @@ FAILED_ROWS_CAP = 50
 @dg.asset(partitions_def=uploads_partitions, group_name="uploads", kinds={"files"}, code_version=INVENTORY_VERSION,
           description="Inventory of `data/raw/<upload>`: every file with size, sha256, mtime and kind. "
                       "Raw files are only read.")
+@os_errors_as_sentences
 def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.sources.inventory import current_inventory
 
@@ -57,6 +59,7 @@ class NormalizeConfig(config_class(NormalizeSettings)):
           description="Every recording of the upload as `work/<upload>/audio/<conv_id>.wav` (24 kHz, 16-bit PCM, "
                       "channels kept; private until redacted) "
                       "and `work/<upload>/audio.jsonl`; unusable files listed in `work/<upload>/report.json`.")
+@os_errors_as_sentences
 def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
                      data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.audio.stage import normalize_upload

@@ -12,6 +12,7 @@ from vak_pipeline.rules.publish import FAMILIES, PUBLISH_VERSION, family_rows, p
 
 from .blocking import block_release_on_failure
 from .config import library_settings
+from .failures import os_errors_as_sentences
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
@@ -26,6 +27,7 @@ from .resources import DataResource
     description="vakforge.jsonl of the next release (work/.release-candidate/ until `release` swaps it in): valid "
                 "records only, JSON Schema beside it, rejected rows with reasons.",
 )
+@os_errors_as_sentences
 def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfig,
                        data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.report.quality import quality_rules

@@ -35,6 +35,7 @@ from vak_pipeline.storage import sha256_file
 
 from .blocking import block_release_on_failure
 from .config import config_class, library_settings
+from .failures import os_errors_as_sentences
 from .metadata import issues_table
 from .quality import QualityOpConfig
 from .resources import DataResource
@@ -90,6 +91,7 @@ def _export_result(context: dg.AssetExecutionContext, result: BuildResult,
 @dg.asset(group_name=GROUP, hooks=HOOKS,
           deps=[dg.AssetKey("validated_manifest")], kinds={"json"}, code_version=SPLIT_VERSION,
           description="splits.json: speaker-disjoint, seeded, stable train/validation/test by conversation id.")
+@os_errors_as_sentences
 def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataResource) -> dg.MaterializeResult:
     layout = data.layout.candidate()
     lib_config = library_settings(config, SplitConfig)
@@ -144,6 +146,7 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
 @dg.asset(group_name=GROUP, hooks=HOOKS,
           deps=[splits], code_version=MOSHI_LORA_VERSION, kinds={"wav", "jsonl"},
           description="kyutai moshi-finetune layout: stereo WAV (agent left), word alignments, index per split.")
+@os_errors_as_sentences
 def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.moshi_lora import export_moshi_lora
 
@@ -154,6 +157,7 @@ def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data:
 @dg.asset(group_name=GROUP, hooks=HOOKS,
           deps=[splits], code_version=TURN_BASED_VERSION, kinds={"wav", "jsonl"},
           description="Turn-based speech-LLM set: messages + audios (LLaMA-Factory / ms-swift), OpenAI tool calls.")
+@os_errors_as_sentences
 def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
                data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.turn_based import export_turn_based
@@ -165,6 +169,7 @@ def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
 @dg.asset(group_name=GROUP, hooks=HOOKS,
           deps=[splits], code_version=CASCADED_VERSION, kinds={"wav", "jsonl", "csv"},
           description="Cascaded sets: NeMo STT manifest, OpenAI chat fine-tuning JSONL, LJSpeech/Piper TTS per voice.")
+@os_errors_as_sentences
 def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
              data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.cascaded import export_cascaded
@@ -176,6 +181,7 @@ def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
 @dg.asset(group_name=GROUP, hooks=HOOKS,
           deps=[splits], code_version=PARQUET_VERSION, kinds={"parquet"},
           description="The manifest as Parquet shards per split with a Hugging Face dataset card.")
+@os_errors_as_sentences
 def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfig,
                    data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.recipes.parquet import export_parquet
@@ -188,6 +194,7 @@ def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfi
           deps=[splits], code_version=DUPLEX_S2S_VERSION, kinds={"wav", "jsonl"},
           description="NeMo speechlm2 DuplexS2S: Lhotse Shar per split (user audio = recording, agent audio = "
                       "custom target_audio, turns as user/assistant supervisions) and the NeMo data block.")
+@os_errors_as_sentences
 def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
                data: DataResource) -> dg.MaterializeResult:
     try:
@@ -220,6 +227,7 @@ class StewardReportConfig(QualityOpConfig):
                       "previous release, warnings on what may be trained on, then the funnel per upload with every "
                       "dropped file and rejected row (uploaded file, line, fix), quality per recording, turn-taking "
                       "per split and locale, counts; HTML with PNG charts plus `report.json`.")
+@os_errors_as_sentences
 def steward_report(context: dg.AssetExecutionContext, config: StewardReportConfig,
                    data: DataResource) -> dg.MaterializeResult:
     from .funnel import steward_report_result
@@ -240,6 +248,7 @@ EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export, duplex_s2s)
                       "writes the candidate's `verdict.json` and its BLOCKED steward report (kept in "
                       "`work/.release-blocked/`), and tells the published report. A block is a log line, not a "
                       "failure; an export that failed stops the run before this step (the job's hook blocks then).")
+@os_errors_as_sentences
 def release(context: dg.AssetExecutionContext, data: DataResource):
     from vak_pipeline.release import promote
     from vak_pipeline.report.decision import block_candidate, block_sentence, blocking_causes

@@ -6,6 +6,7 @@ from pydantic import Field
 from vak_pipeline.redaction.settings import RedactionSettings, stage_version
 
 from .config import config_class, library_settings
+from .failures import os_errors_as_sentences
 from .metadata import issues_table
 from .partitions import uploads_partitions
 from .resources import DataResource
@@ -22,6 +23,7 @@ class RedactionConfig(config_class(RedactionSettings)):
           kinds={"jsonl", "audio"}, code_version=stage_version(),
           description="`work/<upload>/redacted.jsonl`: text, tool JSON and audio redacted with numbered placeholders; "
                       "`redactions/<conv_id>.json` logs; `audio/<conv>.wav` masked (tone or silence).")
+@os_errors_as_sentences
 def redacted_manifest(context: dg.AssetExecutionContext, config: RedactionConfig,
                       data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.redaction.stage import redact_upload

@@ -11,6 +11,7 @@ from vak_pipeline.speech.expectations import TURN_CHECKS, TurnBounds
 from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION, TagSettings
 
 from .config import config_class, library_settings
+from .failures import os_errors_as_sentences
 from .gx import gx_checks
 from .metadata import ISSUES_CAP, issues_table
 from .partitions import uploads_partitions
@@ -33,6 +34,7 @@ class TranscribeConfig(config_class(CleanupSettings)):
           pool="gpu", op_tags=GPU_OP_TAGS, kinds={"jsonl", "pytorch"}, code_version=TRANSCRIBE_VERSION,
           description="`work/<upload>/transcripts.jsonl`: ASR segments and word timestamps per speaker (stereo: "
                       "by channel map; mono: pyannote diarization). Unchanged recordings are not re-transcribed.")
+@os_errors_as_sentences
 def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, data: DataResource,
                 whisper: WhisperResource, diarizer: DiarizerResource) -> dg.MaterializeResult:
     from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
@@ -66,6 +68,7 @@ class TagConfig(config_class(TagSettings)):
           code_version=TAG_VERSION,
           description="`work/<upload>/conversations.jsonl`: canonical records (turns sorted, overlap, lang per turn, "
                       "tool events merged) plus text sources and vakforge imports; `alignments/<conv_id>.json`.")
+@os_errors_as_sentences
 def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.speech.stage import speech_report_path, tag_upload
 

@@ -5,6 +5,7 @@ import dagster as dg
 from vak_pipeline.synth.settings import SYNTH_VERSION, GapModel, SynthSettings
 
 from .config import config_class, library_settings
+from .failures import os_errors_as_sentences
 from .partitions import uploads_partitions
 from .resources import DataResource
 
@@ -28,6 +29,7 @@ class SynthConfig(config_class(SynthSettings)):
     "calls (`audio/<conv>.wav`, `alignments/<conv>.json`), placeholders spoken as fake surrogates, "
     "audio marked synthesized; every other record passes through.",
 )
+@os_errors_as_sentences
 def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.sources.ingested import mark_ingested
     from vak_pipeline.synth import synth_upload

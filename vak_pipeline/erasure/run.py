@@ -59,9 +59,13 @@ def _raw_sha(layout: DataLayout, upload: str, public_rel: str) -> str | None:
 
 
 def _per_conversation_files(layout: DataLayout, upload: str, conv: str) -> list[Path]:
+    """Its private files (normalized audio, word timings, surrogate map, the release files its upload keeps)
+    and its published ones (they go with the next swap anyway; removed now so nothing waits for it)."""
+    files = layout.release_files(upload)
     return [layout.root / layout.normalized_audio_rel(upload, conv), layout.work_alignment(upload, conv),
-            layout.synth_sidecar(upload, conv), layout.published_audio(conv), layout.alignment(conv),
-            layout.root / layout.redaction_rel(conv)]
+            layout.synth_sidecar(upload, conv),
+            *(root / rel for root in (files, layout.root)
+              for rel in (layout.audio_rel(conv), layout.alignment_rel(conv), layout.redaction_rel(conv)))]
 
 
 def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, reference: str | None = None,

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ..schema import VakRecord
-from ..storage import resolve_inside
+from ..storage import give_umask_mode, resolve_inside
 from .masking import AudioProblem, apply_masks, load_masks  # noqa: F401  (AudioProblem re-exported)
 
 TARGET_RATE = 24000
@@ -83,6 +83,7 @@ def write_wav(path: Path, data: np.ndarray, rate: int) -> float:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     sf.write(str(path), data, rate, subtype="PCM_16", format="WAV")
+    give_umask_mode(path)  # libsndfile creates 0755 whatever the umask; an export file is 0644 under 022
     return len(data) / rate
 
 

@@ -211,7 +211,7 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
     if stt is None and not want_tts:
         return
     try:
-        audio = ConversationAudio.open(build.layout.root, record, config.redacted_audio)
+        audio = ConversationAudio.open(build.layout.release_root, record, config.redacted_audio)
     except AudioProblem as exc:
         for part in ([p for p, on in (("stt", stt is not None), ("tts", want_tts)) if on]):
             build.skip(record.id, exc.code, str(exc), part=part)

@@ -30,7 +30,7 @@ from ..pii import PLACEHOLDER_RE  # noqa: F401  (re-exported: the recipes drop w
 from ..schema import VakRecord
 from ..speech.language_fit import unfit_asr_turns
 from ..splits import SplitStore, open_splits, without_fix
-from ..storage import JsonlWriter, Span, atomic_write_json, iter_jsonl
+from ..storage import JsonlWriter, Span, atomic_write_json, give_umask_mode, iter_jsonl
 
 PART_SUFFIX = ".part-"  # <file>.part-0003: shard 3's share of an appended file, joined into <file> at the end
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -209,6 +209,7 @@ def export_build(recipe: str, data_root: DataRoot, config: BaseModel,
     final = Path(out_dir) if out_dir is not None else layout.export_dir(recipe)
     final.parent.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".stage", dir=final.parent))
+    give_umask_mode(stage, directory=True)  # renamed to exports/<recipe>/: readable as the umask says
     published = layout.published().export_dir(recipe) if out_dir is None and layout.is_candidate else final
     build = ExportBuild(recipe=recipe, layout=layout, config=config, manifest_sha256=sha, splits=splits,
                         stage=stage, final=final, published=published, diagnostics_ext=diagnostics_ext)

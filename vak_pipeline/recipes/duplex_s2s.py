@@ -170,8 +170,9 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
     try:
         for record, split in build.asr_fit(config.splits, config.asr_language_unfit):
             try:
-                data, rate = read_audio(build.layout.root, record)
-                data, masked = apply_masks(data, rate, load_masks(build.layout.root, record), config.redacted_audio)
+                release_root = build.layout.release_root  # record paths name files of the release being built
+                data, rate = read_audio(release_root, record)
+                data, masked = apply_masks(data, rate, load_masks(release_root, record), config.redacted_audio)
                 if data.shape[1] == 1:
                     if not config.allow_synthetic_stereo:
                         raise AudioProblem(

@@ -182,8 +182,8 @@ def write_text(path: Path, text: str) -> None:
 def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWriters) -> None:
     for record, split in build.asr_fit(config.splits, config.asr_language_unfit):
         try:
-            data, rate = read_audio(build.layout.root, record)
-            masks = load_masks(build.layout.root, record)
+            data, rate = read_audio(build.layout.release_root, record)
+            masks = load_masks(build.layout.release_root, record)
             data, masked = apply_masks(data, rate, masks, config.redacted_audio)
             stereo, synthetic = stereo_agent_left(record, data, rate, config)
             alignment = load_alignment(build, record.id)

@@ -225,14 +225,14 @@ def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tupl
     if record.audio is None:
         build.flag(record.id, "no_audio", "record has no audio: audio is null")
         return None, None
-    path = resolve_inside(build.layout.root, record.audio.path)
+    path = resolve_inside(build.layout.release_root, record.audio.path)
     if path is None or not path.is_file():
         build.flag(record.id, "no_audio", f"audio file {record.audio.path} is missing: audio is null")
         return None, None
     try:
-        masks = load_masks(build.layout.root, record)
+        masks = load_masks(build.layout.release_root, record)
         if masks:
-            data, rate = read_audio(build.layout.root, record)
+            data, rate = read_audio(build.layout.release_root, record)
             data, n = apply_masks(data, rate, masks, config.redacted_audio)
             build.counts[f"redacted_spans_{config.redacted_audio}"] += n
             wav = _wav_bytes(data, rate)

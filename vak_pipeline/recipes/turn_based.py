@@ -198,7 +198,7 @@ def _export_split_records(build: ExportBuild, config: TurnBasedConfig, main: Spl
                           targets: SplitWriters, lf: SplitWriters) -> None:
     for record, split in build.asr_fit(config.splits, config.asr_language_unfit):
         try:
-            audio = ConversationAudio.open(build.layout.root, record, config.redacted_audio)
+            audio = ConversationAudio.open(build.layout.release_root, record, config.redacted_audio)
         except AudioProblem as exc:
             build.skip(record.id, exc.code, str(exc))
             continue

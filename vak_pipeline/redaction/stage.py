@@ -1,10 +1,12 @@
 """The redaction stage of an upload: work/<upload>/conversations.jsonl -> work/<upload>/redacted.jsonl.
 
-Per record: text and tool JSON redacted, redactions/<conv_id>.json written, and the private
-normalized recording (work/<upload>/audio/<conv>.wav) and word timings (work/<upload>/alignments/)
-published to audio/<conv>.wav and alignments/<conv>.json with PII masked; audio.path, meta.pii_redacted
-and meta.redaction_log set. Nothing unredacted is ever written outside work/ (raw/ is never touched).
-Synthetic rows are published as they are. Skipped (skip_redaction) rows publish no audio.
+Per record: text and tool JSON redacted, its redaction log written, and the private normalized recording
+(work/<upload>/audio/<conv>.wav) and word timings (work/<upload>/alignments/) written with PII masked, all
+under work/<upload>/release/ (`DataLayout.release_files`) at the paths the record names (audio/<conv>.wav,
+alignments/<conv>.json, redactions/<conv>.json); audio.path, meta.pii_redacted and meta.redaction_log set.
+Nothing is written to the published tree: publish links the files of the records a release keeps into its
+candidate (release.place_record_files), so a blocked or rejected record's audio is never published.
+Synthetic rows are passed on as they are. Skipped (skip_redaction) rows get no audio.
 
 On the stage core: a record is an item keyed by its line's bytes, the descriptor's names, the settings
 fingerprint (STAGE_VERSION, the redaction and recognizer code, the name lists and the locale pack files)
@@ -117,9 +119,9 @@ def _sources(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
             "align": _content_hash(os.path.join(root, layout.work_alignment_rel(upload, conv_id)))}  # see tagging
 
 
-def _published(layout: DataLayout, conv_id: str) -> dict[str, Any]:
-    """What a reused record relies on being as this stage left it: its published files."""
-    root = os.fspath(layout.root)
+def _published(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
+    """What a reused record relies on being as this stage left it: its release files (work/<upload>/release/)."""
+    root = os.fspath(layout.release_files(upload))
     return {"audio": _file_stamp(os.path.join(root, layout.audio_rel(conv_id))),
             "align": _file_stamp(os.path.join(root, layout.alignment_rel(conv_id))),
             "log": _content_hash(os.path.join(root, layout.redaction_rel(conv_id)))}
@@ -154,7 +156,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                 continue
             if line is not None:
                 if "published" not in entry.outputs:  # taken after publishing, so the next run sees them
-                    entry.outputs["published"] = _published(layout, entry.item)
+                    entry.outputs["published"] = _published(layout, upload, entry.item)
                 entry.outputs["line"] = out.place(line)
             ledger.record(entry)
     write_report(layout.redaction_report(upload), result, counts_by_type=dict(sorted(result.counts_by_type.items())))
@@ -198,11 +200,11 @@ def _items(layout: DataLayout, upload: str, src: Path, settings: RedactionSettin
                         RedactionResult(skipped_redaction=1)))
             continue
         key = keys(hashlib.sha256(jl.raw or b"").hexdigest(), _sources(layout, upload, rec.id))
-        reused = _reused(layout, ledger.reuse(rec.id, key), previous, jl.line)
+        reused = _reused(layout, upload, ledger.reuse(rec.id, key), previous, jl.line)
         yield Done(reused) if reused is not None else (jl.raw, jl.line, key)
 
 
-def _reused(layout: DataLayout, entry: LedgerEntry | None, previous: PreviousLines,
+def _reused(layout: DataLayout, upload: str, entry: LedgerEntry | None, previous: PreviousLines,
             line_no: int) -> tuple[str | None, LedgerEntry, RedactionResult] | None:
     """(line, entry, result part) of an unchanged record: its failure, or its redacted line when its published
     files are as this stage left them. Its issues are reported again, with the record's line of this run."""
@@ -215,7 +217,7 @@ def _reused(layout: DataLayout, entry: LedgerEntry | None, previous: PreviousLin
     if entry.failure is not None:
         return None, entry, RedactionResult(failed=1, issues=entry.reported())
     line = previous.read(entry.outputs.get("line"))
-    if line is None or entry.outputs.get("published") != _published(layout, entry.item):
+    if line is None or entry.outputs.get("published") != _published(layout, upload, entry.item):
         return None
     return line, entry, RedactionResult(unchanged=1, counts_by_type=dict(entry.outputs.get("counts", {})),
                                         issues=entry.reported())
@@ -223,7 +225,8 @@ def _reused(layout: DataLayout, entry: LedgerEntry | None, previous: PreviousLin
 
 def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
                        line: int) -> tuple[str | None, RedactionResult]:
-    """A synthetic record's audio and word timings, published unchanged; its audio.path made public."""
+    """A synthetic record's audio and word timings, kept unchanged as its release files; its audio.path made
+    the release's."""
     part = RedactionResult(synthetic=1)
     if rec.audio is not None:
         src = resolve_inside(layout.root, rec.audio.path)
@@ -231,11 +234,11 @@ def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
             part.issues.append(_issue(upload, "redaction_audio_missing", "the record's audio file is missing",
                                       "materialize normalized_audio for this upload", line, rec.id))
         else:
-            publish_copy(src, layout.published_audio(rec.id))
+            publish_copy(src, layout.release_files(upload) / layout.audio_rel(rec.id))
             rec = rec.model_copy(update={"audio": rec.audio.model_copy(update={"path": layout.audio_rel(rec.id)})})
     align = layout.work_alignment(upload, rec.id)
     if align.is_file():
-        publish_copy(align, layout.alignment(rec.id))
+        publish_copy(align, layout.release_files(upload) / layout.alignment_rel(rec.id))
     return dumps_line(rec.dump()), part
 
 
@@ -303,7 +306,7 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
                                         "pii_redacted stays false", "materialize normalized_audio for this upload",
                                         line, rec.id))
         else:
-            published = layout.published_audio(rec.id)
+            published = layout.release_files(upload) / layout.audio_rel(rec.id)
             if outcome.masks:
                 write_masked(audio_path, published, outcome.masks, settings.audio)
                 result.audio_masked += 1
@@ -313,9 +316,10 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
                 update={"path": layout.audio_rel(rec.id)})})
     if alignment is not None:
         words = outcome.alignment if outcome.alignment is not None else alignment
-        atomic_write_text(layout.alignment(rec.id), words.model_dump_json(indent=1) + "\n")
+        atomic_write_text(layout.release_files(upload) / layout.alignment_rel(rec.id),
+                          words.model_dump_json(indent=1) + "\n")
     rel = layout.redaction_rel(rec.id)
-    atomic_write_json(layout.root / rel, outcome.log.model_dump(mode="json", exclude_none=True))
+    atomic_write_json(layout.release_files(upload) / rel, outcome.log.model_dump(mode="json", exclude_none=True))
     meta = record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
                                                   "skip_redaction": None})
     result.redacted += 1

@@ -246,7 +246,7 @@ def recording_quality(
     if measure_snr:  # the private normalized wav (no masking tones), else the published one
         wav = resolve_inside(index.layout.root, str(row.get("path") or "")) if row is not None else None
         if wav is None or not wav.is_file():
-            wav = resolve_inside(index.layout.root, str(audio.get("path") or ""))
+            wav = resolve_inside(index.layout.release_root, str(audio.get("path") or ""))
         if wav is not None and wav.is_file():
             q.snr_db = snr_estimate_db(wav)
     meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}

@@ -302,7 +302,7 @@ def _summarize_manifest(
                 s.quality.append(q)
             add_record(s.turn_taking, d, split, settings.turn_taking)  # a synthesized call goes apart
         if m.redaction_log:
-            _count_redactions(layout.root, m.redaction_log, s)
+            _count_redactions(layout.release_root, m.redaction_log, s)
 
 
 def _count_redactions(root: Path, rel: str, s: StewardSummary) -> None:

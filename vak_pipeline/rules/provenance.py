@@ -27,7 +27,8 @@ def check_provenance(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) 
                 field="meta.consent")
     if m.consent == "none" and not (m.allow_unconsented or ctx.allow_unconsented):
         out.add("consent_none_without_override", "consent none is allowed only with an explicit override",
-                "obtain consent, or pass --allow-unconsented (such rows are excluded from published artifacts)",
+                "obtain consent, or set allow_unconsented: true in the upload's upload.yaml (`vak validate "
+                "--allow-unconsented` for a manifest checked by hand); such rows are excluded from published artifacts",
                 family="provenance", field="meta.consent")
     if m.source == "real":
         if m.skip_redaction:

@@ -1,7 +1,10 @@
 """Assemble vakforge.jsonl from every upload's redacted records: valid rows in, rejected rows reported.
 
 Streams every input once into a candidate file, then drops later duplicates of an id in a second pass,
-so memory stays flat in the number of records. Nothing is silently dropped: each rejected row is written
+so memory stays flat in the number of records. Each record's files (audio, alignments, redaction log) are
+placed into the release tree from its upload's private release files before its rules run (so the audio
+rules read what would be published) and taken back when it is rejected: the tree holds the files of kept
+records only. Nothing is silently dropped: each rejected row is written
 to reports/rejected.jsonl with its issues, and every issue (warnings too) to reports/validation.jsonl.
 """
 
@@ -19,8 +22,17 @@ from ..core.issue import Issue, Severity
 from ..identity import ContentIndex, IdentitySettings
 from ..identity.records import index_record
 from ..layout import DataLayout
+from ..release import place_record_files, record_file_rels, unplace
 from ..schema import write_json_schema
-from ..storage import JsonlWriter, atomic_open, atomic_write_json, dumps_line, iter_jsonl, sha256_file
+from ..storage import (
+    JsonlWriter,
+    atomic_open,
+    atomic_write_json,
+    dumps_line,
+    iter_jsonl,
+    resolve_inside,
+    sha256_file,
+)
 from .context import ValidationContext
 from .engine import _line_issue, validate_record
 from .manifest import DuplicateIds, id_hash
@@ -63,7 +75,7 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     indexed by content (`identity`, on by default): of a group of duplicates across deliveries only the
     member the keep policy names is released, the others are rejected as `duplicate_content`.
     """
-    ctx = ctx or ValidationContext(base_dir=layout.root)
+    ctx = ctx or ValidationContext(base_dir=layout.release_root)
     layout.reports.mkdir(parents=True, exist_ok=True)
     candidates = layout.root / f".{layout.manifest.name}.candidates"
     issues_path = layout.validation_report
@@ -80,7 +92,8 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
                     _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules, index,
                                      erased)
             dropped = {d: (k, how) for d, k, how in index.kept_and_dropped()} if index is not None else {}
-            result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss, dropped)
+            result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss, dropped,
+                                   layout.release_root)
             if index is not None:
                 _group_counts(index, dropped, result)
             if result.valid == 0:  # nothing to release: the one structural failure of an empty manifest
@@ -105,6 +118,7 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
                      extra_rules: ExtraRules | None = None, index: ContentIndex | None = None,
                      erased: ErasedSet | None = None) -> None:
     ctx.file = _display(src, layout.root)
+    files_root = _files_root(layout, src)
     for jl in iter_jsonl(src):
         if erased and isinstance(jl.value, dict) and erased.has_conv(str(jl.value.get("id"))):
             result.erased += 1  # the stages leave these out; a stale work file must not bring one back
@@ -118,8 +132,9 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
         if jl.error:
             issue = _line_issue(src, jl.code or "json_invalid", jl.error, jl.line)
             issues = [issue.model_copy(update={"file": ctx.file})]
-            rec_ok, rid, line_obj = False, None, None
+            rec_ok, rid, line_obj, placed = False, None, None, []
         else:
+            placed = place_record_files(files_root, layout.release_root, jl.value) if files_root else []
             r = validate_record(jl.value, ctx, line=jl.line)
             issues, rec_ok, rid = r.issues, r.ok, r.record_id
             line_obj = r.record.dump() if rec_ok and r.record is not None else None
@@ -142,7 +157,9 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             if index is not None:
                 index_record(index, line_obj, upload, ctx.base_dir)
             cand.write(line_obj)
-        elif jl.line:
+            continue
+        unplace(placed)
+        if jl.line:
             result.rejected += 1
             traced = origin is not None and origin.file is not None
             rej.write({"file": origin.file if traced else ctx.file, "line": origin.line if traced else jl.line,
@@ -164,7 +181,8 @@ def _tally(result: PublishResult, issues: list[Issue], sink: JsonlWriter) -> Non
 
 
 def _dedupe(candidates: Path, manifest: Path, dup_hashes: set[int], result: PublishResult,
-            rej: JsonlWriter, iss: JsonlWriter, dropped: dict[str, tuple[str, str]] | None = None) -> int:
+            rej: JsonlWriter, iss: JsonlWriter, dropped: dict[str, tuple[str, str]] | None = None,
+            release_root: Path | None = None) -> int:
     """Copy candidates to the manifest, keeping the first record of each id (later ones are rejected) and
     leaving out the duplicates by content that `dropped` names (conv id -> (kept conv id, how))."""
     seen: set[str] = set()
@@ -178,6 +196,9 @@ def _dedupe(candidates: Path, manifest: Path, dup_hashes: set[int], result: Publ
                 rid = jl.value["id"]
                 if rid in dropped:
                     _drop_duplicate(jl.value, *dropped[rid], result, rej, iss)
+                    if release_root is not None:  # its files were placed for validation: not released
+                        unplace(p for p in (resolve_inside(release_root, r) for r in record_file_rels(jl.value))
+                                if p is not None)
                     continue
                 if id_hash(rid) in dup_hashes:
                     if rid in seen:
@@ -240,6 +261,14 @@ def duplicates_summary(result: PublishResult, mostly_share: float) -> dict[str, 
         "by_upload": {u: {"records": n, "duplicates": dup_by_upload[u]}
                       for u, n in sorted(result.records_by_upload.items())},
     }
+
+
+def _files_root(layout: DataLayout, src: Path) -> Path | None:
+    """The private release files of the upload `src` (work/<upload>/...jsonl) belongs to, else None."""
+    src = Path(src)
+    if src.parent.parent == layout.root / "work":
+        return layout.release_files(src.parent.name)
+    return None
 
 
 def _display(path: Path, root: Path) -> str:

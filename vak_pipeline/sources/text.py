@@ -3,7 +3,8 @@
 The tagged_turns stage joins these records with the transcribed calls. Records are yielded one at a
 time (bounded memory); every problem is yielded as an Issue and the rest of the upload goes on.
 aidb records carry typed pseudonym tokens already: their redaction logs are written here, atomically,
-to redactions/<conv_id>.json, and the redaction stage adds its own spans to the same log.
+to work/<upload>/release/redactions/<conv_id>.json (the upload's release files), and the redaction stage
+adds its own spans to the same log.
 
 `import_text` is the stage on the core (core.stage) that tagged_turns runs: each well-formed line is an item
 keyed by its bytes, file and line number, the upload settings of its file, the locale packs and
@@ -107,7 +108,7 @@ class _Incremental:
 
     def __init__(self, layout: DataLayout, upload: str, result: TextImportResult,
                  limits: InputLimits = DEFAULT_LIMITS) -> None:
-        self.layout, self.result, self.limits = layout, result, limits
+        self.layout, self.upload, self.result, self.limits = layout, upload, result, limits
         self.ledger = Ledger.load(layout.stage_ledger(upload, TEXT_STAGE))
         self.previous = PreviousLines(layout.text_records(upload))
         self.packs = packs_fingerprint()  # LID cues and the locale of every record come from the packs
@@ -133,7 +134,8 @@ class _Incremental:
         if out.get("mapped"):
             text = self.previous.read(out.get("record"))
             log = out.get("log")
-            if text is None or (log is not None and not (self.layout.root / log).is_file()):
+            logs = self.layout.release_files(self.upload)
+            if text is None or (log is not None and not (logs / log).is_file()):
                 return None
             imported = ImportedRecord(VakRecord.model_validate_json(text), None, line)
         issues, n_pre = entry.reported(), int(out.get("pre", 0))
@@ -254,7 +256,8 @@ def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Increment
                     withdrawn = True
                     continue
                 if write_logs and x.redaction_log is not None:
-                    write_redaction_log(layout, x)
+                    # the pipeline's logs wait in the upload's release files; a plain import's land in root
+                    write_redaction_log(layout, upload if stage is not None else None, x)
                 if out is None:
                     yield x.record
                     continue
@@ -301,10 +304,12 @@ def import_text(layout: DataLayout, upload: str, result: TextImportResult,
     write_report(layout.speech_report(upload), result, section=TEXT_STAGE)
 
 
-def write_redaction_log(layout: DataLayout, item: ImportedRecord) -> Path:
-    """redactions/<conv_id>.json under the data root (the path meta.redaction_log names)."""
+def write_redaction_log(layout: DataLayout, upload: str | None, item: ImportedRecord) -> Path:
+    """The path meta.redaction_log names, under the upload's release files (published only with the record),
+    or under the data root when no upload is named (`vak import-text`: beside the manifest it writes)."""
     assert item.record.meta.redaction_log is not None and item.redaction_log is not None
-    path = layout.root / item.record.meta.redaction_log
+    base = layout.release_files(upload) if upload is not None else layout.root
+    path = base / item.record.meta.redaction_log
     atomic_write_json(path, item.redaction_log.model_dump(mode="json", exclude_none=True))
     return path
 

@@ -1,8 +1,9 @@
 """The synth stage of an upload: work/<upload>/redacted.jsonl -> work/<upload>/synthesized.jsonl.
 
 Every record passes through in input order; a text-only conversation (no audio, something said) is
-rendered as a two-channel 24 kHz call: audio/<conv>.wav and alignments/<conv>.json are published (the
-text was redacted before, and placeholders are spoken as fake surrogates), the surrogate map and cache
+rendered as a two-channel 24 kHz call: audio/<conv>.wav and alignments/<conv>.json are written to the
+upload's release files, work/<upload>/release/ (the text was redacted before, and placeholders are spoken
+as fake surrogates; a release publishes them only with the record), the surrogate map and cache
 key go to work/<upload>/synth/<conv>.json, and the record gets its audio block (marked synthesized),
 turn times and voice ids in meta.speakers. A record whose rendering fails passes through unchanged,
 with an Issue, and stays text-only. So does a record that already breaks one of its own rules (`gate`):
@@ -157,10 +158,11 @@ def render_job(job: dict[str, Any]) -> dict[str, Any]:
 
     buf = io.BytesIO()
     sf.write(buf, out.stereo, 24_000, subtype="PCM_16", format="WAV")
-    wav = layout.root / out.record.audio.path  # type: ignore[union-attr]
+    files_root = layout.release_files(job["upload"])  # published only if a release keeps the record
+    wav = files_root / out.record.audio.path  # type: ignore[union-attr]
     wav.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(wav, buf.getvalue())
-    align = layout.alignment(rec.id)
+    align = files_root / layout.alignment_rel(rec.id)
     align.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(align, out.alignment.model_dump_json(indent=1) + "\n")
     line = dumps_line(out.record.dump())
@@ -227,7 +229,7 @@ def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthRes
     result.budget = choice.model_dump(mode="json")
     chosen = choose(choice, ((r.id, _spoken_chars(r)) for r in _records(src) if is_text_only(r)), settings.rate_wpm)
     workers = max(1, settings.workers or os.cpu_count() or 1)
-    gate = gate_context(layout.root, f"work/{upload}/redacted.jsonl")
+    gate = gate_context(layout.release_files(upload), f"work/{upload}/redacted.jsonl")  # where its logs are
     pending: deque[tuple[str | Future, int, str | None, str | None]] = deque()  # (line|future, line no, id, raw)
 
     with JsonlWriter(dst) as out, _pool(workers) as pool:

@@ -29,6 +29,8 @@ def _dataset_with_upload(example_dataset: Path, tmp_path: Path, records: list[di
     work.mkdir(parents=True)
     (root / "raw" / "calls-1").mkdir(parents=True)
     (work / "redacted.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    for folder in ("audio", "redactions"):  # where the redaction stage keeps them until a release places them
+        shutil.move(root / folder, work / "release" / folder)
     return root
 
 
@@ -41,6 +43,11 @@ def test_validated_manifest_keeps_valid_rows_and_reports_the_rest(example_datase
     cand = DataLayout.at(root).candidate()  # the next release; `release` swaps it in when nothing blocks it
     lines = cand.manifest.read_text().splitlines()
     assert [json.loads(x)["id"] for x in lines] == ["conv_000123"]
+    # the kept record's files are placed in the candidate (the rejected duplicate takes nothing with it)
+    placed = [p.relative_to(cand.release_root).as_posix() for d in ("audio", "alignments", "redactions")
+              for p in sorted((cand.release_root / d).glob("*"))]
+    assert placed == ["audio/conv_000123.wav", "redactions/conv_000123.json"]
+    assert not (root / "audio").exists()  # nothing published before `release`
     rejected = [json.loads(x) for x in cand.rejected.read_text().splitlines()]
     assert {c["code"] for r in rejected for c in r["issues"]} == {"real_not_redacted", "id_duplicate"}
     mat = res.asset_materializations_for_node("validated_manifest")[0]

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from vak_pipeline.defs.resources import DataResource
-from vak_pipeline.layout import DataLayout
+from vak_pipeline.layout import RELEASE_ITEMS, DataLayout
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "raw"
 
@@ -25,6 +25,11 @@ def test_stage_state_reports_and_markers_are_named_by_the_layout():
     assert layout.validation_report == Path("/d/reports/validation.jsonl")
     assert layout.steward_html == Path("/d/reports/steward/index.html")
     assert layout.published_audio("c1") == Path("/d") / layout.audio_rel("c1") == Path("/d/audio/c1.wav")
+    # a record's files: kept privately per upload, placed in the candidate's tree, swapped in with the release
+    assert layout.release_files("u1") == work / "release"
+    assert layout.candidate().published_audio("c1") == Path("/d/work/.release-candidate/audio/c1.wav")
+    assert layout.candidate().alignment("c1") == Path("/d/work/.release-candidate/alignments/c1.json")
+    assert {"audio", "alignments", "redactions"} <= set(RELEASE_ITEMS)
     assert layout.redaction_report("u1") in layout.stage_reports("u1")
     # what `vak run` reads problems from (cli.upload_problems globs *report.json)
     assert all(p.name.endswith("report.json") for p in layout.stage_reports("u1"))

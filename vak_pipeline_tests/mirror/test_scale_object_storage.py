@@ -177,6 +177,7 @@ def test_a_step_pulls_what_it_needs_and_only_the_folders_of_the_rest(tmp_path):
     publish = step_scope(None)
     assert publish("vakforge.jsonl") and publish("work/sample-hinglish/redacted.jsonl")
     assert not publish("raw/sample-hinglish/upload.yaml") and not publish("work/sample-hinglish/audio/big.wav")
+    assert publish("work/sample-hinglish/release/audio/c1.wav")  # a record's files, placed by publish
 
     data = DataResource(root=url, cache=str(tmp_path / "cache"))
     with dg.instance_for_test() as instance:

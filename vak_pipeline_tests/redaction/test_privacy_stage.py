@@ -64,12 +64,14 @@ def test_stage_redacts_real_rows_logs_them_and_masks_the_normalized_audio(tmp_pa
     real = VakRecord.model_validate(out["c_real"])
     assert real.turns[0].text == "<PERSON_1> here, my number is <PHONE_1>"  # descriptor name caught
     assert real.meta.pii_redacted is True and real.meta.redaction_log == "redactions/c_real.json"
-    log = RedactionLog.model_validate_json((layout.root / "redactions" / "c_real.json").read_bytes())
+    files = layout.release_files(UPLOAD)  # kept privately: a release publishes them only with the record
+    assert not (layout.root / "redactions").exists()
+    log = RedactionLog.model_validate_json((files / "redactions" / "c_real.json").read_bytes())
     assert [(s.type, s.placeholder) for s in log.spans] == [("person_name", "<PERSON_1>"), ("phone", "<PHONE_1>")]
     assert out["c_syn"]["turns"][0]["text"] == "my number is 98765 43210"  # synthetic rows pass through
     assert out["c_syn"]["meta"].get("pii_redacted") in (None, False)
     assert out["c_text"]["meta"]["pii_redacted"] is True
-    audio_after = sf.read(layout.audio_dir / "c_real.wav", always_2d=True)[0]
+    audio_after = sf.read(files / "audio" / "c_real.wav", always_2d=True)[0]
     assert not np.array_equal(audio_after[:, 0], audio_before[:, 0])
     np.testing.assert_array_equal(audio_after[:, 1], audio_before[:, 1])
     assert (layout.upload_dir(UPLOAD) / "call.wav").read_bytes() == raw_before
@@ -80,11 +82,12 @@ def test_unchanged_records_are_not_redone(tmp_path):
     layout = _setup(tmp_path)
     redact_upload(layout, UPLOAD)
     first = layout.redacted(UPLOAD).read_bytes()
-    wav_mtime = (layout.audio_dir / "c_real.wav").stat().st_mtime_ns
+    masked = layout.release_files(UPLOAD) / "audio" / "c_real.wav"
+    wav_mtime = masked.stat().st_mtime_ns
     res = redact_upload(layout, UPLOAD)
     assert (res.unchanged, res.redacted) == (2, 0)
     assert layout.redacted(UPLOAD).read_bytes() == first
-    assert (layout.audio_dir / "c_real.wav").stat().st_mtime_ns == wav_mtime  # not masked twice
+    assert masked.stat().st_mtime_ns == wav_mtime  # not masked twice
     res = redact_upload(layout, UPLOAD, RedactionSettings(audio_method="silence"))  # settings changed: redo
     assert res.redacted == 2
 

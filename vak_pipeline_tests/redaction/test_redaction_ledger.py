@@ -84,10 +84,11 @@ def test_a_changed_record_or_a_changed_published_file_redoes_that_record_alone(t
     _write(layout, rows)
     one = redact_upload(layout, UPLOAD)
     assert (one.redacted, one.unchanged) == (1, 2)
-    (layout.root / layout.redaction_rel("c2")).write_text("{}", encoding="utf-8")  # its log, edited by hand
+    log = layout.release_files(UPLOAD) / layout.redaction_rel("c2")
+    log.write_text("{}", encoding="utf-8")  # its log, edited by hand
     other = redact_upload(layout, UPLOAD)
     assert (other.redacted, other.unchanged) == (1, 2)
-    assert json.loads((layout.root / layout.redaction_rel("c2")).read_text())["spans"]
+    assert json.loads(log.read_text())["spans"]
 
 
 def test_a_failed_record_is_reported_again_from_the_ledger_not_retried(tmp_path):

@@ -60,8 +60,9 @@ def _setup(root: Path, n: int = 40) -> DataLayout:
 
 
 def _outputs(layout: DataLayout) -> dict[str, bytes]:
-    files = [layout.redacted(UPLOAD), *sorted((layout.root / "redactions").glob("*.json")),
-             *sorted(layout.audio_dir.glob("*.wav")), *sorted((layout.root / "alignments").glob("*.json"))]
+    kept = layout.release_files(UPLOAD)  # what redaction writes for a release to publish
+    files = [layout.redacted(UPLOAD), *sorted((kept / "redactions").glob("*.json")),
+             *sorted((kept / "audio").glob("*.wav")), *sorted((kept / "alignments").glob("*.json"))]
     out = {p.relative_to(layout.root).as_posix(): p.read_bytes() for p in files}
     ledger = Ledger.load(layout.stage_ledger(UPLOAD, STAGE)).previous.values()
     entries = [e.model_dump(mode="json", exclude={"key"}) for e in ledger]
@@ -134,14 +135,15 @@ def test_calls_are_not_redone_when_tagged_turns_rewrites_the_same_alignment(tmp_
         unredacted[i] = json.dumps(doc, indent=1) + "\n"
         path.write_text(unredacted[i])
     first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=1)
-    published = {i: layout.alignment(f"c{i:03d}").read_text() for i in unredacted}
+    published = {i: (layout.release_files(UPLOAD) / layout.alignment_rel(f"c{i:03d}")).read_text() for i in unredacted}
     assert "98765" not in published[0] and "98765" in unredacted[0]
     assert layout.work_alignment(UPLOAD, "c000").read_text() == unredacted[0]  # the private copy is untouched
     for i, text in unredacted.items():  # what tagged_turns does on the next run
         layout.work_alignment(UPLOAD, f"c{i:03d}").write_text(text)
     again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
     assert again.redacted == 0 and again.unchanged == first.redacted
-    assert {i: layout.alignment(f"c{i:03d}").read_text() for i in unredacted} == published
+    kept = layout.release_files(UPLOAD)
+    assert {i: (kept / layout.alignment_rel(f"c{i:03d}")).read_text() for i in unredacted} == published
     # words that really changed are redone
     layout.work_alignment(UPLOAD, "c020").write_text(unredacted[20].replace("Priya", "Asha"))
     third = redact_upload(layout, UPLOAD, RedactionSettings(), workers=1)
@@ -153,10 +155,11 @@ def test_unredacted_audio_is_never_published(tmp_path):
     layout = _setup(tmp_path / "d")
     assert not layout.audio_dir.exists()
     redact_upload(layout, UPLOAD, RedactionSettings(audio_method="silence"), workers=1)
+    assert not layout.audio_dir.exists()  # nothing is published before a release keeps the record
     recs = [json.loads(x) for x in layout.redacted(UPLOAD).read_text().splitlines()]
     with_audio = [r for r in recs if r.get("audio")]
     assert with_audio and all(r["audio"]["path"] == f"audio/{r['id']}.wav" for r in with_audio)
-    masked = sf.read(layout.audio_dir / "c000.wav", always_2d=True)[0]
+    masked = sf.read(layout.release_files(UPLOAD) / "audio" / "c000.wav", always_2d=True)[0]
     source = sf.read(layout.work(UPLOAD) / "audio" / "c000.wav", always_2d=True)[0]
     assert np.abs(masked[:, 0]).min() == 0 and np.abs(source[:, 0]).max() > 0.2  # user channel masked
     assert not np.array_equal(masked, source)

@@ -99,10 +99,10 @@ def test_a_record_whose_output_is_gone_is_imported_again(tmp_path):
     layout = data_root(tmp_path)
     run(layout)
     layout.text_records(UPLOAD).unlink()
-    (tmp_path / "redactions" / "sample-chats-tickets-t-1001.json").unlink()
+    (layout.release_files(UPLOAD) / "redactions" / "sample-chats-tickets-t-1001.json").unlink()
     again, _ = run(layout)
     assert (again.imported, again.reused) == (6, 0)
-    assert (tmp_path / "redactions" / "sample-chats-tickets-t-1001.json").is_file()
+    assert (layout.release_files(UPLOAD) / "redactions" / "sample-chats-tickets-t-1001.json").is_file()
 
 
 def test_text_problems_reach_vak_run_and_the_funnel_once(tmp_path):

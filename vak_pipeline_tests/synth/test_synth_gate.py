@@ -25,4 +25,5 @@ def test_a_chat_with_turns_out_of_order_passes_through_unrendered_for_validation
     assert "turns_unsorted" in issue.message and issue.fix
     out = layout.synthesized(UPLOAD).read_text(encoding="utf-8").splitlines()
     assert out[1] == layout.redacted(UPLOAD).read_text(encoding="utf-8").splitlines()[1]  # byte for byte
-    assert not (layout.audio_dir / "unsorted.wav").exists() and (layout.audio_dir / "good.wav").is_file()
+    audio = layout.release_files(UPLOAD) / "audio"
+    assert not (audio / "unsorted.wav").exists() and (audio / "good.wav").is_file()

@@ -46,8 +46,8 @@ def setup(tmp_path: Path, records: list[VakRecord]) -> DataLayout:
 def outputs(layout: DataLayout) -> dict[str, str]:
     files = [
         layout.synthesized(UPLOAD),
-        *sorted(layout.audio_dir.glob("*.wav")),
-        *sorted((layout.root / "alignments").glob("*.json")),
+        *sorted((layout.release_files(UPLOAD) / "audio").glob("*.wav")),
+        *sorted((layout.release_files(UPLOAD) / "alignments").glob("*.json")),
     ]
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
@@ -66,7 +66,7 @@ def test_same_bytes_with_one_and_two_workers(tmp_path):
 def test_rerun_with_unchanged_text_and_settings_renders_nothing_and_a_change_renders_one(tmp_path):
     layout = setup(tmp_path, [chat("a"), chat("b")])
     first = synth_upload(layout, UPLOAD, SynthSettings())
-    wav_b = layout.audio_dir / "b.wav"
+    wav_b = (layout.release_files(UPLOAD) / "audio") / "b.wav"
     before = outputs(layout), wav_b.stat().st_mtime_ns
     again = synth_upload(layout, UPLOAD, SynthSettings(workers=2))  # worker count is not a setting of the output
     assert (first.rendered, again.rendered, again.cached) == (2, 0, 2)
@@ -84,10 +84,10 @@ def test_rerun_with_unchanged_text_and_settings_renders_nothing_and_a_change_ren
 def test_a_deleted_output_is_rendered_again(tmp_path):
     layout = setup(tmp_path, [chat("a")])
     synth_upload(layout, UPLOAD, SynthSettings())
-    (layout.audio_dir / "a.wav").unlink()
+    (layout.release_files(UPLOAD) / "audio" / "a.wav").unlink()
     res = synth_upload(layout, UPLOAD, SynthSettings())
     assert (res.rendered, res.cached) == (1, 0)
-    assert (layout.audio_dir / "a.wav").is_file()
+    assert (layout.release_files(UPLOAD) / "audio" / "a.wav").is_file()
 
 
 def test_records_with_audio_pass_through_unchanged_in_input_order(tmp_path):
@@ -101,7 +101,7 @@ def test_records_with_audio_pass_through_unchanged_in_input_order(tmp_path):
     assert (res.rendered, res.passed_through) == (2, 1)
     assert [json.loads(x)["id"] for x in after] == ["first", "call", "last"]
     assert after[1] == before[1]
-    assert not (layout.audio_dir / "call.wav").exists()
+    assert not (layout.release_files(UPLOAD) / "audio" / "call.wav").exists()
 
 
 def test_disabled_stage_passes_every_record_through(tmp_path):
@@ -148,7 +148,7 @@ def test_tool_calls_are_agent_silence_of_the_configured_latency(tmp_path):
     rec = VakRecord.model_validate_json(layout.synthesized(UPLOAD).read_text(encoding="utf-8"))
     call, result, answer = rec.turns[2], rec.turns[3], rec.turns[4]
     assert call.start >= rec.turns[1].end and result.start - call.start == 2.0
-    stereo, sr = sf.read(layout.audio_dir / "a.wav", dtype="int16")
+    stereo, sr = sf.read(layout.release_files(UPLOAD) / "audio" / "a.wav", dtype="int16")
     agent = int(next(c for c, r in rec.audio.channel_map.items() if r == "agent"))
     quiet = stereo[int(call.start * sr) : int(answer.start * sr), agent]
     assert len(quiet) >= 2 * sr and np.abs(quiet.astype(int)).max() == 0
