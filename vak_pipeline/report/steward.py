@@ -22,6 +22,7 @@ import contextlib
 import csv
 import functools
 import io
+import json
 import os
 import re
 from collections import Counter
@@ -532,6 +533,7 @@ SECTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "uploads": ("Per upload", ("raw_uploads", "redacted_manifest")),
     "dropped": ("Dropped files and rows", ("normalized_audio", "transcripts", "tagged_turns", "redacted_manifest")),
+    "identity": ("Duplicates, erasure, text kept as text", ("validated_manifest", "synth")),
     "rejected": ("Rejected rows", ("validated_manifest",)),
     "quality": ("Quality per recording", ("normalized_audio", "transcripts")),
     "turn-taking": ("Turn-taking", ("tagged_turns", "splits")),
@@ -802,9 +804,44 @@ def _tables(
             ("Audio masks by method", ["method", "count"], [list(x) for x in s.audio_masks.most_common()], ""),
         ],
     }
+    out["identity"] = _identity_tables(layout, funnel)
     # no empty tables, no empty sections (the verdict section always stays: the page opens with it)
     return {sid: kept for sid, parts in out.items()
             if (kept := [p for p in parts if p[2]]) or sid == "verdict"}
+
+
+def _identity_tables(layout: DataLayout, funnel: Funnel) -> list[tuple[str, list[str], list[list[Any]], str]]:
+    """Duplicate groups left out (reports/duplicates.json), erasure requests (the ledger: references and counts,
+    never values), what ingest refused as erased, and the text conversations synth kept as text, by reason."""
+    from ..erasure.verify import summary as erasure_summary
+    from .stage_reports import stage_issues
+
+    try:
+        dups = json.loads(layout.duplicates_report.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        dups = {"groups": []}
+    erased = erasure_summary(layout)
+    refused: Counter = Counter()
+    for upload in (u.upload for u in funnel.uploads):
+        for si in stage_issues(layout, upload):
+            if si.issue.code in ("audio_erased", "record_erased"):
+                refused[(upload, si.issue.code)] += 1
+    kept_text = [[u.upload, reason, n] for u in funnel.uploads for reason, n in sorted(u.stayed_text.items())]
+    return [
+        ("Duplicates left out (the first delivery is released)", ["kept from upload", "copies in upload", "kind",
+                                                                   "copies", "audio (h:mm:ss)"],
+         [[g["kept_upload"], g["upload"], g["kind"].replace("_", " "), g["copies"], hms(g["hours"] * 3600)]
+          for g in dups.get("groups", [])], "exact or near (fingerprint) audio, exact or near (MinHash) text; "
+         "every copy is in reports/rejected.jsonl as duplicate_of its kept conversation"),
+        ("Erasure requests", ["reference", "carried out", "selector", "conversations", "audio (h:mm:ss)"],
+         [[e["reference"], e["at"], e["selector"], e["conversations"], hms(e["hours"] * 3600)]
+          for e in erased["by_reference"]], "from work/erasure/ledger.jsonl: references and counts, never values"),
+        ("Refused on ingest as erased (a restored, renamed or re-encoded copy)", ["upload", "what", "count"],
+         [[u, "recording" if code == "audio_erased" else "text record", n] for (u, code), n in sorted(refused.items())],
+         ""),
+        ("Text conversations kept as text (not rendered as calls)", ["upload", "why", "count"], kept_text,
+         "over_budget / upload_chose_none: the upload's synth choice in upload.yaml (docs/synth.md)"),
+    ]
 
 
 def _markdown(

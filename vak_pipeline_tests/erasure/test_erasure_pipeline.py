@@ -80,6 +80,12 @@ def test_the_ledger_keeps_digests_and_counts_never_the_value(erased):
     assert "7700" not in text and ERASED not in text and SENTENCE not in text
 
 
+def test_the_steward_report_shows_the_request_by_reference_never_the_value(erased):
+    root, _, _ = erased
+    page = (root / "reports" / "steward" / "index.html").read_text(encoding="utf-8")
+    assert "Erasure requests" in page and "DSR-2026-041" in page and "900461" not in page
+
+
 def test_the_other_conversations_keep_their_splits(erased):
     root, before, _ = erased
     after = json.loads((root / "splits.json").read_text())["assignment"]

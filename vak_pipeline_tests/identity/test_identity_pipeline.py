@@ -44,6 +44,8 @@ def test_a_re_sent_delivery_is_left_out_as_duplicates_of_the_first(resent):
     assert resent_upload["duplicates"] == resent_upload["records"] == len(dropped)
     assert summary["by_upload"]["sample-chats"]["duplicates"] == 0
     assert {g["kept_upload"] for g in summary["groups"]} == {"sample-chats"}
+    page = (resent / "reports" / "steward" / "index.html").read_text(encoding="utf-8")
+    assert "Duplicates left out" in page and "zz-chats-resent" in page.split("Duplicates left out")[1][:2000]
 
 
 def test_a_second_run_keeps_the_same_choice(resent):
