@@ -80,7 +80,8 @@ def test_a_vakforge_import_with_a_traversal_id_is_refused_and_nothing_escapes(tm
     assert res.records == 1
     assert "id_unsafe" in {i.code for i in res.issues}
     redact_upload(DataLayout.at(root), "up")
-    assert sorted(p.name for p in (root / "redactions").iterdir()) == ["fine-1.json"]
+    logs = DataLayout.at(root).release_files("up") / "redactions"  # the private release files of the upload
+    assert sorted(p.name for p in logs.iterdir()) == ["fine-1.json"]
     assert _files_outside(root, before) == []
 
 
@@ -301,4 +302,4 @@ def test_control_characters_and_mixed_scripts_survive_import_and_redaction(tmp_p
     assert red.redacted == 1 and red.failed == 0
     (out,) = [json.loads(x) for x in layout.redacted("up").read_text().splitlines()]
     assert "98765" not in json.dumps(out) and "好的" in out["turns"][0]["text"]
-    assert os.path.exists(root / "redactions" / f"{out['id']}.json")
+    assert os.path.exists(DataLayout.at(root).release_files("up") / "redactions" / f"{out['id']}.json")
