@@ -22,7 +22,7 @@ import dagster as dg
 
 from .core.os_errors import describe_os_error_text
 from .layout import DataLayout
-from .storage import atomic_write_json, atomic_write_text
+from .storage import atomic_write_text
 
 INGEST_JOB = "ingest_job"
 PUBLISH_JOB = "publish_job"
@@ -242,10 +242,10 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
 def _publish(layout: DataLayout, report: PipelineReport, inst: dg.DagsterInstance, rc: dict[str, Any],
              executor: str, token: str, force: bool, echo: Callable[[str], None]) -> None:
-    stamp = _publish_stamp(layout, rc)
-    marker = layout.publish_marker
-    if not force and _marker_matches(marker, stamp) and layout.manifest.is_file() and layout.splits.is_file():
-        echo("publish: no input changed since the last run, skipped")
+    from .sources.ingested import is_published
+
+    if not force and is_published(layout, publish_code(), rc):  # whoever published it: this run, the daemon
+        echo("publish: no input changed since the last release, skipped")
         report.runs.append(StageRun(PUBLISH_JOB, None, True, "skipped", skipped=True))
         return
     echo("publish (validate, split, export, report, release) ...")
@@ -253,9 +253,7 @@ def _publish(layout: DataLayout, report: PipelineReport, inst: dg.DagsterInstanc
     # blocked or failed publish leaves as it was (data/ does not change by one byte)
     run = _execute(_publish_job, PUBLISH_JOB, None, inst, rc, executor, token)
     report.runs.append(run)
-    report.release, report.blocked_reasons = _release_outcome(layout, run)
-    if report.release == "released":
-        atomic_write_json(marker, {"stamp": stamp})
+    report.release, report.blocked_reasons = _release_outcome(layout, run)  # the release step marked it
 
 
 def _wait_for_other_writer(path: Path, token: str, what: str, echo: Callable[[str], None],
@@ -307,30 +305,12 @@ def ingest_code() -> str:
     return job_code(_ingest_job("in_process"))
 
 
-def _stable_config(rc: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in rc.items() if k != "loggers"}
+@functools.lru_cache(maxsize=1)
+def publish_code() -> str:
+    """What the release step records as its code (defs.versions.job_code of publish_job)."""
+    from .defs.versions import job_code
 
-
-def _publish_stamp(layout: DataLayout, rc: dict[str, Any]) -> str:
-    """What publish is made from: each upload's redacted records by content (mtimes differ between the
-    machines sharing a URL root), the run config and the code."""
-    from .storage import sha256_file
-
-    inputs = []
-    for u in layout.uploads():
-        p = layout.manifest_input(u)
-        inputs.append([u, sha256_file(p)] if p.is_file() else [u, None])
-    # the steward's quality thresholds (VAK_QUALITY_*) and report links shape the release too
-    env = sorted((k, v) for k, v in os.environ.items() if k.startswith("VAK_QUALITY_") or k == "VAK_DAGSTER_URL")
-    payload = [inputs, _stable_config(rc), code_version(), env]
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def _marker_matches(marker: Path, stamp: str) -> bool:
-    try:
-        return json.loads(marker.read_text(encoding="utf-8")).get("stamp") == stamp
-    except (OSError, ValueError, AttributeError):
-        return False
+    return job_code(_publish_job("in_process"))
 
 
 def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:

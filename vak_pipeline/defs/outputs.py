@@ -253,6 +253,9 @@ def release(context: dg.AssetExecutionContext, data: DataResource):
     from vak_pipeline.release import promote
     from vak_pipeline.report.decision import block_candidate, block_sentence, blocking_causes
     from vak_pipeline.report.steward import render_page
+    from vak_pipeline.sources.ingested import mark_published
+
+    from .versions import job_code
 
     layout = data.layout
     cand = layout.candidate()
@@ -269,6 +272,8 @@ def release(context: dg.AssetExecutionContext, data: DataResource):
         return
     sha = manifest_hash(cand.manifest)
     items = promote(layout, sha, run_id=context.run.run_id)
+    # "already published" is one answer, whoever launched this run (vak run, the sensor, the UI)
+    mark_published(layout, job_code(context.job_def), context.run.run_config, context.run.run_id)
     if layout.steward_dir.joinpath("page.json").is_file():
         render_page(layout)  # the published page now says LIVE, with this run
     context.log.info(f"released manifest {sha[:12]}: {', '.join(items)}")

@@ -125,6 +125,26 @@ def test_the_last_ingest_step_writes_the_one_already_ingested_answer(chats):
     assert not is_ingested(layout, "sample-chats", code="another-code")
 
 
+def test_the_release_step_writes_the_one_already_published_answer_whoever_launched_it(chats):
+    """A publish launched like the UI or the sensor (a plain publish_job run) marks the release; `vak run` then
+    finds nothing to publish: the daemon and `vak run` never publish the same inputs twice."""
+    from vak_pipeline.definitions import build_defs
+    from vak_pipeline.orchestrate import publish_code
+    from vak_pipeline.sources.ingested import is_published
+
+    layout = DataLayout.at(chats)
+    layout.publish_marker.unlink()
+    job = build_defs("in_process").resolve_job_def("publish_job")
+    with dg.instance_for_test() as instance:
+        res = job.execute_in_process(run_config={"resources": {"data": {"config": {"root": str(chats)}}}},
+                                     instance=instance)
+        assert res.success
+    assert is_published(layout, publish_code(), {})
+    lines: list[str] = []
+    assert run_pipeline(chats, echo=lines.append).success
+    assert "publish: no input changed since the last release, skipped" in lines
+
+
 def test_vak_run_waits_for_a_daemon_ingest_of_the_same_upload_and_then_skips_it(chats, spawn):
     """A daemon-launched run is ingesting the upload (its step holds the lock; its marker is not written
     yet): `vak run` waits for it instead of writing the upload too, then finds it ingested and skips it."""
