@@ -120,8 +120,17 @@ def _lid_rows() -> list[dict]:
     return out
 
 
+def _decoding_rows(quick: bool) -> list[dict]:
+    """Bare faster-whisper sequential and batched against the stage's decoding, WER, seconds decoded
+    (bench_decoding), and the GPU mode (large-v3 float16 batch 16) when this process sees a CUDA device."""
+    from .bench_decoding import decoding_rows, gpu_rows, sample_calls
+
+    calls = sample_calls(SAMPLE, tuple(n.split(".")[0] for n in ENGLISH_STEREO))
+    return decoding_rows("speech_asr", calls, repeats=1 if quick else 2) + gpu_rows("speech_asr", calls)
+
+
 def run(quick: bool) -> list[dict]:
-    return _lid_rows() + _asr_rows(quick)
+    return _lid_rows() + _asr_rows(quick) + _decoding_rows(quick)
 
 
 if __name__ == "__main__":
