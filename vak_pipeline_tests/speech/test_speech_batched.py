@@ -170,3 +170,50 @@ def test_gpu_settings_build_a_batched_large_v3_float16_pipeline_on_cuda(monkeypa
     assert len(clips) >= 2 and all(0 < c["end"] - c["start"] <= 30 for c in clips)
     assert sum(c["end"] - c["start"] for c in clips) == pytest.approx(sum(x.decoded_s for x in inputs), abs=0.01)
     assert segments == []
+
+
+UPLOAD_YAML = """\
+locale: en-US
+source: real
+consent: recorded_verbal
+consent_ref: policy-1
+voice_consent_ref: voice-1
+license: proprietary-internal
+condition: clean
+channel_map: {"0": "user", "1": "agent"}
+"""
+
+
+@pytest.mark.slow
+def test_the_stage_reports_the_seconds_skipped_and_a_recording_transcribes_the_same_alone_or_with_others(tmp_path):
+    import soundfile as sf
+
+    from vak_pipeline.audio.stage import normalize_upload
+    from vak_pipeline.layout import DataLayout
+    from vak_pipeline.speech.models import ConversationTranscript
+    from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
+
+    audio, sr = read_channels(FIX / "stereo_two_voices.flac")
+    layout = DataLayout.at(tmp_path)
+    for upload, others in (("alone", []), ("with-others", ["call_001.flac"])):
+        up = tmp_path / "raw" / upload
+        up.mkdir(parents=True)
+        sf.write(up / "leaky.flac", with_leak(audio, sr), sr, subtype="PCM_16")
+        for name in others:
+            sf.write(up / name, read_channels(SAMPLE / name)[0], 16000, subtype="PCM_16")
+        (up / "upload.yaml").write_text(UPLOAD_YAML, encoding="utf-8")
+        assert normalize_upload(layout, upload).recordings == 1 + len(others)
+    settings = AsrSettings(beam_size=1, cpu_threads=2, device="cpu")
+    alone = transcribe_upload(layout, "alone", settings)
+    assert alone.transcribed == 1 and alone.bleed_skipped_seconds > 1.0
+    assert alone.decoded_seconds == pytest.approx(alone.speech_seconds - alone.bleed_skipped_seconds, abs=0.01)
+    counts = json.loads(speech_report_path(layout, "alone").read_text(encoding="utf-8"))["transcripts"]["counts"]
+    assert counts["bleed_skipped_seconds"] == alone.bleed_skipped_seconds
+
+    def leaky_segments(upload: str) -> list[dict]:
+        lines = layout.transcripts(upload).read_text(encoding="utf-8").splitlines()
+        (tr,) = [t for t in map(ConversationTranscript.model_validate_json, lines) if t.source_file == "leaky.flac"]
+        return dumped(tr.segments)
+
+    assert transcribe_upload(layout, "with-others", settings).transcribed == 2
+    assert leaky_segments("with-others") == leaky_segments("alone")
