@@ -166,6 +166,7 @@ def transcribe_and_clean(row: NormalizedAudio, audio_file: Path, transcriber: Tr
                                                            [gate.get(ch, []) for ch in channels], channels)
         cleaned = clean_segments(segments, data, sr, crosstalk, cleanup)
         cleaned.asr_input = inputs
+        cleaned.removed["bleed_seconds_skipped"] = round(sum(x.skipped_s for x in inputs))  # not even decoded
         segments = [s.model_copy(update={"speaker": cmap.get(str(s.channel))}) for s in cleaned.segments]
         return segments, Diarization(engine="channels", confidence=1.0), "channels", {}, cleaned
     assert diarizer is not None
