@@ -11,7 +11,7 @@ step durations, summed over upload partitions. References measured in the same r
 - run 1: the audio duration (ratio = x real time for the whole pipeline);
 - run 1, transcription: the first 3 (full: 10) calls decoded by bare faster-whisper sequential (beam 5),
   bare batched and the stage's decoding, in this process, with WER against the calls' script text
-  (bench_decoding);
+  (bench/decoding.py);
 - run 2 (corpus + new upload): the same new upload run alone on an empty data dir. Ingest of the old
   uploads must be near zero (incremental stages) so run 2 ~ new-upload-alone + re-publishing the
   manifest (validate, split, export: unpartitioned, they stream the whole manifest again).
@@ -125,7 +125,7 @@ def measure(calls: int, texts: int) -> list[dict]:
                 rows.append(row(b, f"run 1: {st}", round(stages[st], 1), "s",
                                 note=f"{100 * stages[st] / step_total:.0f}% of the step time"))
         # where the transcription time goes: bare faster-whisper on the same calls, alternating, same process
-        from .bench_decoding import corpus_calls, decoding_rows
+        from .decoding import corpus_calls, decoding_rows
 
         rows += decoding_rows(b, corpus_calls(root / "raw" / "corpus-calls", min(calls, 3 if calls <= 20 else 10)),
                               repeats=1)

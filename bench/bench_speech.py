@@ -25,6 +25,7 @@ from .common import row
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "raw" / "sample-calls"
 ENGLISH_STEREO = ("call_001.flac", "call_003.flac")
+REALCALLS = ROOT / "vak_pipeline_tests" / "fixtures" / "realcalls"  # scripts/make_real_calls.py: leaks, 8 kHz
 LID_SET = ROOT / "vak_pipeline_tests" / "fixtures" / "speech" / "lid_labelled.jsonl"
 
 
@@ -122,11 +123,18 @@ def _lid_rows() -> list[dict]:
 
 def _decoding_rows(quick: bool) -> list[dict]:
     """Bare faster-whisper sequential and batched against the stage's decoding, WER, seconds decoded
-    (bench_decoding), and the GPU mode (large-v3 float16 batch 16) when this process sees a CUDA device."""
-    from .bench_decoding import decoding_rows, gpu_rows, sample_calls
+    (bench/decoding.py), and the GPU mode (large-v3 float16 batch 16) when this process sees a CUDA device."""
+    from .decoding import Call, decoding_rows, gpu_rows, sample_calls
 
     calls = sample_calls(SAMPLE, tuple(n.split(".")[0] for n in ENGLISH_STEREO))
-    return decoding_rows("speech_asr", calls, repeats=1 if quick else 2) + gpu_rows("speech_asr", calls)
+    leaky = [Call(REALCALLS / f"{n}.ogg", {int(c): " ".join(t["text"] for t in sc["turns"] if t["speaker"] == role)
+                                           for c, role in sc["channel_map"].items()})
+             for n in ("xtalk_16db", "xtalk_10db")
+             for sc in [json.loads((REALCALLS / f"{n}.json").read_text(encoding="utf-8"))]]
+    repeats = 1 if quick else 2
+    return (decoding_rows("speech_asr", calls, repeats=repeats) + decoding_rows("speech_asr_crosstalk", leaky,
+                                                                                 repeats=repeats)
+            + gpu_rows("speech_asr", calls))
 
 
 def run(quick: bool) -> list[dict]:
