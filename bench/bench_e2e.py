@@ -9,6 +9,9 @@ many calls and chats.
 Each pipeline run is its own process (peak RSS is the run's own); per-stage times are the Dagster
 step durations, summed over upload partitions. References measured in the same run:
 - run 1: the audio duration (ratio = x real time for the whole pipeline);
+- run 1, transcription: the first 3 (full: 10) calls decoded by bare faster-whisper sequential (beam 5),
+  bare batched and the stage's decoding, in this process, with WER against the calls' script text
+  (bench/decoding.py);
 - run 2 (corpus + new upload): the same new upload run alone on an empty data dir. Ingest of the old
   uploads must be near zero (incremental stages) so run 2 ~ new-upload-alone + re-publishing the
   manifest (validate, split, export: unpartitioned, they stream the whole manifest again).
@@ -116,9 +119,16 @@ def measure(calls: int, texts: int) -> list[dict]:
         if not first["success"]:
             rows.append(row(b, "run 1 failed steps/checks", ", ".join(first["failed"])))
         stages = by_stage(first)
+        step_total = sum(stages.values()) or 1.0
         for st in STAGES:
             if st in stages:
-                rows.append(row(b, f"run 1: {st}", round(stages[st], 1), "s"))
+                rows.append(row(b, f"run 1: {st}", round(stages[st], 1), "s",
+                                note=f"{100 * stages[st] / step_total:.0f}% of the step time"))
+        # where the transcription time goes: bare faster-whisper on the same calls, alternating, same process
+        from .decoding import corpus_calls, decoding_rows
+
+        rows += decoding_rows(b, corpus_calls(root / "raw" / "corpus-calls", min(calls, 3 if calls <= 20 else 10)),
+                              repeats=1)
         if "checks" in stages:
             rows.append(row(b, "run 1: asset checks (GX, rules)", round(stages["checks"], 1), "s"))
         rows.append(row(b, "run 1: whole pipeline", round(first["total"], 1), "s", reference=round(audio_s, 1),

@@ -25,6 +25,7 @@ from .common import row
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "raw" / "sample-calls"
 ENGLISH_STEREO = ("call_001.flac", "call_003.flac")
+REALCALLS = ROOT / "vak_pipeline_tests" / "fixtures" / "realcalls"  # scripts/make_real_calls.py: leaks, 8 kHz
 LID_SET = ROOT / "vak_pipeline_tests" / "fixtures" / "speech" / "lid_labelled.jsonl"
 
 
@@ -60,8 +61,14 @@ def _asr_rows(quick: bool) -> list[dict]:
         bare, ours = [], []
         for _ in range(repeats):
             t0 = time.perf_counter()
-            for x in arrays:
-                segs, _info = model.transcribe(x, **kwargs)
+            for x in arrays:  # the same decoding as the stage's: batched when batch_size > 1
+                if settings.batch_size > 1:
+                    from faster_whisper import BatchedInferencePipeline
+
+                    segs, _info = BatchedInferencePipeline(model).transcribe(x, batch_size=settings.batch_size,
+                                                                            **kwargs)
+                else:
+                    segs, _info = model.transcribe(x, **kwargs)
                 list(segs)
             bare.append(time.perf_counter() - t0)
             layout.transcripts("sample-calls").unlink(missing_ok=True)  # force a full stage run
@@ -73,7 +80,8 @@ def _asr_rows(quick: bool) -> list[dict]:
         t0 = time.perf_counter()
         cached = transcribe_upload(layout, "sample-calls", settings, transcriber=tr)
         cached_s = time.perf_counter() - t0
-        note = f"{len(rows)} stereo calls, {audio_s:.1f} s audio, tiny.en int8 beam {settings.beam_size}, 2 threads"
+        note = (f"{len(rows)} stereo calls, {audio_s:.1f} s audio, tiny.en int8 beam {settings.beam_size}, batch "
+            f"{settings.batch_size}, 2 threads")
         return [
             row("speech_asr", "stage_seconds", round(o, 3), "s", round(b, 3), round(o / b, 3),
                 note + "; reference = bare faster-whisper"),
@@ -120,8 +128,24 @@ def _lid_rows() -> list[dict]:
     return out
 
 
+def _decoding_rows(quick: bool) -> list[dict]:
+    """Bare faster-whisper sequential and batched against the stage's decoding, WER, seconds decoded
+    (bench/decoding.py), and the GPU mode (large-v3 float16 batch 16) when this process sees a CUDA device."""
+    from .decoding import Call, decoding_rows, gpu_rows, sample_calls
+
+    calls = sample_calls(SAMPLE, tuple(n.split(".")[0] for n in ENGLISH_STEREO))
+    leaky = [Call(REALCALLS / f"{n}.ogg", {int(c): " ".join(t["text"] for t in sc["turns"] if t["speaker"] == role)
+                                           for c, role in sc["channel_map"].items()})
+             for n in ("xtalk_16db", "xtalk_10db")
+             for sc in [json.loads((REALCALLS / f"{n}.json").read_text(encoding="utf-8"))]]
+    repeats = 1 if quick else 2
+    return (decoding_rows("speech_asr", calls, repeats=repeats) + decoding_rows("speech_asr_crosstalk", leaky,
+                                                                                 repeats=repeats)
+            + gpu_rows("speech_asr", calls))
+
+
 def run(quick: bool) -> list[dict]:
-    return _lid_rows() + _asr_rows(quick)
+    return _lid_rows() + _asr_rows(quick) + _decoding_rows(quick)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,7 @@ def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, dat
         "removed": dg.MetadataValue.json(res.removed),
         "crosstalk": dg.MetadataValue.json(dict(list(res.crosstalk.items())[:ISSUES_CAP])),
         "audio_seconds": res.audio_seconds, "asr_seconds": res.asr_seconds,
+        "decoded_seconds": res.decoded_seconds, "bleed_skipped_seconds": res.bleed_skipped_seconds,
         "real_time_factor": dg.MetadataValue.float(res.rtf) if res.rtf is not None else dg.MetadataValue.null(),
         "issues": issues_table(res.issues),
         "transcripts": dg.MetadataValue.path(res.transcripts),

@@ -7,6 +7,7 @@ be given as a directory). A missing model is a clear error, not a silent multi-G
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -36,7 +37,9 @@ class AsrSettings(BaseModel):
                        "local CTranslate2 directory (sizes/hub ids must already be cached locally).")
     device: Literal["auto", "cpu", "cuda"] = "auto"
     compute_type: str = Field(default="auto", description="'auto' = int8 on cpu, float16 on cuda.")
-    batch_size: int = Field(default=1, ge=1, description="> 1 uses faster_whisper.BatchedInferencePipeline.")
+    batch_size: int = Field(default=8, ge=1, description="VAD chunks decoded together (faster_whisper."
+                            "BatchedInferencePipeline; chunks of one recording only). 1 = sequential decoding, "
+                            "with the seeded temperature fallback (the batched pipeline has none).")
     beam_size: int = Field(default=5, ge=1)
     language: str | None = Field(default=None, description="None = detect; forced to 'en' for English-only models.")
     vad_filter: bool = Field(default=True, description="Silero VAD (bundled with faster-whisper): skips the "
@@ -197,26 +200,123 @@ class Transcriber:
         return self.settings.language
 
     def transcribe_channel(self, audio: np.ndarray | str | Path, sample_rate: int = ASR_RATE,
-                           channel: int | None = None) -> list[Segment]:
-        """Segments with word timestamps of one channel (a 1-D array at `sample_rate`, or a file's `channel`)."""
+                           channel: int | None = None, skip: list[tuple[float, float]] | None = None
+                           ) -> list[Segment]:
+        """Segments with word timestamps of one channel (a 1-D array at `sample_rate`, or a file's `channel`);
+        `skip`: (start, end) seconds left out of the decoder's input."""
         if isinstance(audio, (str, Path)):
             data, sample_rate = read_channels(audio)
             audio = data[:, channel or 0]
-        x = to_asr_rate(audio, sample_rate)
-        if x.size == 0:
-            return []
-        s = self.settings
-        kwargs: dict[str, Any] = dict(language=self.language(), beam_size=s.beam_size, word_timestamps=True,
-                                      vad_filter=s.vad_filter)
-        if s.batch_size > 1:
-            from faster_whisper import BatchedInferencePipeline
+        segments, _inputs = self.transcribe_channels([audio], sample_rate, [skip or []], [channel])
+        return segments
 
-            if not s.vad_filter:  # the batched pipeline needs chunk bounds: fixed 30 s windows
+    def transcribe_channels(self, channels: list[np.ndarray], sample_rate: int,
+                            skip: list[list[tuple[float, float]]] | None = None,
+                            labels: list[int | None] | None = None) -> tuple[list[Segment], list[ChannelInput]]:
+        """Segments of the channels of ONE recording (1-D arrays at `sample_rate`), and what each handed the
+        decoder. Batched (batch_size > 1): the VAD chunks of all its channels go through one
+        BatchedInferencePipeline call, so a batch never holds another recording's audio and the transcript
+        depends on this recording and the settings only. `skip[i]`: (start, end) seconds of channel i left out
+        of its input (speech.gate's bleed-only regions)."""
+        xs = [to_asr_rate(a, sample_rate) for a in channels]
+        skip = skip or [[] for _ in xs]
+        labels = labels or list(range(len(xs)))
+        if self.settings.batch_size > 1:
+            return self._batched(xs, skip, labels)
+        segments: list[Segment] = []
+        inputs: list[ChannelInput] = []
+        for x, cut, label in zip(xs, skip, labels, strict=True):
+            segs, info, before, after = self._sequential(x, cut)
+            segments += self._segments(segs, label, info.language)
+            inputs.append(_channel_input(label, before, after))
+        return segments, inputs
+
+    def _options(self) -> dict[str, Any]:
+        return dict(language=self.language(), beam_size=self.settings.beam_size, word_timestamps=True)
+
+    def _sequential(self, x: np.ndarray, cut: list[tuple[float, float]]
+                    ) -> tuple[Any, Any, float | list[dict], list[dict] | None]:
+        """faster-whisper's own sequential path; with cuts, its VAD chunks minus the cuts, decoded as faster-whisper
+        decodes VAD output (joined, times restored)."""
+        from faster_whisper.transcribe import restore_speech_timestamps
+        from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+        if x.size == 0:
+            return [], _NoInfo(), [], None
+        if not cut:
+            segs, info = self.model.transcribe(x, vad_filter=self.settings.vad_filter, **self._options())
+            return segs, info, info.duration_after_vad, None
+        from .gate import subtract
+
+        full = [{"start": 0, "end": int(x.size)}]
+        before = get_speech_timestamps(x, VadOptions()) if self.settings.vad_filter else full
+        pieces = subtract(before, cut, ASR_RATE)
+        if not pieces:
+            return [], _NoInfo(), before, pieces
+        joined = np.concatenate([x[p["start"]:p["end"]] for p in pieces])
+        segs, info = self.model.transcribe(joined, vad_filter=False, **self._options())
+        return restore_speech_timestamps(segs, pieces, ASR_RATE), info, before, pieces
+
+    def _batched(self, xs: list[np.ndarray], skip: list[list[tuple[float, float]]], labels: list[int | None]
+                 ) -> tuple[list[Segment], list[ChannelInput]]:
+        from faster_whisper import BatchedInferencePipeline
+        from faster_whisper.vad import SpeechTimestampsMap, VadOptions, collect_chunks, get_speech_timestamps
+
+        from .gate import subtract
+
+        # the sequential path's VAD (2 s of silence ends a piece), pieces cut at 30 s; not the batched pipeline's
+        # own 160 ms: its many short pieces, joined into one window, made tiny.en stop after the first sentence
+        # of a window (WER 0.24 -> 0.33 on the bench's generated calls)
+        vad = VadOptions(max_speech_duration_s=30)
+        audio: list[np.ndarray] = []
+        clips: list[dict] = []  # seconds in the joined audio
+        owners: list[tuple[int, float]] = []  # per clip: channel index, clip offset within that channel's speech
+        maps: list[Any] = []
+        inputs: list[ChannelInput] = []
+        at = 0
+        for i, (x, cut) in enumerate(zip(xs, skip, strict=True)):
+            if self.settings.vad_filter:
+                pieces = get_speech_timestamps(x, vad) if x.size else []
+            else:
                 step = 30 * ASR_RATE
-                kwargs["clip_timestamps"] = [{"start": i, "end": min(i + step, x.size)} for i in range(0, x.size, step)]
-            segs, info = BatchedInferencePipeline(self.model).transcribe(x, batch_size=s.batch_size, **kwargs)
-        else:
-            segs, info = self.model.transcribe(x, **kwargs)
+                pieces = [{"start": s, "end": min(s + step, x.size)} for s in range(0, x.size, step)]
+            before, pieces = pieces, subtract(pieces, cut, ASR_RATE) if cut else pieces
+            inputs.append(_channel_input(labels[i], before, pieces))
+            maps.append(SpeechTimestampsMap(pieces, ASR_RATE) if pieces else None)
+            if not pieces:
+                continue
+            chunks, meta = collect_chunks(x, pieces, max_duration=30)
+            for chunk, m in zip(chunks, meta, strict=True):
+                clips.append({"start": at / ASR_RATE, "end": (at + chunk.size) / ASR_RATE})
+                owners.append((i, m["offset"]))
+                audio.append(chunk)
+                at += chunk.size
+        if not clips:
+            return [], inputs
+        pipeline = BatchedInferencePipeline(self.model)
+        segs, info = pipeline.transcribe(np.concatenate(audio), clip_timestamps=clips,
+                                         batch_size=self.settings.batch_size, **self._options())
+        starts = [c["start"] for c in clips]
+        out: list[Segment] = []
+        for seg in segs:
+            k = max(bisect.bisect_right(starts, (seg.start + seg.end) / 2) - 1, 0)
+            i, offset = owners[k]
+            shift = offset - starts[k]  # joined time -> time within channel i's speech
+
+            def back(t: float, i: int = i, shift: float = shift, piece: int | None = None) -> float:
+                return maps[i].get_original_time(t + shift, piece)
+
+            if seg.words:
+                for w in seg.words:
+                    piece = maps[i].get_chunk_index((w.start + w.end) / 2 + shift)
+                    w.start, w.end = back(w.start, piece=piece), back(w.end, piece=piece)
+                seg.start, seg.end = seg.words[0].start, seg.words[-1].end
+            else:
+                seg.start, seg.end = back(seg.start), back(seg.end)
+            out += self._segments([seg], labels[i], info.language)
+        return out, inputs
+
+    def _segments(self, segs: Any, channel: int | None, language: str | None) -> list[Segment]:
         out = []
         for seg in segs:
             words = [WordTiming(word=w.word.strip(), start=round(max(w.start, 0.0), 3),
@@ -228,5 +328,31 @@ class Transcriber:
             out.append(Segment(start=round(max(seg.start, 0.0), 3), end=round(max(seg.end, seg.start, 0.0), 3),
                                text=text, words=words, channel=channel, avg_logprob=seg.avg_logprob,
                                no_speech_prob=seg.no_speech_prob, compression_ratio=seg.compression_ratio,
-                               language=info.language, temperature=seg.temperature))
+                               language=language, temperature=seg.temperature))
         return out
+
+
+class _NoInfo:
+    language = None
+
+
+class ChannelInput(BaseModel):
+    """What one channel handed the decoder: its speech by VAD, the bleed-only seconds left out, what remained."""
+
+    model_config = ConfigDict(extra="forbid")
+    channel: int | None = None
+    speech_s: float = Field(0.0, description="Speech by VAD (the whole channel without VAD).")
+    skipped_s: float = Field(0.0, description="... of which left out as the other channel's bleed (speech.gate).")
+    decoded_s: float = Field(0.0, description="Audio seconds handed to the decoder.")
+
+
+def _channel_input(label: int | None, before: float | list[dict], after: list[dict] | None) -> ChannelInput:
+    """Seconds of speech (`before`: VAD pieces in samples, or seconds) and of what was decoded (`after`, None =
+    all of it)."""
+    def seconds(pieces: list[dict]) -> float:
+        return sum(p["end"] - p["start"] for p in pieces) / ASR_RATE
+
+    speech = before if isinstance(before, float | int) else seconds(before)
+    decoded = speech if after is None else seconds(after)
+    return ChannelInput(channel=label, speech_s=round(speech, 3), skipped_s=round(max(speech - decoded, 0.0), 3),
+                        decoded_s=round(decoded, 3))

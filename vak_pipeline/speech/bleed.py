@@ -33,6 +33,10 @@ class BleedSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     enabled: bool = Field(default=True, description="Drop words of a channel that are the other channel's leak.")
+    skip_bleed_regions: bool = Field(
+        default=True, description="Leave stretches where a channel is only the other channel's leak out of that "
+        "channel's ASR input (speech.gate), so they are not decoded at all; real overlaps are still decoded."
+    )
     excess_db: float = Field(
         default=6.0, description="A word whose power is at most this far above the predicted leak is bleed."
     )

@@ -41,6 +41,7 @@ class Cleaned:
     crosstalk: Crosstalk | None = None
     removed: dict[str, int] = field(default_factory=dict)
     hallucination_reasons: dict[str, int] = field(default_factory=dict)
+    asr_input: list[Any] = field(default_factory=list)  # asr.ChannelInput per channel: seconds decoded / skipped
 
 
 def clean_segments(

@@ -81,4 +81,5 @@ class ConversationTranscript(RecordingSource):
     asr_seconds: float = Field(default=0.0, description="Wall time spent in ASR for this recording.")
     crosstalk: Crosstalk | None = Field(default=None, description="Leak of each channel into the other (stereo).")
     removed: dict[str, int] | None = Field(default=None, description="Words/segments kept out of the turns: "
-                                           "bleed_words, bleed_segments, hallucinated_segments, hallucinated_words.")
+                                           "bleed_words, bleed_segments, bleed_seconds_skipped (not decoded), "
+                                           "hallucinated_segments, hallucinated_words.")

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import progress
+from ..audio.crosstalk import measure_crosstalk
 from ..audio.models import NormalizedAudio
 from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
@@ -49,11 +50,13 @@ from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
 from .diarize import AgentHintError, Diarizer, attribute_words
+from .gate import bleed_only_regions
 from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
-# bump when the transcript for the same inputs would change (the asset's code_version); 3: fallback seeded per window
-TRANSCRIBE_VERSION = "3"
+# bump when the transcript for the same inputs would change (the asset's code_version); 3: fallback seeded per window;
+# 4: both channels of a call decoded in batches, bleed-only stretches left out of the ASR input
+TRANSCRIBE_VERSION = "4"
 # bump the first part when the canonical records for the same transcripts would change; the text import runs
 # inside tagged_turns, so its version is the second part
 TAG_VERSION = f"1-{TEXT_IMPORT_VERSION}"
@@ -74,6 +77,9 @@ class TranscribeResult(StageResult):
     failed: int = 0
     needs_diarization: int = 0
     audio_seconds: float = 0.0  # audio transcribed in this call
+    speech_seconds: float = 0.0  # ... of which speech by VAD, summed over channels
+    bleed_skipped_seconds: float = 0.0  # ... of which left out of the ASR input as the other channel's bleed
+    decoded_seconds: float = 0.0  # audio seconds handed to the decoder, summed over channels
     asr_seconds: float = 0.0  # wall time spent in ASR (+ diarization) in this call
     engine: str = ""
     removed: dict[str, int] = Field(default_factory=dict)  # bleed / hallucination counts of this call
@@ -162,15 +168,21 @@ def transcribe_and_clean(row: NormalizedAudio, audio_file: Path, transcriber: Tr
     data, sr = read_channels(audio_file)
     if row.channels == 2 or data.shape[1] == 2:
         cmap = row.settings.channel_map or {}
-        segments: list[Segment] = []
-        for ch in range(data.shape[1]):
-            segments += transcriber.transcribe_channel(data[:, ch], sr, channel=ch)
-        cleaned = clean_segments(segments, data, sr, row.inspect.crosstalk, cleanup)
+        crosstalk = row.inspect.crosstalk or measure_crosstalk(data, sr)
+        gate = bleed_only_regions(data, sr, crosstalk, (cleanup or CleanupSettings()).bleed)
+        channels = list(range(data.shape[1]))
+        segments, inputs = transcriber.transcribe_channels([data[:, ch] for ch in channels], sr,
+                                                           [gate.get(ch, []) for ch in channels], channels)
+        cleaned = clean_segments(segments, data, sr, crosstalk, cleanup)
+        cleaned.asr_input = inputs
+        cleaned.removed["bleed_seconds_skipped"] = round(sum(x.skipped_s for x in inputs))  # not even decoded
         segments = [s.model_copy(update={"speaker": cmap.get(str(s.channel))}) for s in cleaned.segments]
         return segments, Diarization(engine="channels", confidence=1.0), "channels", {}, cleaned
     assert diarizer is not None
     mono = data[:, 0]
-    cleaned = clean_segments(transcriber.transcribe_channel(mono, sr, channel=0), data, sr, None, cleanup)
+    segments, inputs = transcriber.transcribe_channels([mono], sr, None, [0])
+    cleaned = clean_segments(segments, data, sr, None, cleanup)
+    cleaned.asr_input = inputs
     diar = diarizer.diarize(mono, sr)
     attributed, roles, confidence, rule = attribute_words(cleaned.segments, diar, row.settings.agent_speaker_hint)
     meta = Diarization(engine=diarizer.engine, confidence=confidence, agent_rule=rule,
@@ -286,11 +298,15 @@ def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings
     ledger.save()
     result.asr_seconds = round(result.asr_seconds, 3)
     result.audio_seconds = round(result.audio_seconds, 3)
+    for name in ("speech_seconds", "bleed_skipped_seconds", "decoded_seconds"):
+        setattr(result, name, round(getattr(result, name), 3))
     result.removed = dict(sorted(removed.items()))
     write_report(layout.speech_report(upload), result, section=STAGE, counts={
         "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
         "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
         "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
+        "speech_seconds": result.speech_seconds, "bleed_skipped_seconds": result.bleed_skipped_seconds,
+        "decoded_seconds": result.decoded_seconds,
         "removed": result.removed, "crosstalk": result.crosstalk})
     return result
 
@@ -302,6 +318,10 @@ def _count_transcribed(result: TranscribeResult, removed: Counter[str], row: Nor
     result.transcribed += 1
     result.asr_seconds += done.seconds
     result.audio_seconds += row.duration_s
+    for x in cleaned.asr_input:
+        result.speech_seconds += x.speech_s
+        result.bleed_skipped_seconds += x.skipped_s
+        result.decoded_seconds += x.decoded_s
     removed.update(cleaned.removed)
     if cleaned.crosstalk is not None and any(x.detected for x in cleaned.crosstalk.leaks):
         result.crosstalk[row.conv_id] = cleaned.crosstalk.summary()

@@ -90,10 +90,12 @@ def test_bleed_is_kept_out_of_the_turns_and_counted_in_meta_and_report(calls):
     rec = records(calls)["xtalk_16db.ogg"]
     reference = ref("xtalk_16db.ogg")
     assert duplicated_turns(rec["turns"], reference) == []
-    assert rec["meta"]["removed"]["bleed_words"] >= 30
     assert rec["meta"]["crosstalk"]["leaks"][0]["level_db"] == pytest.approx(-16, abs=1.5)
     report = json.loads(speech_report_path(calls, "real").read_text())
-    assert report["transcripts"]["counts"]["removed"]["bleed_words"] >= rec["meta"]["removed"]["bleed_words"]
+    counts = report["transcripts"]["counts"]
+    assert counts["removed"]["bleed_words"] >= rec["meta"]["removed"]["bleed_words"]
+    # most of the bleed is not even decoded (speech.gate); the word filter catches what the gate left in
+    assert counts["bleed_skipped_seconds"] >= 10
     # every line of the script is still there, on its own speaker
     lines = [x for x in reference["turns"] if x["kind"] != "backchannel"]
     assert all(script_lines_found(rec["turns"], lines)), (lines, rec["turns"])
@@ -109,7 +111,9 @@ def test_a_real_interruption_stays_as_an_overlapping_user_turn(calls):
 @pytest.fixture(scope="module")
 def raw_segments() -> tuple[list[Segment], np.ndarray, int]:
     audio, sr = sf.read(FIX / "xtalk_10db.ogg", dtype="float32", always_2d=True)
-    tr = Transcriber(FAST)
+    # sequential decoding: its segments are utterances, the unit duplicated_turns compares (a batched window is
+    # one segment until the turn builder splits it at word pauses)
+    tr = Transcriber(FAST.model_copy(update={"batch_size": 1}))
     return [s for ch in (0, 1) for s in tr.transcribe_channel(audio[:, ch], sr, channel=ch)], audio, sr
 
 
@@ -202,7 +206,8 @@ def test_the_steward_report_adds_up_crosstalk_and_bleed_from_record_meta(calls):
 
     meta = VakRecord.model_validate(records(calls)["xtalk_16db.ogg"]).meta
     counts = cleanup_counts(meta)
-    assert counts["calls with cross-talk"] == 1 and counts["bleed words"] >= 30
+    # the bleed is mostly left out of the ASR input (speech.gate), not decoded and then dropped word by word
+    assert counts["calls with cross-talk"] == 1 and counts["bleed seconds skipped"] >= 10
     assert not any(k.startswith("mono calls") for k in counts)
     alaw = cleanup_counts(VakRecord.model_validate(records(calls)["alaw_call.wav"]).meta)
     assert "calls with cross-talk" not in alaw and "bleed words" not in alaw

@@ -1,0 +1,219 @@
+"""Batched decoding and the bleed gate: both channels of one call decoded together, a recording's transcript a
+function of that recording and the settings only; stretches where a channel only carries the other side's leak
+are not decoded; the GPU settings build the batched large-v3 float16 pipeline (checked without a GPU)."""
+
+import json
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vak_pipeline.audio.crosstalk import measure_crosstalk
+from vak_pipeline.speech import asr
+from vak_pipeline.speech.asr import AsrSettings, Transcriber, read_channels
+from vak_pipeline.speech.bleed import BleedSettings
+from vak_pipeline.speech.gate import bleed_only_regions, subtract
+
+FIX = Path(__file__).parents[1] / "fixtures" / "speech"
+SAMPLE = Path(__file__).parents[2] / "data" / "raw" / "sample-calls"
+BATCHED = AsrSettings(beam_size=1, batch_size=8, cpu_threads=2, device="cpu")
+LEAK_DB, LAG_S = -14.0, 0.012
+
+
+def dumped(segments) -> list[dict]:
+    return [s.model_dump(mode="json") for s in segments]
+
+
+def turns(name: str) -> list[dict]:
+    return json.loads((FIX / f"{name}.script.json").read_text(encoding="utf-8"))["turns"]
+
+
+def with_leak(audio: np.ndarray, sr: int) -> np.ndarray:
+    """The stereo fixture with channel 1's voice leaking into channel 0, 14 dB down and 12 ms late."""
+    out = audio.copy()
+    lag = int(LAG_S * sr)
+    out[lag:, 0] += 10 ** (LEAK_DB / 20) * audio[:-lag, 1]
+    return out
+
+
+def only_bleed_on_channel_0(sc: list[dict]) -> list[tuple[float, float]]:
+    """Times where channel 1 talks and channel 0 does not (by the script)."""
+    own = [(t["start"], t["end"]) for t in sc if t["channel"] == 0]
+    return [(t["start"], t["end"]) for t in sc if t["channel"] == 1
+            and not any(a < t["end"] and b > t["start"] for a, b in own)]
+
+
+def overlaps(a: float, b: float, spans: list[tuple[float, float]], margin: float = 0.3) -> bool:
+    return any(a < e - margin and b > s + margin for s, e in spans)
+
+
+def test_subtract_cuts_regions_out_of_speech_pieces_and_drops_slivers():
+    pieces = [{"start": 0, "end": 16000}, {"start": 32000, "end": 48000}]
+    assert subtract(pieces, [(0.5, 2.5)], 16000) == [{"start": 0, "end": 8000}, {"start": 40000, "end": 48000}]
+    assert subtract(pieces, [(0.05, 1.0)], 16000) == pieces[1:]  # 0.05 s left of the first: no word fits
+    assert subtract(pieces, [], 16000) == pieces
+
+
+def test_the_gate_finds_where_a_channel_is_only_the_other_sides_leak_and_nothing_else():
+    audio, sr = read_channels(FIX / "stereo_two_voices.flac")
+    leaky = with_leak(audio, sr)
+    regions = bleed_only_regions(leaky, sr, measure_crosstalk(leaky, sr))
+    sc = turns("stereo_two_voices")
+    assert regions.get(1, []) == []  # nothing leaks into channel 1
+    assert regions[0], "the leak of channel 1 into channel 0 was not found"
+    own = [(t["start"], t["end"]) for t in sc if t["channel"] == 0]
+    assert not any(overlaps(a, b, own, margin=0.15) for a, b in regions[0]), "own speech would be cut"
+    covered = sum(b - a for a, b in regions[0])
+    assert covered >= 0.6 * sum(b - a for a, b in only_bleed_on_channel_0(sc))
+    assert bleed_only_regions(leaky, sr, measure_crosstalk(leaky, sr), BleedSettings(skip_bleed_regions=False)) == {}
+    assert bleed_only_regions(audio, sr, measure_crosstalk(audio, sr)) == {}  # no leak, nothing to skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch_size", [1, 8])
+def test_a_channel_that_is_only_bleed_in_a_region_decodes_nothing_there(batch_size):
+    audio, sr = read_channels(FIX / "stereo_two_voices.flac")
+    leaky = with_leak(audio, sr)
+    regions = bleed_only_regions(leaky, sr, measure_crosstalk(leaky, sr))
+    tr = Transcriber(AsrSettings(beam_size=1, batch_size=batch_size, cpu_threads=2, device="cpu"))
+    ungated, _ = tr.transcribe_channels([leaky[:, 0], leaky[:, 1]], sr, None, [0, 1])
+    gated, inputs = tr.transcribe_channels([leaky[:, 0], leaky[:, 1]], sr, [regions[0], []], [0, 1])
+    words = [w for s in ungated if s.channel == 0 for w in s.words]
+    assert any(overlaps(w.start, w.end, regions[0], 0.0) for w in words), "without the gate the leak is decoded"
+    kept = [w for s in gated if s.channel == 0 for w in s.words]
+    inside = [w.word for w in kept if any(a < (w.start + w.end) / 2 < b for a, b in regions[0])]
+    assert kept and not inside, inside  # (a word's edges may reach into a cut: Whisper's edges are loose at joins)
+    assert inputs[0].skipped_s > 1.0 and inputs[1].skipped_s == 0.0
+    assert inputs[0].decoded_s == pytest.approx(inputs[0].speech_s - inputs[0].skipped_s, abs=0.01)
+    assert dumped([s for s in gated if s.channel == 1]) == dumped([s for s in ungated if s.channel == 1])
+
+
+@pytest.mark.slow
+def test_batched_transcript_is_the_same_alone_after_other_recordings_and_beside_another_in_two_threads():
+    audio, sr = read_channels(FIX / "stereo_two_voices.flac")
+    other, osr = read_channels(SAMPLE / "call_001.flac")
+
+    def call(tr, a, rate):
+        return tr.transcribe_channels([a[:, 0], a[:, 1]], rate, None, [0, 1])[0]
+
+    alone = call(Transcriber(BATCHED), audio, sr)
+    assert alone and {s.channel for s in alone} == {0, 1}
+    assert all(s.words for s in alone), "word timestamps are kept"
+    tr = Transcriber(BATCHED)
+    call(tr, other, osr)  # the shared model decoded another recording first
+    assert dumped(call(tr, audio, sr)) == dumped(alone)
+    results: dict[str, list] = {}
+    threads = [threading.Thread(target=lambda k=k, a=a, r=r: results.__setitem__(k, call(tr, a, r)))
+               for k, a, r in (("ours", audio, sr), ("other", other, osr))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert dumped(results["ours"]) == dumped(alone)
+
+
+def test_batch_size_is_part_of_the_cache_key_and_batched_is_the_default():
+    assert AsrSettings().batch_size > 1
+    assert AsrSettings(batch_size=8).fingerprint() != AsrSettings(batch_size=16).fingerprint()
+
+
+class _Info:
+    language = "en"
+
+
+class _FakePipeline:
+    """Stands in for faster_whisper.BatchedInferencePipeline: records what the stage hands it."""
+
+    calls: list[dict] = []
+
+    def __init__(self, model):
+        self.model = model
+
+    def transcribe(self, audio, **kwargs):
+        _FakePipeline.calls.append({"model": self.model, "samples": audio.size, **kwargs})
+        return iter([]), _Info()
+
+
+def test_gpu_settings_build_a_batched_large_v3_float16_pipeline_on_cuda(monkeypatch):
+    made: list[dict] = []
+
+    class FakeModel:
+        def __init__(self, path, **kwargs):
+            made.append({"path": path, **kwargs})
+            self.model = type("CT2", (), {"is_multilingual": True})()
+
+    import faster_whisper
+
+    from vak_pipeline.speech import whisper_seeded
+
+    monkeypatch.setattr(whisper_seeded, "SeededWhisperModel", FakeModel)
+    monkeypatch.setattr(asr, "_cached_model_dir", lambda ref: f"/hf-cache/{ref}")
+    monkeypatch.setattr(faster_whisper, "BatchedInferencePipeline", _FakePipeline)
+    monkeypatch.setattr(asr, "_MODELS", {})
+    _FakePipeline.calls = []
+    settings = AsrSettings(model="large-v3", device="cuda", batch_size=16)
+    assert settings.resolved_compute_type() == "float16"
+    assert settings.engine() == "faster-whisper-large-v3"
+
+    audio, sr = read_channels(FIX / "stereo_two_voices.flac")
+    tr = Transcriber(settings)
+    segments, inputs = tr.transcribe_channels([audio[:, 0], audio[:, 1]], sr, None, [0, 1])
+
+    assert made == [{"path": "/hf-cache/large-v3", "fallback_seed": 0, "device": "cuda", "compute_type": "float16",
+                     "cpu_threads": 2}]
+    (call,) = _FakePipeline.calls  # one pipeline call for both channels of the recording
+    assert call["model"] is tr.model
+    assert call["batch_size"] == 16 and call["beam_size"] == 5 and call["word_timestamps"] is True
+    assert call["language"] is None  # multilingual model, language detected
+    clips = call["clip_timestamps"]
+    assert len(clips) >= 2 and all(0 < c["end"] - c["start"] <= 30 for c in clips)
+    assert sum(c["end"] - c["start"] for c in clips) == pytest.approx(sum(x.decoded_s for x in inputs), abs=0.01)
+    assert segments == []
+
+
+UPLOAD_YAML = """\
+locale: en-US
+source: real
+consent: recorded_verbal
+consent_ref: policy-1
+voice_consent_ref: voice-1
+license: proprietary-internal
+condition: clean
+channel_map: {"0": "user", "1": "agent"}
+"""
+
+
+@pytest.mark.slow
+def test_the_stage_reports_the_seconds_skipped_and_a_recording_transcribes_the_same_alone_or_with_others(tmp_path):
+    import soundfile as sf
+
+    from vak_pipeline.audio.stage import normalize_upload
+    from vak_pipeline.layout import DataLayout
+    from vak_pipeline.speech.models import ConversationTranscript
+    from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
+
+    audio, sr = read_channels(FIX / "stereo_two_voices.flac")
+    layout = DataLayout.at(tmp_path)
+    for upload, others in (("alone", []), ("with-others", ["call_001.flac"])):
+        up = tmp_path / "raw" / upload
+        up.mkdir(parents=True)
+        sf.write(up / "leaky.flac", with_leak(audio, sr), sr, subtype="PCM_16")
+        for name in others:
+            sf.write(up / name, read_channels(SAMPLE / name)[0], 16000, subtype="PCM_16")
+        (up / "upload.yaml").write_text(UPLOAD_YAML, encoding="utf-8")
+        assert normalize_upload(layout, upload).recordings == 1 + len(others)
+    settings = AsrSettings(beam_size=1, cpu_threads=2, device="cpu")
+    alone = transcribe_upload(layout, "alone", settings)
+    assert alone.transcribed == 1 and alone.bleed_skipped_seconds > 1.0
+    assert alone.decoded_seconds == pytest.approx(alone.speech_seconds - alone.bleed_skipped_seconds, abs=0.01)
+    counts = json.loads(speech_report_path(layout, "alone").read_text(encoding="utf-8"))["transcripts"]["counts"]
+    assert counts["bleed_skipped_seconds"] == alone.bleed_skipped_seconds
+
+    def leaky_segments(upload: str) -> list[dict]:
+        lines = layout.transcripts(upload).read_text(encoding="utf-8").splitlines()
+        (tr,) = [t for t in map(ConversationTranscript.model_validate_json, lines) if t.source_file == "leaky.flac"]
+        return dumped(tr.segments)
+
+    assert transcribe_upload(layout, "with-others", settings).transcribed == 2
+    assert leaky_segments("with-others") == leaky_segments("alone")
