@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from vak_pipeline_tests import processes
+
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
 VIEWPORT = (1280, 900)
@@ -47,8 +49,8 @@ def chromium() -> str:
         return found
     if shutil.which("apt-get") and os.geteuid() == 0:
         try:
-            subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], capture_output=True, timeout=600,
-                           check=False, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+            processes.run(["apt-get", "install", "-y", "-q", "chromium"], capture_output=True, timeout=600,
+                          check=False, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
         except subprocess.TimeoutExpired:
             pass
         found = shutil.which("chromium")
@@ -58,8 +60,8 @@ def chromium() -> str:
 
 
 def _run(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([binary, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True, timeout=120,
-                          check=True, text=True)
+    return processes.run([binary, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True, timeout=120,
+                         check=True, text=True)
 
 
 def look_at(page: Path, out: Path, name: str) -> dict:
