@@ -502,8 +502,11 @@ def verify_erased_cmd(
 
 
 def upload_problems(layout, upload: str) -> list[dict]:
-    """Every issue the stages recorded for an upload (in work/<upload>/*report.json), streamed from disk."""
+    """Every issue the stages recorded for an upload (in work/<upload>/*report.json), streamed from disk, with
+    file names and record ids shown without PII (sources.names.shown_issue)."""
     import json
+
+    from .sources.names import shown_issue
 
     out: list[dict] = []
     for path in sorted(layout.work(upload).glob("*report.json")):
@@ -513,7 +516,8 @@ def upload_problems(layout, upload: str) -> list[dict]:
             continue
         sections = [data] + [v for v in data.values() if isinstance(v, dict)] if isinstance(data, dict) else []
         for sec in sections:
-            out.extend(i for i in sec.get("issues", []) if isinstance(i, dict) and i.get("severity") != "WARN")
+            out.extend(shown_issue(i) for i in sec.get("issues", [])
+                       if isinstance(i, dict) and i.get("severity") != "WARN")
     return out
 
 

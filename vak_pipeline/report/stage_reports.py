@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..core.issue import Issue
 from ..layout import DataLayout
+from ..sources.names import shown_issue
 
 
 def synth_stayed_text(layout: DataLayout, upload: str) -> dict[str, int]:
@@ -55,7 +56,7 @@ def _issues(section: dict[str, Any]) -> list[Issue]:
     out = []
     for raw in section.get("issues") or []:
         try:
-            out.append(Issue.model_validate(raw))
+            out.append(Issue.model_validate(shown_issue(raw) if isinstance(raw, dict) else raw))
         except ValidationError:
             continue  # a row of an older report format: the stage re-run rewrites it
     return out

@@ -17,7 +17,7 @@ from typing import Any
 from ..core.issue import Issue
 from ..layout import DataLayout
 from ..storage import atomic_write_json
-from .ids import file_stem, redact_name, slugify
+from .ids import file_stem, redact_name, shown_name, slugify
 
 NAME_MAP_VERSION = 1
 
@@ -62,6 +62,18 @@ def _match(upload: str, row: dict[str, Any], conv_id: str) -> dict[str, Any] | N
     return {"record": conv_id[len(prefix):]} if conv_id.startswith(prefix) else None
 
 
+def shown_issue(issue: dict[str, Any]) -> dict[str, Any]:
+    """A stage report's issue as the steward report and `vak run` may show it: the file named without PII
+    (each hit by its type: shown_name) and the record id likewise, whatever stage wrote it and however old the
+    report. A safety net: the stages already name public files; a reader that quoted a raw name is caught here."""
+    out = dict(issue)
+    if isinstance(out.get("file"), str):
+        out["file"] = shown_name(out["file"])
+    if isinstance(out.get("record_id"), str):
+        out["record_id"], _ = redact_name(out["record_id"])
+    return out
+
+
 def upload_name_issue(upload: str) -> Issue | None:
     """An error when the upload folder's name carries PII (it would become a partition key), else None."""
     from ..pii.identifiers import identifier_pii
@@ -79,4 +91,4 @@ def upload_name_issue(upload: str) -> Issue | None:
                      "ticket number), then run again")
 
 
-__all__ = ["lookup", "upload_name_issue", "write_name_map"]
+__all__ = ["lookup", "shown_issue", "upload_name_issue", "write_name_map"]

@@ -9,6 +9,7 @@ folder whose name carries PII is refused before it becomes a partition key.
 from __future__ import annotations
 
 import hashlib
+import json
 
 from typer.testing import CliRunner
 
@@ -97,3 +98,22 @@ def test_recordings_csv_issues_name_a_missing_caller_file_by_its_types(tmp_path)
     _, issues = load_descriptor(up)
     (issue,) = [i for i in issues if i.code == "descriptor_csv_file_missing"]
     assert "call_phone.wav" in issue.message and "4155550123" not in issue.render()
+
+
+def test_a_stage_report_issue_is_shown_without_the_pii_of_a_raw_name_whoever_wrote_it(tmp_path):
+    """The steward report and `vak run` read stage issues through one place, which names files and record ids
+    without PII even when a reader quoted the raw name (a file of unknown kind, an old report)."""
+    from vak_pipeline.report.stage_reports import stage_issues
+    from vak_pipeline.sources.names import shown_issue
+
+    raw = {"code": "file_unknown_kind", "message": "file type not recognised; it is ignored", "fix": "remove it",
+           "severity": "WARN", "family": "audio", "file": "calls/notes_+919876543210_devika-raghunathan.docx",
+           "record_id": "alice.smith@example.com"}
+    shown = shown_issue(raw)
+    assert "9876543210" not in shown["file"] and "devika" not in shown["file"].lower()
+    assert "alice" not in shown["record_id"] and shown["file"].startswith("calls/")
+    report = tmp_path / "work" / "calls" / "report.json"
+    report.parent.mkdir(parents=True)
+    report.write_text(json.dumps({"upload": "calls", "issues": [raw]}))
+    [si] = stage_issues(DataLayout.at(tmp_path), "calls")
+    assert "9876543210" not in (si.issue.file or "") and "alice" not in (si.issue.record_id or "")
