@@ -78,6 +78,8 @@ def busy(path: Path, token: str | None = None, now: float | None = None) -> Leas
         return None
     if is_locked(path):
         return lease or Lease("?", True, time.time())  # taken, its lease not written yet
+    if lease is not None and lease.held:
+        return None  # it says held, yet nobody holds the flock: its holder died (killed, a crash); the kernel freed it
     return lease if lease is not None and lease.fresh(now) else None
 
 

@@ -190,3 +190,19 @@ def test_the_packaged_instance_file_says_what_the_repos_says():
     """`vak run` writes vak_pipeline/instance.yaml into a dataset's new instance; `dagster dev` reads the
     repo's dagster.yaml: the same queue limits and pools either way."""
     assert (REPO / "vak_pipeline" / "instance.yaml").read_text() == (REPO / "dagster.yaml").read_text()
+
+
+def test_a_writer_killed_while_holding_the_lock_does_not_block_the_next_one(tmp_path, spawn):
+    """The kernel frees a dead process's flock; its lease still says held. The next writer goes ahead."""
+    import signal
+
+    lock = tmp_path / "work" / "u" / ".writer.lock"
+    other = _other_process_holds(spawn, lock, "killed-run", 60.0)
+    assert writers.busy(lock, "vak-run:next") is not None
+    os.kill(other.pid, signal.SIGKILL)
+    other.wait(timeout=30)
+    assert writers.read_lease(lock).held  # what the dead holder left
+    assert writers.busy(lock, "vak-run:next") is None
+    started = time.monotonic()
+    with writers.hold(lock, "vak-run:next"):
+        assert time.monotonic() - started < 5
