@@ -12,6 +12,7 @@ import functools
 import hashlib
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -326,6 +327,9 @@ def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:
     return dict(rc, ops={k: v for k, v in ops.items() if k not in other})
 
 
+_RUN_SETUP = threading.Lock()
+
+
 def _execute(factory: Callable[[str | None], dg.JobDefinition], name: str, partition: str | None,
              inst: dg.DagsterInstance, rc: dict[str, Any], executor: str, token: str = "") -> StageRun:
     from .defs.tags import run_tags
@@ -341,7 +345,11 @@ def _execute(factory: Callable[[str | None], dg.JobDefinition], name: str, parti
         if partition:
             tags["dagster/partition"] = partition
         recon = dg.build_reconstructable_job(__name__, factory.__name__, reconstructable_kwargs={"executor": executor})
-        with dg.execute_job(recon, instance=inst, run_config=rc, tags=tags) as res:
+        # one run at a time in this process: an instance with settings (D/.dagster/dagster.yaml) runs
+        # logging.config.dictConfig when a run starts, which takes logging's module lock and every handler's;
+        # a run in another thread emitting an event at that moment deadlocks both (seen with
+        # --parallel-uploads 2). The steps of each run still spread over the executor's workers.
+        with _RUN_SETUP, dg.execute_job(recon, instance=inst, run_config=rc, tags=tags) as res:
             return _summarize(name, partition, res)
     return _summarize(name, partition, res)
 
