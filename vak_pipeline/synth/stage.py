@@ -227,7 +227,8 @@ def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthRes
     cmap = _channel_map(desc)
     choice = desc.defaults.synth if desc is not None else SynthChoice()
     result.budget = choice.model_dump(mode="json")
-    chosen = choose(choice, ((r.id, _spoken_chars(r)) for r in _records(src) if is_text_only(r)), settings.rate_wpm)
+    chosen = choose(choice, ((r.id, _spoken_chars(r)) for r in _records(src)  # too long: never rendered, no cost
+                             if is_text_only(r) and over_limits(r, settings) is None), settings.rate_wpm)
     workers = max(1, settings.workers or os.cpu_count() or 1)
     gate = gate_context(layout.release_files(upload), f"work/{upload}/redacted.jsonl")  # where its logs are
     pending: deque[tuple[str | Future, int, str | None, str | None]] = deque()  # (line|future, line no, id, raw)
@@ -277,11 +278,6 @@ def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthRes
                 if is_text_only(rec):
                     result.stayed_text["synth_off" if not settings.enabled else "engine_unavailable"] += 1
                 continue
-            if chosen is not None and rec.id not in chosen:  # the upload's choice: stays a text conversation
-                pending.append((raw_line, jl.line, rec.id, None))
-                result.passed_through += 1
-                result.stayed_text["upload_chose_none" if choice.render == "none" else "over_budget"] += 1
-                continue
             too_long = over_limits(rec, settings)
             if too_long is not None:
                 result.passed_through += 1
@@ -291,6 +287,11 @@ def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthRes
                                             f"{too_long[1]}; the record stays text-only", jl.line, rec.id,
                                             Severity.WARN).model_copy(update={"turn_index": too_long[2]}))
                 pending.append((raw_line, jl.line, rec.id, None))
+                continue
+            if chosen is not None and rec.id not in chosen:  # the upload's choice: stays a text conversation
+                pending.append((raw_line, jl.line, rec.id, None))
+                result.passed_through += 1
+                result.stayed_text["upload_chose_none" if choice.render == "none" else "over_budget"] += 1
                 continue
             broken = rule_errors(jl.raw, gate, jl.line)
             if broken:

@@ -6,6 +6,7 @@ import dagster as dg
 from dagster._core.storage.dagster_run import DagsterRun
 
 from vak_pipeline.defs.automation import republish_after_ingest
+from vak_pipeline.defs.resources import DataResource
 
 
 @dg.op
@@ -20,13 +21,14 @@ def _stand_in() -> None:
 
 def _evaluate(instance: dg.DagsterInstance):
     result = _stand_in.execute_in_process(instance=instance)
-    ctx = dg.build_run_status_sensor_context(
+    with dg.build_run_status_sensor_context(
         sensor_name=republish_after_ingest.name,
         dagster_instance=instance,
         dagster_run=result.dagster_run,
         dagster_event=result.get_run_success_event(),
-    )
-    return republish_after_ingest(ctx), result.run_id
+        resources={"data": DataResource(root="data")},
+    ) as ctx:
+        return republish_after_ingest(ctx), result.run_id
 
 
 def test_publish_is_requested_after_the_last_ingest_run():

@@ -70,7 +70,7 @@ def test_english_variant_maps_to_a_record_the_validator_accepts(tmp_path):
     assert (m.source, m.consent, m.license, m.consent_ref) == ("synthetic", "synthetic", "LIC-EXAMPLE",
                                                                "L-EXAMPLE/LIC-EXAMPLE")
     assert m.pii_redacted and m.redaction_log == f"redactions/{rec.id}.json"
-    write_redaction_log(DataLayout.at(tmp_path), imp)
+    write_redaction_log(DataLayout.at(tmp_path), None, imp)  # beside the manifest, as `vak import-text` does
     result = validate_record(rec.dump(), ValidationContext(base_dir=tmp_path))
     assert result.ok, [i.render() for i in result.issues]
 
@@ -162,7 +162,7 @@ def test_sample_upload_imports_cleanly(tmp_path):
     items = list(iter_aidb_file(path, ctx))
     assert all(isinstance(i, ImportedRecord) for i in items) and len(items) == 3
     for imp in items:
-        write_redaction_log(DataLayout.at(tmp_path), imp)
+        write_redaction_log(DataLayout.at(tmp_path), None, imp)  # beside the manifest, as `vak import-text` does
         assert imp.record.meta.source == "real"
         result = validate_record(imp.record.dump(), ValidationContext(base_dir=tmp_path))
         assert result.ok, [i.render() for i in result.issues]

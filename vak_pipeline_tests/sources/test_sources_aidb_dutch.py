@@ -40,7 +40,7 @@ def test_the_dutch_example_imports_through_the_nl_pack_without_a_language_map(tm
 
 def test_the_dutch_example_round_trips_through_validate_and_export(tmp_path):
     [imp] = import_dutch(tmp_path)
-    write_redaction_log(DataLayout.at(tmp_path), imp)
+    write_redaction_log(DataLayout.at(tmp_path), None, imp)  # beside the manifest, as `vak import-text` does
     manifest = tmp_path / "vakforge.jsonl"
     with JsonlWriter(manifest) as w:
         w.write(imp.record.dump())
