@@ -31,15 +31,20 @@ speakers: {"agent": "bad-agent"}
 """
 
 
+_WHAT = {1: ("parcel", "Monday"), 3: ("new phone", "last Friday"), 5: ("replacement kettle", "the weekend")}
+
+
 def _chat(i: int) -> str:
+    """Three different chats (not one delivered three times: the duplicate check would keep only the first)."""
+    what, when = _WHAT[i]
     return json.dumps(
         {
             "id": f"bad-chat-{i}",
             "messages": [
-                {"role": "user", "content": "Hello, my parcel has not arrived yet and it was due on Monday."},
-                {"role": "assistant", "content": "I am sorry to hear that. Let me check the delivery status for you."},
-                {"role": "user", "content": "Thank you, I will wait for your answer then."},
-                {"role": "assistant", "content": "It is on its way and should arrive tomorrow morning."},
+                {"role": "user", "content": f"Hello, my {what} has not arrived yet and it was due {when}."},
+                {"role": "assistant", "content": f"I am sorry to hear that. Let me check where your {what} is."},
+                {"role": "user", "content": f"Thank you, I ordered the {what} weeks ago and I will wait."},
+                {"role": "assistant", "content": f"Your {what} is on its way and should arrive in {i} days."},
             ],
         }
     )

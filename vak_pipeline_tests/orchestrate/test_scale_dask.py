@@ -25,9 +25,15 @@ SAMPLE = REPO / "data" / "raw"
 CALL = "call_001.flac"  # stereo, channel_map agent/user
 
 
+PSEUDONYM_KEY = "5a" * 32  # the data root's secret (redaction.published): the same data, the same key, in every root
+
+
 def _data_dir(root: Path, calls: bool = True) -> Path:
-    """root/raw/sample-chats (copied) and, with calls, root/raw/sample-calls holding one stereo call."""
+    """root/raw/sample-chats (copied) and, with calls, root/raw/sample-calls holding one stereo call; the
+    data root's pseudonym key is the same in every root (it is an input of the release, like its raw files)."""
     raw = root / "raw"
+    (root / "work").mkdir(parents=True, exist_ok=True)
+    (root / "work" / ".pseudonym-key").write_text(PSEUDONYM_KEY, encoding="ascii")
     shutil.copytree(SAMPLE / "sample-chats", raw / "sample-chats")  # copy2 keeps mtimes
     if calls:
         up = raw / "sample-calls"

@@ -39,8 +39,12 @@ def test_unchanged_uploads_are_skipped_and_a_changed_one_reruns(tmp_path):
     assert (root / "vakforge.jsonl").read_bytes() == manifest
 
     extra = root / "raw" / "sample-chats" / "more.messages.jsonl"
+    # a new conversation (not a re-delivery of chat-order-001, which the duplicate check would leave out)
     extra.write_text((root / "raw" / "sample-chats" / "support.messages.jsonl").read_text().splitlines()[0]
-                     .replace('"chat-order-001"', '"chat-order-099"') + "\n")
+                     .replace('"chat-order-001"', '"chat-order-099"')
+                     .replace("Where is my order ORD-58213? It was due yesterday.",
+                              "My package never came and the tracking page has shown nothing since last week.")
+                     + "\n")
     third = run_pipeline(root, echo=lambda _: None)
     assert _status(third) == {"ingest_job[sample-chats]": "ran", "ingest_job[sample-hinglish]": "skipped",
                               "publish_job[]": "ran"}

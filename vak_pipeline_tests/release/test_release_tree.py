@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zlib
 import os
 import stat
 from pathlib import Path
@@ -36,7 +37,8 @@ def _call(root: Path, conv_id: str, **meta) -> str:
     """A real, consented stereo call imported as a canonical record whose audio sits in its own upload."""
     rel = f"raw/{UPLOAD}/{conv_id}.wav"
     t = np.arange(3 * 24000) / 24000
-    sf.write(root / rel, np.stack([0.2 * np.sin(2 * np.pi * f * t) for f in (220, 330)], axis=1), 24000,
+    base = 200 + zlib.crc32(conv_id.encode()) % 300  # each call its own sound: two calls, not one delivered twice
+    sf.write(root / rel, np.stack([0.2 * np.sin(2 * np.pi * f * t) for f in (base, base * 1.5)], axis=1), 24000,
              subtype="PCM_16")
     os.chmod(root / rel, 0o644)  # as delivered (libsndfile itself creates 0755)
     kw = {"source": "real", "consent": "recorded_verbal", "consent_ref": "policy-v3-2026",
