@@ -34,9 +34,15 @@ window.addEventListener('load', () => {
       clipped.push(i + ': ' + ((t.querySelector('caption') || {}).textContent || t.rows[0].textContent).slice(0, 60));
     }
   });
+  const wide = [];  // what sticks out of the page, named so a failure says where to look
+  document.querySelectorAll('body *').forEach((e) => {
+    if (e.getBoundingClientRect().right > vw + 1 && wide.length < 5 && !e.closest('.scroll')) {
+      wide.push(e.tagName + '.' + e.className + ': ' + (e.textContent || '').slice(0, 80));
+    }
+  });
   const v = document.getElementById('verdict').getBoundingClientRect();
   document.body.setAttribute('data-layout', JSON.stringify({
-    viewport: [vw, vh], page_width: document.documentElement.scrollWidth, clipped: clipped,
+    viewport: [vw, vh], page_width: document.documentElement.scrollWidth, clipped: clipped, wide: wide,
     verdict: [v.top, v.bottom], tables: document.querySelectorAll('table').length}));
 });
 </script>"""
