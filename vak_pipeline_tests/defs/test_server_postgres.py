@@ -51,6 +51,24 @@ def _install_postgresql() -> str:
     return "apt-get install postgresql failed"
 
 
+def _new_chats(up: Path) -> None:
+    """A new delivery: the sample's upload.yaml and chats of its own (a copy of the sample's chats would be
+    one delivery sent twice, which the duplicate check leaves out)."""
+    import json
+    import random
+
+    up.mkdir(parents=True)
+    shutil.copy2(REPO / "data" / "raw" / "sample-chats" / "upload.yaml", up / "upload.yaml")
+    rnd = random.Random(7)
+    things = ["desk lamp", "printer paper", "office chair", "stapler", "whiteboard"]
+    lines = []
+    for i, thing in enumerate(rnd.sample(things, 3)):
+        lines.append(json.dumps({"id": f"late-{i}", "messages": [
+            {"role": "user", "content": f"Hello, the {thing} I ordered {i + 2} weeks ago still has not come."},
+            {"role": "assistant", "content": f"Sorry about the {thing}; I have asked the warehouse to send it."}]}))
+    (up / "late.messages.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -192,7 +210,7 @@ def test_the_daemon_ingests_a_dropped_upload_once_and_vak_run_never_writes_it_to
         assert first.success and first.release == "released"
         with _daemon(env, log):
             hidden = root / "raw" / ".late-chats"  # a delivery dropped whole while the daemon watches
-            shutil.copytree(REPO / "data" / "raw" / "sample-chats", hidden)
+            _new_chats(hidden)
             hidden.rename(root / "raw" / "late-chats")
 
             def late_ingest() -> list[dg.DagsterRun]:

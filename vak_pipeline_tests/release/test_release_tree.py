@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import zlib
 import os
 import stat
+import zlib
 from pathlib import Path
 
 import numpy as np
