@@ -223,6 +223,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
             _wait_for_other_writer(path, token, f"ingest {name}", echo, done)
             with writers.hold(path, token, on_wait=lambda _: echo(f"ingest {name}: waiting for another writer"),
                               final=True):
+                _reap_dead_runs(inst, INGEST_JOB, name, echo)
                 if done():
                     echo(f"ingest {name}: already ingested as it is now, skipped")
                     return StageRun(INGEST_JOB, name, True, "skipped", skipped=True)
@@ -234,6 +235,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
         _wait_for_other_writer(layout.publish_lock, token, "publish", echo)
         with writers.hold(layout.publish_lock, token, on_wait=lambda _: echo("publish: waiting for another writer"),
                           final=True):
+            _reap_dead_runs(inst, PUBLISH_JOB, None, echo)
             _publish(layout, report, inst, rc, executor, token, force, echo)
         if mirror is not None:
             echo(f"pushing {mirror.cache} to {mirror.url} ...")
@@ -328,6 +330,22 @@ def config_for_job(job: dg.JobDefinition, rc: dict[str, Any]) -> dict[str, Any]:
 
 
 _RUN_SETUP = threading.Lock()
+
+
+def _reap_dead_runs(inst: dg.DagsterInstance, job: str, partition: str | None, echo: Callable[[str], None]) -> None:
+    """Runs of `job` (on `partition`) that a killed `vak run` left STARTED in the dataset's instance: this
+    process holds their writer lock, so nobody is at work on them. Mark them failed and free their pool slots,
+    which would otherwise keep the gpu pool claimed for ever (without a daemon nothing frees them)."""
+    tags = {"vak/launched_by": "cli", **({"dagster/partition": partition} if partition else {})}
+    stale = inst.get_runs(filters=dg.RunsFilter(job_name=job, tags=tags, statuses=[
+        dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING]))
+    for run in stale:
+        inst.report_run_failed(run, "its `vak run` process ended without finishing it (killed or crashed); "
+                                    "the next `vak run` marked it failed and freed its pool slots")
+        inst.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+    if stale:
+        echo(f"{job}{'[' + partition + ']' if partition else ''}: {len(stale)} run(s) a killed `vak run` left "
+             "started were marked failed and their pool slots freed")
 
 
 def _execute(factory: Callable[[str | None], dg.JobDefinition], name: str, partition: str | None,

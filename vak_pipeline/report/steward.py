@@ -46,7 +46,9 @@ from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, bui
 from .quality import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
 from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
-REPORT_VERSION = "3"  # bump when the report for the same inputs would change (its code_version); 2: from a template; 3: long words wrap, the identity section
+# bump when the report for the same inputs would change (its code_version): 2 from a template; 3 long words
+# wrap, the identity section
+REPORT_VERSION = "3"
 CONV_EDGES = [0, 15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600]
 TURN_EDGES = [0, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60]
 

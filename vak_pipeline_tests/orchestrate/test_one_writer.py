@@ -206,3 +206,23 @@ def test_a_writer_killed_while_holding_the_lock_does_not_block_the_next_one(tmp_
     started = time.monotonic()
     with writers.hold(lock, "vak-run:next"):
         assert time.monotonic() - started < 5
+
+
+def test_a_run_a_killed_vak_run_left_started_is_failed_and_frees_its_gpu_slot(tmp_path):
+    """Without a daemon nothing else would free the slot: the next transcription would wait for ever."""
+    from dagster._core.storage.dagster_run import DagsterRun
+
+    from vak_pipeline.orchestrate import _reap_dead_runs
+
+    with dg.instance_for_test() as instance:
+        storage = instance.event_log_storage
+        storage.set_concurrency_slots("gpu", 1)
+        dead = DagsterRun(job_name="ingest_job", run_id="dead-run", status=dg.DagsterRunStatus.STARTED,
+                          tags={"vak/launched_by": "cli", "dagster/partition": "calls"})
+        instance.add_run(dead)
+        assert storage.claim_concurrency_slot("gpu", "dead-run", "transcripts").is_claimed
+        said: list[str] = []
+        _reap_dead_runs(instance, "ingest_job", "calls", said.append)
+        assert instance.get_run_by_id("dead-run").status == dg.DagsterRunStatus.FAILURE
+        assert storage.claim_concurrency_slot("gpu", "next-run", "transcripts").is_claimed
+        assert said and "marked failed" in said[0]
