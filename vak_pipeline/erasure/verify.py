@@ -9,7 +9,6 @@ Texts: every JSONL record's normalised text key is compared with the ledger's te
 from __future__ import annotations
 
 import base64
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -119,6 +118,3 @@ def summary(layout: DataLayout | Path) -> dict:
             "by_reference": [{"reference": e.reference or "(none)", "at": e.at, "selector": e.selector,
                               "conversations": len(e.conversations), "hours": e.hours} for e in entries]}
 
-
-def as_json(traces: list[Trace]) -> str:
-    return json.dumps([t.__dict__ for t in traces])
