@@ -145,3 +145,102 @@ def label_studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One real Label Studio server for the test session (skipped where it is not installed)."""
     with running(tmp_path_factory.mktemp("label-studio")) as server:
         yield server
+
+
+# --- what a reviewer sees: the labeling page of a task, in headless Chromium ------------------------------------
+
+class _DevTools:
+    """Chromium's DevTools protocol over one page's websocket: a call waits for its own answer."""
+
+    def __init__(self, ws_url: str, timeout_s: float):
+        import websocket  # websocket-client
+
+        self._ws = websocket.create_connection(ws_url, timeout=timeout_s, suppress_origin=True)
+        self._next = 0
+
+    def call(self, method: str, **params):
+        import json
+
+        self._next += 1
+        self._ws.send(json.dumps({"id": self._next, "method": method, "params": params}))
+        while True:
+            message = json.loads(self._ws.recv())
+            if message.get("id") == self._next:
+                if "error" in message:
+                    raise RuntimeError(f"Chromium refused {method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression: str):
+        got = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        return got.get("result", {}).get("value")
+
+    def wait_for(self, expression: str, what: str, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not self.evaluate(expression):
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"the page did not show {what} within {timeout_s:.0f} s (at "
+                                   f"{self.evaluate('location.href')})")
+            time.sleep(0.5)
+
+    def close(self) -> None:
+        self._ws.close()
+
+
+def _page_socket(port: int, timeout_s: float) -> str:
+    import httpx
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        with contextlib.suppress(httpx.HTTPError, ValueError):
+            pages = [t for t in httpx.get(f"http://127.0.0.1:{port}/json/list", timeout=5).json()
+                     if t.get("type") == "page"]
+            if pages:
+                return pages[0]["webSocketDebuggerUrl"]
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"Chromium's DevTools did not answer on port {port} within {timeout_s:.0f} s")
+        time.sleep(0.3)
+
+
+def screenshot_task(server: Server, project_id: int, task_id: int, out: Path, *, shows: str = "",
+                    size: tuple[int, int] = (1440, 1000), timeout_s: float = 120.0) -> dict:
+    """Log in as the test user, open the task's labeling page, wait until it is drawn (and, when `shows` is
+    given, holds that text), and save a PNG of the viewport to `out`. The page's visible text and the PNG's path."""
+    import base64
+    import json
+
+    from vak_pipeline_tests import chromium
+
+    binary = chromium.chromium()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    port, profile = _free_port(), out.parent / f".{out.stem}-profile"
+    args = [binary, *chromium.FLAGS, f"--remote-debugging-port={port}", "--remote-allow-origins=*",
+            f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}", "about:blank"]
+    with out.with_suffix(".chromium.log").open("wb") as log, processes.spawned(
+            args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, grace_s=10.0):
+        page = _DevTools(_page_socket(port, 60.0), timeout_s)
+        try:
+            page.call("Page.enable")
+            page.call("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1], deviceScaleFactor=1,
+                      mobile=False)
+            page.call("Page.navigate", url=f"{server.url}/user/login/")
+            page.wait_for("!!document.querySelector('#login-form input[name=email]')", "the login form", timeout_s)
+            page.evaluate(f"""(() => {{
+                const form = document.querySelector('#login-form');
+                form.querySelector('input[name=email]').value = {json.dumps(server.username)};
+                form.querySelector('input[name=password]').value = {json.dumps(server.password)};
+                form.submit(); return true; }})()""")
+            page.wait_for("!location.pathname.startsWith('/user/login') && document.readyState === 'complete'",
+                          "a page past the login (wrong user or password?)", timeout_s)
+            page.call("Page.navigate", url=f"{server.url}/projects/{project_id}/data?task={task_id}")
+            page.wait_for("!!document.querySelector('.lsf-main-view, [class*=\"lsf-main-view\"]')",
+                          "the labeling interface", timeout_s)
+            if shows:
+                page.wait_for(f"document.body.innerText.includes({json.dumps(shows)})", repr(shows), timeout_s)
+            time.sleep(2.0)  # the waveform and the regions are drawn after the text
+            shot = page.call("Page.captureScreenshot", format="png")
+            text = page.evaluate("document.body.innerText") or ""
+        finally:
+            page.close()
+    out.write_bytes(base64.b64decode(shot["data"]))
+    print(f"screenshot of task {task_id} (project {project_id}): {out}")
+    return {"png": out, "text": text}
