@@ -11,15 +11,21 @@ are served at `/data/local-files/?d=...` (LOCAL_FILES_SERVING_ENABLED / LOCAL_FI
 that connect a local-files storage on their folder: `client.connect_local_storage(project, folder)`, then name
 `server.audio_url(path)` in the task's data.
 
-A fresh data dir is migrated on the first start, which is most of the start-up (about 80 s on a busy 2-core
-machine, 14 s on an already migrated one), so the pytest fixture is one server per session.
+Migrating a fresh SQLite database is most of a first start (80 to 120 s on a busy 2-core machine; 15 s on a
+migrated one). So the first server of an install leaves a copy of its database, migrated and holding the test
+user and token and nothing else, beside the `label-studio` executable (`<venv>/vak-test-db/`, keyed by Label
+Studio's version and the test credentials), and later servers start from a copy of it; the pytest fixture is
+one server per session.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import shutil
 import socket
+import sqlite3
 import subprocess
 import time
 from collections.abc import Iterator
@@ -75,6 +81,25 @@ def binary() -> str:
                 "(pip install 'label-studio>=1.13'), or set VAK_LABEL_STUDIO_BIN to a label-studio executable")
 
 
+def _template(executable: str) -> Path:
+    """Where the migrated database of this install and these credentials is kept (it may not exist yet)."""
+    venv = Path(executable).resolve().parent.parent
+    versions = sorted(p.name for p in venv.glob("lib/python*/site-packages/label_studio-*.dist-info"))
+    key = hashlib.sha256(repr((versions, USERNAME, PASSWORD, TOKEN)).encode()).hexdigest()[:16]
+    return venv / "vak-test-db" / f"{key}.sqlite3"
+
+
+def _keep_template(database: Path, template: Path) -> None:
+    """Copy the live database (SQLite's backup: consistent while the server runs) to `template`, atomically;
+    where the venv is not writable nothing is kept and every start migrates."""
+    with contextlib.suppress(OSError, sqlite3.Error):
+        template.parent.mkdir(parents=True, exist_ok=True)
+        partial = template.with_name(f".{template.name}.{os.getpid()}")
+        with contextlib.closing(sqlite3.connect(database)) as src, contextlib.closing(sqlite3.connect(partial)) as dst:
+            src.backup(dst)
+        partial.replace(template)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -127,6 +152,10 @@ def running(root: Path, *, timeout_s: float = START_TIMEOUT_S) -> Iterator[Serve
     data_dir, document_root, log = root / "data", root / "files", root / "label-studio.log"
     data_dir.mkdir(parents=True, exist_ok=True)
     document_root.mkdir(parents=True, exist_ok=True)
+    database, template = data_dir / "label_studio.sqlite3", _template(executable)
+    fresh = not template.is_file()
+    if not fresh:
+        shutil.copyfile(template, database)
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     started = time.monotonic()
@@ -135,7 +164,10 @@ def running(root: Path, *, timeout_s: float = START_TIMEOUT_S) -> Iterator[Serve
             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=root,
             env=_environment(data_dir, document_root), grace_s=20.0) as proc:
         _wait_healthy(url, proc, log, timeout_s)
-        print(f"label-studio answered {url}/health after {time.monotonic() - started:.1f} s (log: {log})")
+        print(f"label-studio answered {url}/health after {time.monotonic() - started:.1f} s "
+              f"({'migrated a fresh database' if fresh else 'from the migrated copy'}; log: {log})")
+        if fresh:
+            _keep_template(database, template)
         yield Server(url=url, token=TOKEN, username=USERNAME, password=PASSWORD, document_root=document_root,
                      data_dir=data_dir, log=log)
 
