@@ -57,6 +57,7 @@ class Server:
     document_root: Path  # files under here (in a folder a project connects) are served to that project's tasks
     data_dir: Path
     log: Path
+    pid: int  # the `label-studio` process, leader of its own process group
 
     def client(self):
         """A client of the library, as the test user (close it, or use it in a `with`)."""
@@ -169,7 +170,7 @@ def running(root: Path, *, timeout_s: float = START_TIMEOUT_S) -> Iterator[Serve
         if fresh:
             _keep_template(database, template)
         yield Server(url=url, token=TOKEN, username=USERNAME, password=PASSWORD, document_root=document_root,
-                     data_dir=data_dir, log=log)
+                     data_dir=data_dir, log=log, pid=proc.pid)
 
 
 @pytest.fixture(scope="session")

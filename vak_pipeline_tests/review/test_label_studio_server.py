@@ -6,6 +6,8 @@ Needs `.venv-label-studio` (`./dev test` installs it) or VAK_LABEL_STUDIO_BIN; s
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import numpy as np
 import pytest
@@ -114,3 +116,29 @@ def test_the_labeling_page_shows_the_conversation_to_a_logged_in_reviewer(label_
     colours = png.getcolors(maxcolors=1 << 20)
     assert len(colours) > 200  # text, waveform, region colours: not a blank or error page
     assert max(count for count, _ in colours) < 0.9 * png.size[0] * png.size[1]
+
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process is still in the process group `pgid`."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                return True
+    return False
+
+
+def test_a_server_started_for_a_block_is_gone_with_its_children_after_it(tmp_path):
+    from vak_pipeline_tests.label_studio import running
+
+    with running(tmp_path) as server:
+        assert httpx.get(f"{server.url}/health", timeout=10).status_code == 200
+        assert server.data_dir.is_relative_to(tmp_path) and server.document_root.is_relative_to(tmp_path)
+        assert _group_alive(server.pid)
+    assert not _group_alive(server.pid)
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{server.url}/health", timeout=10)
