@@ -22,10 +22,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-import httpx
+if TYPE_CHECKING:  # httpx is imported where a client is made: `vak` starts without it
+    import httpx
 
 # How many tasks one page of GET /api/tasks/ asks for (the server caps it at TASK_API_PAGE_SIZE_MAX).
 _PAGE_SIZE = 100
@@ -67,6 +68,8 @@ class LabelStudio:
 
     def __init__(self, url: str, token: str, *, timeout_s: float = 60.0,
                  transport: httpx.BaseTransport | None = None):
+        import httpx
+
         self.url = url.rstrip("/")
         self._http = httpx.Client(base_url=self.url, headers={"Authorization": f"Token {token}"},
                                   timeout=timeout_s, transport=transport)
@@ -147,6 +150,8 @@ class LabelStudio:
     def request(self, method: str, path: str, *, echo: bool = False, **kw: Any) -> Any:
         """One call of the API, its JSON answer. `echo`: a refusal may repeat the server's reasons in full
         (only for payloads without conversation data, such as a labeling config)."""
+        import httpx
+
         try:
             response = self._http.request(method, path, **kw)
         except httpx.TransportError as exc:

@@ -119,3 +119,13 @@ def test_local_file_url_is_the_path_under_the_document_root_quoted(tmp_path):
     assert local_file_url(audio, tmp_path) == "/data/local-files/?d=review/conv%201.wav"
     with pytest.raises(ValueError, match="not under the local-files document root"):
         local_file_url(tmp_path.parent / "elsewhere.wav", tmp_path)
+
+
+def test_importing_the_client_leaves_httpx_unloaded_until_a_client_is_made():
+    import sys
+
+    from vak_pipeline_tests import processes
+
+    done = processes.run([sys.executable, "-c", "import sys, vak_pipeline.review.label_studio; "
+                          "print('httpx' in sys.modules)"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr
