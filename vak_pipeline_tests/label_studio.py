@@ -31,10 +31,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from vak_pipeline_tests import processes
+
+if TYPE_CHECKING:
+    from vak_pipeline.review.label_studio import LabelStudio
 
 REPO = Path(__file__).resolve().parent.parent
 VENV_BIN = REPO / ".venv-label-studio" / "bin" / "label-studio"
@@ -59,7 +63,7 @@ class Server:
     log: Path
     pid: int  # the `label-studio` process, leader of its own process group
 
-    def client(self):
+    def client(self) -> LabelStudio:
         """A client of the library, as the test user (close it, or use it in a `with`)."""
         from vak_pipeline.review.label_studio import LabelStudio
 
