@@ -101,6 +101,17 @@ def write_wav(path: Path, data: np.ndarray, rate: int) -> float:
     return len(data) / rate
 
 
+def wav_bytes(data: np.ndarray, rate: int) -> bytes:
+    """The bytes `write_wav` writes for the same samples (16-bit PCM WAV)."""
+    import io
+
+    import soundfile as sf
+
+    buf = io.BytesIO()
+    sf.write(buf, data, rate, subtype="PCM_16", format="WAV")
+    return buf.getvalue()
+
+
 class ConversationAudio:
     """A decoded recording with each speaker's channel, cutting 24 kHz mono int16 turn clips."""
 

@@ -136,6 +136,33 @@ class ExportBuild:
         self.counts["audio_bytes_shared"] += dst.stat().st_size
         return dst
 
+    def write_clip(self, samples: Any, rate: int, *parts: str) -> float:
+        """A 16-bit PCM WAV of `samples` at `parts`; returns its duration. In a release candidate a clip is
+        stored once across exports: turn_based and cascaded cut the same turns into the same bytes, so the
+        first export to write a clip also links it into the candidate's store by content (`shared_clips`,
+        never released, gone with the candidate) and the others link to it instead of writing it again."""
+        from .audio_io import wav_bytes
+
+        dst = self.path(*parts)
+        data = wav_bytes(samples, rate)
+        store = self._clip_store()
+        blob = store / f"{hashlib.sha256(data).hexdigest()}.wav" if store is not None else None
+        if blob is not None and blob.is_file():
+            link_or_copy(blob, dst)
+        else:
+            dst.write_bytes(data)
+            if blob is not None:
+                blob.parent.mkdir(parents=True, exist_ok=True)
+                with contextlib.suppress(OSError):  # already there (another export), or cannot link: not shared
+                    os.link(dst, blob)
+        return len(samples) / rate
+
+    def _clip_store(self) -> Path | None:
+        """The candidate's clip store, only for an export built into that candidate's exports/."""
+        if not self.layout.is_candidate or self.published != self.layout.published().export_dir(self.recipe):
+            return None
+        return self.layout.shared_clips
+
     def flag(self, record_id: str, flag: str, message: str) -> None:
         """A record exported in a degraded way (synthetic stereo, derived word times ...)."""
         assert self._flagged is not None

@@ -124,3 +124,26 @@ def test_parquet_by_reference_links_the_recordings_and_embedding_counts_its_byte
     assert ref.counts["audio_files_shared"] == 1 and not ref.counts.get("audio_bytes_embedded")
     emb = export_parquet(cand, ParquetConfig(), out_dir=tmp_path / "embedded")
     assert emb.counts["audio_bytes_embedded"] == (cand.release_root / "audio/c1.wav").stat().st_size
+
+
+def test_turn_based_and_cascaded_share_each_clip_they_both_cut_and_the_store_is_never_released(tmp_path):
+    from vak_pipeline.recipes.cascaded import export_cascaded
+    from vak_pipeline.recipes.turn_based import export_turn_based
+
+    cand = _candidate(tmp_path, 1000.0)
+    turns = [turn("user", 0.0, 1.0, "hello there"), turn("agent", 1.1, 2.5, "how can I help")]
+    write_manifest(cand.manifest, [make_record("c1", {"agent": "a1", "user": "u1"}, turns,
+                                               audio=make_audio("c1", 3.0))])
+    export_turn_based(cand)
+    export_cascaded(cand)
+    tb = cand.release_root / "exports/turn_based/audio/train/c1/0000_user.wav"
+    stt = cand.release_root / "exports/cascaded/stt/audio/train/c1/0000_user.wav"
+    assert tb.read_bytes() == stt.read_bytes() and _ino(tb) == _ino(stt)  # one copy on disk
+    assert sf.read(stt, dtype="int16")[1] == 24000  # the consumers read them as before
+    promote(DataLayout.at(tmp_path))
+    assert not (tmp_path / ".shared-clips").exists() and not DataLayout.at(tmp_path).candidate_dir.exists()
+    published = tmp_path / "exports/cascaded/stt/audio/train/c1/0000_user.wav"
+    assert published.is_file()
+    apart = export_cascaded(tmp_path, out_dir=tmp_path / "elsewhere")  # outside a candidate: its own files
+    mine = apart.out_dir / "stt/audio/train/c1/0000_user.wav"
+    assert mine.read_bytes() == published.read_bytes() and _ino(mine) != _ino(published)
