@@ -149,6 +149,61 @@ def stage_rows(bench: str, label: str, steps: list[dict], wall: float | None = N
     return rows
 
 
+def _files(d: Path):
+    for p in sorted(d.rglob("*")) if d.is_dir() else []:
+        if p.is_file() and not p.is_symlink():
+            yield p
+
+
+def export_bytes(root: Path) -> tuple[int, dict[str, int], dict[str, int]]:
+    """(bytes of the published audio/, {export: bytes on disk}, {export: audio bytes embedded}) of a release.
+
+    Disk bytes count each file once by inode: an export file hard-linked to the published audio costs nothing,
+    and a clip linked from two exports is counted in the first of them (alphabetical). Embedded bytes are the
+    `audio_bytes_embedded` an export's build.json reports (Parquet with embed_audio)."""
+    seen: set[tuple[int, int]] = set()
+    audio = 0
+    for p in _files(root / "audio"):
+        st = p.stat()
+        if (st.st_dev, st.st_ino) not in seen:
+            seen.add((st.st_dev, st.st_ino))
+            audio += st.st_size
+    disk: dict[str, int] = {}
+    embedded: dict[str, int] = {}
+    for e in sorted(x for x in (root / "exports").iterdir() if x.is_dir()) if (root / "exports").is_dir() else []:
+        n = 0
+        for p in _files(e):
+            st = p.stat()
+            if (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                n += st.st_size
+        disk[e.name] = n
+        try:
+            counts = json.loads((e / "build.json").read_text(encoding="utf-8")).get("counts", {})
+        except (OSError, ValueError):
+            counts = {}
+        if counts.get("audio_bytes_embedded"):
+            embedded[e.name] = int(counts["audio_bytes_embedded"])
+    return audio, disk, embedded
+
+
+def bytes_rows(bench: str, label: str, root: Path) -> list[dict]:
+    """Bytes of every export against the bytes of the published audio (aim <= 2x with defaults)."""
+    audio, disk, embedded = export_bytes(root)
+    rows = []
+    for name, n in disk.items():
+        note = f"{n / 2**20:.1f} MiB on disk (files linked to the published audio not counted)"
+        if name in embedded:
+            note += f"; {embedded[name] / 2**20:.1f} MiB of it embedded audio (a setting: embed or reference)"
+        rows.append(row(bench, f"{label}: bytes of export {name}", n, "B", reference=audio,
+                        ratio=round(n / max(audio, 1), 3), note=note))
+    total = sum(disk.values())
+    rows.append(row(bench, f"{label}: bytes of all exports", total, "B", reference=audio,
+                    ratio=round(total / max(audio, 1), 3),
+                    note=f"reference = bytes of the published audio/ ({audio / 2**20:.1f} MiB); aim <= 2x"))
+    return rows
+
+
 def make_corpus(root: Path, calls: int, texts: int, *args: str) -> list[dict]:
     """scripts/make_corpus.py in a child process (its TTS pool needs an importable module); its summaries."""
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_corpus.py"), str(root), "--calls", str(calls),
@@ -204,6 +259,7 @@ def measure(calls: int, texts: int) -> list[dict]:
         rows.append(row(b, "run 1: whole pipeline", round(first["total"], 1), "s", reference=round(audio_s, 1),
                         ratio=round(first["total"] / audio_s, 3), note="reference = audio seconds (x real time)"))
         rows.append(row(b, "run 1: peak RSS", round(first["rss"], 0), "MiB"))
+        rows += bytes_rows(b, "run 1", root)
 
         new = ("--upload", "delta", "--seed", "7")
         delta = make_corpus(root, new_calls, new_texts, *new)[0]

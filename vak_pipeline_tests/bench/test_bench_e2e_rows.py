@@ -72,3 +72,28 @@ def test_rows_name_every_asset_and_check_step_with_shares_of_the_total():
                   and r["metric"] not in ("run 1: all steps", "run 1: outside steps")]
     assert sum(r["value"] for r in asset_rows) + 3.0 == pytest.approx(total, abs=0.3)  # no step is left out
     assert not any("GX, rules" in r["metric"] for r in rows)  # nothing folded into a catch-all row
+
+
+def test_export_bytes_count_each_file_once_and_linked_audio_not_at_all(tmp_path):
+    import json
+    import os
+
+    from bench.bench_e2e import bytes_rows, export_bytes
+
+    (tmp_path / "audio").mkdir()
+    (tmp_path / "audio" / "c1.wav").write_bytes(b"a" * 1000)
+    moshi, tb, cas, pq = (tmp_path / "exports" / n for n in ("moshi_lora", "turn_based", "cascaded", "parquet"))
+    for d in (moshi, tb, cas, pq):
+        d.mkdir(parents=True)
+    os.link(tmp_path / "audio" / "c1.wav", moshi / "c1.wav")  # linked: stored once
+    (cas / "clip.wav").write_bytes(b"c" * 300)
+    os.link(cas / "clip.wav", tb / "clip.wav")  # the same clip in two exports
+    (pq / "rows.parquet").write_bytes(b"p" * 500)
+    (pq / "build.json").write_text(json.dumps({"counts": {"audio_bytes_embedded": 400}}))
+    audio, disk, embedded = export_bytes(tmp_path)
+    build = (pq / "build.json").stat().st_size
+    assert audio == 1000
+    assert disk == {"cascaded": 300, "moshi_lora": 0, "parquet": 500 + build, "turn_based": 0}
+    assert embedded == {"parquet": 400}
+    total = {r["metric"]: r for r in bytes_rows("e2e", "run 1", tmp_path)}["run 1: bytes of all exports"]
+    assert total["value"] == 800 + build and total["reference"] == 1000
