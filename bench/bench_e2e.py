@@ -204,6 +204,53 @@ def bytes_rows(bench: str, label: str, root: Path) -> list[dict]:
     return rows
 
 
+def synth_rows(bench: str, root: Path, steps: list[dict], sample: int = 20) -> list[dict]:
+    """The synth stage's throughput per core in run 1 (audio seconds it rendered over its step seconds; it runs
+    one render process at a time, each conversation in a process of its own) beside the espeak-ng CLI speaking
+    the same texts (the first `sample` synthesized conversations of the manifest) with a process per
+    conversation and per turn, start-ups included."""
+    import re
+    import shutil as _shutil
+
+    rendered_s = 0.0
+    for rep in sorted((root / "work").glob("*/synth_report.json")):
+        rendered_s += float(json.loads(rep.read_text(encoding="utf-8")).get("counts", {}).get("audio_s", 0.0))
+    synth_s = by_stage(steps).get(("asset", "synth"), 0.0)
+    if not rendered_s or not synth_s:
+        return [row(bench, "run 1: synth throughput per core", None, note="nothing was synthesized in run 1")]
+    ours = rendered_s / synth_s
+    rows = [row(bench, "run 1: synth throughput per core", round(ours, 1), "audio s/s",
+                note=f"{rendered_s:.0f} s rendered in {synth_s:.1f} s of synth steps (one render process at a time)")]
+    if _shutil.which("espeak-ng") is None:
+        return rows + [row(bench, "run 1: synth vs espeak-ng CLI", "SKIPPED",
+                           note="no espeak-ng command line: apt-get install -y espeak-ng (./dev bench installs it)")]
+    from .bench_synth import _cli_seconds, cli_per_conversation
+
+    placeholder = re.compile(r"<[A-Z_]+_\d+>")
+    convs = []
+    with open(root / "vakforge.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if (rec.get("audio") or {}).get("synthesis"):
+                turns = [placeholder.sub("one two three", t["text"]) for t in rec["turns"] if t.get("text")]
+                convs.append([t for t in turns if t.strip()])
+            if len(convs) >= sample:
+                break
+    tmp = Path(tempfile.mkdtemp(prefix="vak-bench-cli-"))
+    try:
+        conv_wall, conv_audio = cli_per_conversation(convs, tmp)
+        turn_wall, turn_audio, _ = _cli_seconds([t for c in convs for t in c], tmp)
+    finally:
+        _shutil.rmtree(tmp, ignore_errors=True)
+    for what, wall, audio in (("per conversation", conv_wall, conv_audio), ("per turn", turn_wall, turn_audio)):
+        cli = audio / wall
+        rows.append(row(bench, f"run 1: synth vs espeak-ng CLI, a process {what}", round(ours, 1), "audio s/s",
+                        reference=round(cli, 1), ratio=round(ours / cli, 3),
+                        note=f"reference = the CLI on the texts of {len(convs)} synthesized conversations "
+                             f"(placeholders read as digits), one core, its process start-ups included"))
+    return rows
+
+
 def make_corpus(root: Path, calls: int, texts: int, *args: str) -> list[dict]:
     """scripts/make_corpus.py in a child process (its TTS pool needs an importable module); its summaries."""
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_corpus.py"), str(root), "--calls", str(calls),
@@ -260,6 +307,7 @@ def measure(calls: int, texts: int) -> list[dict]:
                         ratio=round(first["total"] / audio_s, 3), note="reference = audio seconds (x real time)"))
         rows.append(row(b, "run 1: peak RSS", round(first["rss"], 0), "MiB"))
         rows += bytes_rows(b, "run 1", root)
+        rows += synth_rows(b, root, first["steps"])
 
         new = ("--upload", "delta", "--seed", "7")
         delta = make_corpus(root, new_calls, new_texts, *new)[0]
