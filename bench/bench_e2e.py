@@ -194,7 +194,8 @@ def bytes_rows(bench: str, label: str, root: Path) -> list[dict]:
     for name, n in disk.items():
         note = f"{n / 2**20:.1f} MiB on disk (files linked to the published audio not counted)"
         if name in embedded:
-            note += f"; {embedded[name] / 2**20:.1f} MiB of it embedded audio (a setting: embed or reference)"
+            note += (f"; embeds {embedded[name] / 2**20:.1f} MiB of WAV bytes before the container's own "
+                     "compression (a setting: embed or reference)")
         rows.append(row(bench, f"{label}: bytes of export {name}", n, "B", reference=audio,
                         ratio=round(n / max(audio, 1), 3), note=note))
     total = sum(disk.values())
@@ -220,7 +221,8 @@ def synth_rows(bench: str, root: Path, steps: list[dict], sample: int = 20) -> l
         return [row(bench, "run 1: synth throughput per core", None, note="nothing was synthesized in run 1")]
     ours = rendered_s / synth_s
     rows = [row(bench, "run 1: synth throughput per core", round(ours, 1), "audio s/s",
-                note=f"{rendered_s:.0f} s rendered in {synth_s:.1f} s of synth steps (one render process at a time)")]
+                note=f"{rendered_s:.0f} s rendered in {synth_s:.1f} s of synth steps (synth workers = 1, "
+                     "its default: one render process at a time, a process per conversation)")]
     if _shutil.which("espeak-ng") is None:
         return rows + [row(bench, "run 1: synth vs espeak-ng CLI", "SKIPPED",
                            note="no espeak-ng command line: apt-get install -y espeak-ng (./dev bench installs it)")]
