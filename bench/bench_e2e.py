@@ -18,6 +18,11 @@ References measured in the same run:
 - run 2 (corpus + new upload): the same new upload run alone on an empty data dir. Ingest of the old
   uploads must be near zero (incremental stages) so run 2 ~ new-upload-alone + re-publishing the
   manifest (validate, split, export: unpartitioned, they stream the whole manifest again).
+- run 1, bytes: every export's bytes on disk (each inode once, so a file linked to the published audio costs
+  nothing) against the bytes of the published audio/ (aim <= 2x with defaults), embedded audio named;
+- run 1, synth: audio seconds rendered per second of synth step (one core) beside the espeak-ng command line
+  on the texts of 20 synthesized conversations, a process per conversation and per turn (start-ups included;
+  skipped with a line saying so when the command line is missing).
 normalized_audio and redacted_manifest run with `workers` = the core count (VAK_BENCH_WORKERS to change).
 Output is written to a temp dir and deleted. Set VAK_BENCH_KEEP=1 to keep it.
 """
