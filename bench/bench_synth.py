@@ -198,8 +198,9 @@ def run(quick: bool) -> list[dict]:
         err = n = cli_err = 0
         gaps, even_gaps, signed = [], [], []
         for rec in rendered:
-            stereo, sr = sf.read(str(tmp / rec.audio.path), dtype="float32")
-            words = Alignment.model_validate_json(layout.alignment(rec.id).read_bytes()).words
+            files = layout.release_files("bench")  # where synth leaves them until a release places them
+            stereo, sr = sf.read(str(files / rec.audio.path), dtype="float32")
+            words = Alignment.model_validate_json((files / layout.alignment_rel(rec.id)).read_bytes()).words
             for i, t in enumerate(rec.turns):
                 ch = int(next(c for c, r in rec.audio.channel_map.items() if r == t.speaker))
                 seg = stereo[int(t.start * sr):int(t.end * sr), ch]
