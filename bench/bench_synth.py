@@ -84,6 +84,7 @@ def _records(dialogues: list[list[tuple[str, str]]]):
 
 
 def _cli_seconds(texts: list[str], tmp: Path) -> tuple[float, float, list[Path]]:
+    """The CLI speaking each text in its own process: (wall s, audio s, files)."""
     import soundfile as sf
 
     files = []
@@ -95,6 +96,46 @@ def _cli_seconds(texts: list[str], tmp: Path) -> tuple[float, float, list[Path]]
     wall = time.perf_counter() - t0
     audio = sum(sf.info(str(f)).duration for f in files)
     return wall, audio, files
+
+
+def cli_per_conversation(conversations: list[list[str]], tmp: Path) -> tuple[float, float]:
+    """The CLI with one process per conversation (its turns as the lines of one text file): (wall s, audio s)."""
+    import soundfile as sf
+
+    wall = audio = 0.0
+    for k, turns in enumerate(conversations):
+        txt, wav = tmp / f"conv_{k:04d}.txt", tmp / f"conv_{k:04d}.wav"
+        txt.write_text("\n".join(turns) + "\n", encoding="utf-8")
+        t0 = time.perf_counter()
+        subprocess.run(["espeak-ng", "-v", "en", "-s", "165", "-f", str(txt), "-w", str(wav)], check=True)
+        wall += time.perf_counter() - t0
+        audio += sf.info(str(wav)).duration
+    return wall, audio
+
+
+def cli_startup_s(tmp: Path, n: int = 10) -> float:
+    """Seconds one espeak-ng process costs before it says anything (a one-word text, mean of `n`)."""
+    t0 = time.perf_counter()
+    for k in range(n):
+        subprocess.run(["espeak-ng", "-v", "en", "-w", str(tmp / f"start_{k}.wav"), "a"], check=True)
+    return (time.perf_counter() - t0) / n
+
+
+def _noop() -> int:
+    return 0
+
+
+def ours_startup_s(n: int = 10) -> float:
+    """Seconds the synth stage's pool costs per conversation before rendering: each conversation runs in a
+    fresh process forked from the warm forkserver (max_tasks_per_child=1); mean of `n` no-op tasks."""
+    from vak_pipeline.synth.stage import _pool
+
+    with _pool(1) as pool:
+        pool.submit(_noop).result()  # the forkserver itself: once per stage run, not per conversation
+        t0 = time.perf_counter()
+        for _ in range(n):
+            pool.submit(_noop).result()
+        return (time.perf_counter() - t0) / n
 
 
 def _norm(text: str) -> list[str]:
@@ -137,7 +178,9 @@ def run(quick: bool) -> list[dict]:
         warm.work("bench").mkdir(parents=True)
         with JsonlWriter(warm.redacted("bench")) as w:
             w.write(records[0].dump())
+        t0 = time.perf_counter()
         synth_upload(warm, "bench", SynthSettings(workers=1))
+        cold_s = time.perf_counter() - t0  # one conversation, the render forkserver started for it
         t0 = time.perf_counter()
         res = synth_upload(layout, "bench", SynthSettings(workers=1))
         ours_wall = time.perf_counter() - t0
@@ -148,13 +191,16 @@ def run(quick: bool) -> list[dict]:
             speech_s += sum(t.end - t.start for t in rec.turns if t.text)
         texts = [t for d in dialogues for _, t in d]
         cli_wall, cli_audio, cli_files = _cli_seconds(texts, tmp)
+        conv_wall, conv_audio = cli_per_conversation([[t for _, t in d] for d in dialogues], tmp)
+        cli_start, ours_start = cli_startup_s(tmp), ours_startup_s()
 
         model = load_model(AsrSettings(cpu_threads=2, device="cpu"))
         err = n = cli_err = 0
         gaps, even_gaps, signed = [], [], []
         for rec in rendered:
-            stereo, sr = sf.read(str(tmp / rec.audio.path), dtype="float32")
-            words = Alignment.model_validate_json(layout.alignment(rec.id).read_bytes()).words
+            files = layout.release_files("bench")  # where synth leaves them until a release places them
+            stereo, sr = sf.read(str(files / rec.audio.path), dtype="float32")
+            words = Alignment.model_validate_json((files / layout.alignment_rel(rec.id)).read_bytes()).words
             for i, t in enumerate(rec.turns):
                 ch = int(next(c for c, r in rec.audio.channel_map.items() if r == t.speaker))
                 seg = stereo[int(t.start * sr):int(t.end * sr), ch]
@@ -178,10 +224,22 @@ def run(quick: bool) -> list[dict]:
             cli_err += _errors(text, " ".join(s.text for s in segs))[0]
         ours_rate, cli_rate = speech_s / ours_wall, cli_audio / cli_wall
         med, even = statistics.median(gaps), statistics.median(even_gaps)
-        note = f"{len(records)} dialogues, {len(texts)} turns, {speech_s:.0f} s of speech; one core, forkserver warm"
+        conv_rate = conv_audio / conv_wall
+        note = (f"{len(records)} dialogues, {len(texts)} turns, {speech_s:.0f} s of speech; one core, forkserver "
+                "warm, a process per conversation counted")
         return [
             row("synth", "throughput_audio_s_per_s_per_core", round(ours_rate, 1), "audio s/s", round(cli_rate, 1),
                 round(ours_rate / cli_rate, 3), note + "; reference = espeak-ng CLI, one process per turn"),
+            row("synth", "throughput_vs_cli_per_conversation", round(ours_rate, 1), "audio s/s", round(conv_rate, 1),
+                round(ours_rate / conv_rate, 3), "reference = espeak-ng CLI, one process per conversation (its turns "
+                                                 "as lines of one text file, one WAV)"),
+            row("synth", "process_startup_per_conversation_ms", round(1000 * ours_start, 1), "ms",
+                round(1000 * cli_start, 1), round(ours_start / cli_start, 3),
+                f"ours: a process forked per conversation ({len(records)} here, "
+                f"{100 * ours_start * len(records) / ours_wall:.0f}% of our wall); reference = one espeak-ng "
+                f"process start (one-word text; the per-turn CLI pays it {len(texts)} times)"),
+            row("synth", "cold_start_one_conversation_s", round(cold_s, 2), "s", None, None,
+                "the first synth run of a process: the render forkserver started, one conversation rendered"),
             row("synth", "wer_tiny_en", round(err / n, 3), "WER", round(cli_err / n, 3),
                 round((err / n) / max(cli_err / n, 1e-9), 3),
                 f"{n} words; our voice pool vs the CLI's default voice; aim <= 0.25"),

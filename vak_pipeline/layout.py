@@ -233,6 +233,8 @@ class DataLayout:
     steward_html = _Under("steward_dir", "index.html")
     steward_json = _Under("steward_dir", "report.json")
     exports = _Under("release_root", "exports")
+    # a candidate's clips by content (sha256), linked by every export that cuts the same one; never released
+    shared_clips = _Under("release_root", ".shared-clips")
     publish_marker = _Under("root", ".publish_done.json")
 
     def export_dir(self, recipe: str) -> Path:

@@ -40,6 +40,20 @@ def read_audio(root: Path, record: VakRecord) -> tuple[np.ndarray, int]:
     return data, int(rate)
 
 
+def linkable_wav(path: Path) -> tuple[int, int, int] | None:
+    """(channels, frames, rate) of a 16-bit PCM WAV, the format an export writes; None for any other file (or
+    one libsndfile cannot open), which the export then decodes and writes itself."""
+    import soundfile as sf
+
+    try:
+        info = sf.info(str(path))
+    except (RuntimeError, sf.LibsndfileError):
+        return None
+    if info.format != "WAV" or info.subtype != "PCM_16":
+        return None
+    return int(info.channels), int(info.frames), int(info.samplerate)
+
+
 def role_channels(record: VakRecord, n_channels: int) -> dict[str, int]:
     """{"agent": ch, "user": ch} from audio.channel_map; raises when the map cannot separate the speakers."""
     cmap = (record.audio.channel_map if record.audio else None) or {}
@@ -85,6 +99,17 @@ def write_wav(path: Path, data: np.ndarray, rate: int) -> float:
     sf.write(str(path), data, rate, subtype="PCM_16", format="WAV")
     give_umask_mode(path)  # libsndfile creates 0755 whatever the umask; an export file is 0644 under 022
     return len(data) / rate
+
+
+def wav_bytes(data: np.ndarray, rate: int) -> bytes:
+    """The bytes `write_wav` writes for the same samples (16-bit PCM WAV)."""
+    import io
+
+    import soundfile as sf
+
+    buf = io.BytesIO()
+    sf.write(buf, data, rate, subtype="PCM_16", format="WAV")
+    return buf.getvalue()
 
 
 class ConversationAudio:

@@ -30,8 +30,6 @@ out of the LLM set, unless `asr_language_unfit="keep"`.
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 from pathlib import Path
 from typing import IO, Literal
 
@@ -40,7 +38,8 @@ from pydantic import BaseModel, ConfigDict
 from ..layout import DataRoot
 from ..schema import Turn, VakRecord
 from ..speech.language_fit import unfit_asr_turns
-from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
+from ..storage import link_or_copy
+from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
 from .common import PLACEHOLDER_RE, BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio
@@ -245,7 +244,7 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
         if stt is not None:
             rel = f"audio/{split}/{conv}/{i:04d}_{t.speaker}.wav"
             stt_file = build.path("stt", rel)
-            write_wav(stt_file, clip, TARGET_RATE)
+            build.write_clip(clip, TARGET_RATE, "stt", rel)
             stt.write(split, {"audio_filepath": rel, "duration": round(duration, 6), "text": text,
                               "lang": t.lang or record.language.primary})
             build.counts["stt_clips"] += 1
@@ -258,16 +257,8 @@ def _speech(build: ExportBuild, config: CascadedConfig, record: VakRecord, split
             clip_id = f"{conv}_{i:04d}"
             wav = build.path("tts", voice, "wavs", f"{clip_id}.wav")
             if stt_file is not None:
-                _link_or_copy(stt_file, wav)
+                link_or_copy(stt_file, wav)  # the same clip in STT and TTS, stored once
             else:
-                write_wav(wav, clip, TARGET_RATE)
+                build.write_clip(clip, TARGET_RATE, "tts", voice, "wavs", f"{clip_id}.wav")
             tts.add(voice, clip_id, ljspeech_text(text), ljspeech_text(text))
             build.counts["tts_clips"] += 1
-
-
-def _link_or_copy(src: Path, dst: Path) -> None:
-    """The same clip in STT and TTS: a hard link when the filesystem allows, else a copy."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)

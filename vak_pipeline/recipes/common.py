@@ -30,7 +30,7 @@ from ..pii import PLACEHOLDER_RE  # noqa: F401  (re-exported: the recipes drop w
 from ..schema import VakRecord
 from ..speech.language_fit import unfit_asr_turns
 from ..splits import SplitStore, open_splits, without_fix
-from ..storage import JsonlWriter, Span, atomic_write_json, give_umask_mode, iter_jsonl
+from ..storage import JsonlWriter, Span, atomic_write_json, give_umask_mode, iter_jsonl, link_or_copy
 
 PART_SUFFIX = ".part-"  # <file>.part-0003: shard 3's share of an appended file, joined into <file> at the end
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -124,6 +124,44 @@ class ExportBuild:
         assert self._skipped is not None
         self._skipped.write(row)
         self.skipped_counts[f"{part}:{code}" if part else code] += 1
+
+    def share_audio(self, src: Path, *parts: str) -> Path:
+        """The release's recording `src` as this export's file at `parts`, stored once: a hard link to it
+        (release files are never edited in place, every write replaces, so a link can neither dangle nor change
+        under the export when the audio is re-released), or a copy where the file system cannot link
+        (`storage.link_or_copy`: EXDEV across file systems, EPERM ...). Counted as `audio_files_shared`."""
+        dst = self.path(*parts)
+        link_or_copy(src, dst)
+        self.counts["audio_files_shared"] += 1
+        self.counts["audio_bytes_shared"] += dst.stat().st_size
+        return dst
+
+    def write_clip(self, samples: Any, rate: int, *parts: str) -> float:
+        """A 16-bit PCM WAV of `samples` at `parts`; returns its duration. In a release candidate a clip is
+        stored once across exports: turn_based and cascaded cut the same turns into the same bytes, so the
+        first export to write a clip also links it into the candidate's store by content (`shared_clips`,
+        never released, gone with the candidate) and the others link to it instead of writing it again."""
+        from .audio_io import wav_bytes
+
+        dst = self.path(*parts)
+        data = wav_bytes(samples, rate)
+        store = self._clip_store()
+        blob = store / f"{hashlib.sha256(data).hexdigest()}.wav" if store is not None else None
+        if blob is not None and blob.is_file():
+            link_or_copy(blob, dst)
+        else:
+            dst.write_bytes(data)
+            if blob is not None:
+                blob.parent.mkdir(parents=True, exist_ok=True)
+                with contextlib.suppress(OSError):  # already there (another export), or cannot link: not shared
+                    os.link(dst, blob)
+        return len(samples) / rate
+
+    def _clip_store(self) -> Path | None:
+        """The candidate's clip store, only for an export built into that candidate's exports/."""
+        if not self.layout.is_candidate or self.published != self.layout.published().export_dir(self.recipe):
+            return None
+        return self.layout.shared_clips
 
     def flag(self, record_id: str, flag: str, message: str) -> None:
         """A record exported in a degraded way (synthetic stereo, derived word times ...)."""

@@ -9,6 +9,14 @@ exports/duplex_s2s/
                                         frame_length, sample rates and the roles used here
   build.json skipped.jsonl flagged.jsonl
 
+With `audio="reference"` the tars are not written: each cut's recording and target_audio point (absolute
+path, where this export is published) at audio/<split>/<conv>.wav, the conversation's stereo file: a hard
+link to the release's recording when nothing is re-masked (a copy where the file system cannot link), else
+its re-masked copy. Lhotse picks the channel (the cut's channel; `target_audio_channel_selector`) and
+resamples on load (a Resample transform in each recording), so the export adds no audio bytes of its own;
+moving the data directory breaks those paths (rebuild the export). The default, "embed", keeps the Shar
+self-contained and counts the WAV bytes it embeds (build.json `audio_bytes_embedded`).
+
 Each spoken turn is a SupervisionSegment on channel 0 with `speaker` "user" or `agent_role` ("assistant"),
 its text, start, duration and language. NeMo's DuplexS2SDataset places each supervision's tokens at
 frame floor(start / frame_length) and its EOS at the frame of its end, per role; NeMo's default
@@ -33,7 +41,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..schema import VakRecord
-from .audio_io import AudioProblem, read_audio, resample_int16, role_channels
+from .audio_io import AudioProblem, audio_file, linkable_wav, read_audio, resample_int16, role_channels, write_wav
 from .common import BuildResult, ExportBuild, safe_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .moshi_lora import synthetic_stereo
@@ -58,6 +66,9 @@ class DuplexS2SConfig(BaseModel):
     shard_size: int = 1000
     batch_size: int = 4  # nemo_data.yaml train_ds.batch_size (NeMo's lhotse loader refuses a block without one)
     splits: list[str] = ["train", "validation", "test"]
+    # embed: WAV bytes in the Shar tars (a second copy of the audio, counted as audio_bytes_embedded);
+    # reference: the cuts point at the conversation's file, linked to the release's recording (module docstring)
+    audio: Literal["embed", "reference"] = "embed"
 
 
 def export_duplex_s2s(
@@ -86,13 +97,37 @@ def supervision_text(text: str, config: DuplexS2SConfig, forms: SpokenForms | No
 def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: DuplexS2SConfig, counts,
                      forms: SpokenForms | None = None):
     """One MonoCut: user channel as the recording, agent channel as custom target_audio, turns as supervisions."""
-    from lhotse import MonoCut, SupervisionSegment
-
     stem = safe_name(record.id)
     user = resample_int16(np.ascontiguousarray(stereo[:, 1]), rate, config.source_sample_rate)
     agent = resample_int16(np.ascontiguousarray(stereo[:, 0]), rate, config.target_sample_rate)
     source = _wav_recording(user, config.source_sample_rate, f"{stem}_user")
     target = _wav_recording(agent, config.target_sample_rate, f"{stem}_target")
+    return _cut(record, source, target, config, counts, forms)
+
+
+def referenced_cut(record: VakRecord, path: str, rate: int, frames: int, roles: dict[str, int],
+                   config: DuplexS2SConfig, counts, forms: SpokenForms | None = None):
+    """One MonoCut whose recording (the user's channel) and target_audio (the agent's) are the conversation's
+    stereo file at `path`, each resampled on load to the rate NeMo asks for."""
+    from lhotse import AudioSource, Recording
+
+    def recording(rec_id: str, target_rate: int) -> Recording:
+        rec = Recording(id=rec_id, sources=[AudioSource(type="file", channels=[0, 1], source=path)],
+                        sampling_rate=rate, num_samples=frames, duration=frames / rate)
+        return rec.resample(target_rate) if target_rate != rate else rec
+
+    stem = safe_name(record.id)
+    source = recording(f"{stem}_user", config.source_sample_rate)
+    target = recording(f"{stem}_target", config.target_sample_rate)
+    return _cut(record, source, target, config, counts, forms, user_channel=roles["user"],
+                custom={"target_audio_channel_selector": roles["agent"]})
+
+
+def _cut(record: VakRecord, source, target, config: DuplexS2SConfig, counts, forms: SpokenForms | None,
+         user_channel: int = 0, custom: dict | None = None):
+    from lhotse import MonoCut, SupervisionSegment
+
+    stem = safe_name(record.id)
     duration = source.duration
     sups = []
     for i, t in enumerate(record.turns):
@@ -109,7 +144,7 @@ def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: D
                 recording_id=source.id,
                 start=round(start, 3),
                 duration=round(end - start, 3),
-                channel=0,
+                channel=user_channel,
                 text=text,
                 language=t.lang,
                 speaker=config.user_role if t.speaker == "user" else config.agent_role,
@@ -119,10 +154,10 @@ def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: D
         id=stem,
         start=0.0,
         duration=duration,
-        channel=0,
+        channel=user_channel,
         recording=source,
         supervisions=sups,
-        custom={"target_audio": target},
+        custom={"target_audio": target, **(custom or {})},
     )
 
 
@@ -139,8 +174,9 @@ class _Writers:
         if w is None:
             out = self.build.stage / split
             out.mkdir(parents=True, exist_ok=True)
+            fields = {"recording": "wav", "target_audio": "wav"} if self.config.audio == "embed" else {}
             w = self.open[split] = SharWriter(
-                str(out), fields={"recording": "wav", "target_audio": "wav"}, shard_size=self.config.shard_size
+                str(out), fields=fields, shard_size=self.config.shard_size, warn_unused_fields=False
             ).__enter__()
         w.write(cut)
 
@@ -169,6 +205,9 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
     writers = _Writers(build, config)
     try:
         for record, split in build.asr_fit(config.splits, config.asr_language_unfit):
+            if config.audio == "reference":
+                _export_referenced(build, config, record, split, writers)
+                continue
             try:
                 release_root = build.layout.release_root  # record paths name files of the release being built
                 data, rate = read_audio(release_root, record)
@@ -198,6 +237,8 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
                 build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
                 continue
             writers.write(split, cut)
+            build.counts["audio_bytes_embedded"] += sum(len(r.sources[0].source)
+                                                        for r in (cut.recording, cut.custom["target_audio"]))
             build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
             build.counts["conversations"] += 1
             build.counts[f"conversations_{split}"] += 1
@@ -205,6 +246,61 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
             build.counts["hours"] = round(build.counts.get("hours", 0) + cut.duration / 3600, 6)
     finally:
         writers.close()
+
+
+def _export_referenced(build: ExportBuild, config: DuplexS2SConfig, record: VakRecord, split: str,
+                       writers: _Writers) -> None:
+    """One conversation with `audio="reference"`: its stereo file placed under audio/<split>/ (linked when the
+    release's recording needs no re-masking), and a cut pointing at where that file is published."""
+    stem = safe_name(record.id)
+    rel = ("audio", split, f"{stem}.wav")  # beside the Shar folder: from_shar reads every file in it
+    release_root = build.layout.release_root
+    try:
+        masks = load_masks(release_root, record)
+        path = audio_file(release_root, record)
+        shape = linkable_wav(path) if not masks else None
+        forms = spoken_forms(build.layout, record)
+        if any(forms.unspoken(t.text) for t in record.turns if t.text):
+            build.skip(record.id, "surrogates_missing", "placeholders spoken by synth are not in its "
+                       "work/<upload>/synth sidecar: the text cannot say what the audio says; re-run synth")
+            return
+        if shape is not None and shape[0] >= 2:
+            roles = role_channels(record, shape[0])
+            channels, frames, rate, masked, data = shape[0], shape[1], shape[2], 0, None
+        else:
+            data, rate = read_audio(release_root, record)
+            data, masked = apply_masks(data, rate, masks, config.redacted_audio)
+            if data.shape[1] == 1:
+                if not config.allow_synthetic_stereo:
+                    raise AudioProblem("mono_refused", "mono recording: duplex_s2s needs one stream per speaker; "
+                                                       "set allow_synthetic_stereo to cut streams from the turns")
+                data = synthetic_stereo(data[:, 0], rate, record)
+                build.flag(record.id, "synthetic_stereo", "mono recording split into two streams by turns")
+                roles = {"agent": 0, "user": 1}
+            else:
+                roles = role_channels(record, data.shape[1])
+            channels, frames = data.shape[1], len(data)
+    except AudioProblem as exc:
+        build.skip(record.id, exc.code, str(exc))
+        return
+    where = str((build.published or build.final).joinpath(*rel))
+    cut = referenced_cut(record, where, rate, frames, roles, config, build.counts, forms)
+    if channels != 2:
+        cut.recording.sources[0].channels = list(range(channels))
+        cut.target_audio.sources[0].channels = list(range(channels))
+    if not any(s.speaker == config.agent_role for s in cut.supervisions):
+        build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
+        return
+    if data is None:
+        build.share_audio(path, *rel)
+    else:
+        write_wav(build.path(*rel), data, rate)
+    writers.write(split, cut)
+    build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
+    build.counts["conversations"] += 1
+    build.counts[f"conversations_{split}"] += 1
+    build.counts["supervisions"] += len(cut.supervisions)
+    build.counts["hours"] = round(build.counts.get("hours", 0) + cut.duration / 3600, 6)
 
 
 def nemo_data_block(config: DuplexS2SConfig, rows: dict[str, int]) -> dict:

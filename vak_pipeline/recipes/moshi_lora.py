@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..layout import DataRoot
 from ..schema import Alignment, AudioMask, VakRecord
-from .audio_io import AudioProblem, read_audio, role_channels, write_wav
+from .audio_io import AudioProblem, audio_file, linkable_wav, read_audio, role_channels, write_wav
 from .common import BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio, apply_masks, inside_masks, load_masks
 from .shards import run_recipe
@@ -128,6 +128,19 @@ def stereo_agent_left(record: VakRecord, data: np.ndarray, rate: int, config: Mo
     return np.ascontiguousarray(data[:, [roles["agent"], roles["user"]]]), False
 
 
+def _shareable(build: ExportBuild, record: VakRecord, masks: list[AudioMask]) -> tuple[Path, int, int] | None:
+    """(file, rate, frames) when the release's recording is already this export's audio: 16-bit PCM WAV,
+    two channels with the agent on channel 0, nothing to re-mask. The export then links it (`share_audio`)
+    instead of decoding and writing the same samples again."""
+    if masks:
+        return None
+    path = audio_file(build.layout.release_root, record)
+    shape = linkable_wav(path)
+    if shape is None or shape[0] != 2 or role_channels(record, 2) != {"agent": 0, "user": 1}:
+        return None
+    return path, shape[2], shape[1]
+
+
 def load_alignment(build: ExportBuild, conv_id: str) -> Alignment | None:
     path = build.layout.alignment(conv_id)
     if not path.exists():
@@ -182,16 +195,21 @@ def write_text(path: Path, text: str) -> None:
 def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: SplitWriters) -> None:
     for record, split in build.asr_fit(config.splits, config.asr_language_unfit):
         try:
-            data, rate = read_audio(build.layout.release_root, record)
             masks = load_masks(build.layout.release_root, record)
-            data, masked = apply_masks(data, rate, masks, config.redacted_audio)
-            stereo, synthetic = stereo_agent_left(record, data, rate, config)
+            shared = _shareable(build, record, masks)
+            if shared is not None:  # the release's file is already what this export would write: link it
+                stereo, rate, n_channels, synthetic, masked = None, shared[1], 2, False, 0
+            else:
+                data, rate = read_audio(build.layout.release_root, record)
+                data, masked = apply_masks(data, rate, masks, config.redacted_audio)
+                stereo, synthetic = stereo_agent_left(record, data, rate, config)
+                n_channels = data.shape[1]
             alignment = load_alignment(build, record.id)
         except AudioProblem as exc:
             build.skip(record.id, exc.code, str(exc))
             continue
         build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
-        channels = {"agent": 0, "user": 0} if synthetic or data.shape[1] == 1 else role_channels(record, data.shape[1])
+        channels = {"agent": 0, "user": 0} if synthetic or n_channels == 1 else role_channels(record, n_channels)
         forms = spoken_forms(build.layout, record)
         unknown = sorted({p for t in record.turns if t.text for p in forms.unspoken(t.text)})
         if unknown:
@@ -207,7 +225,11 @@ def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: Spli
         if build.claim(split, f"{stem}.wav") is None:
             build.skip(record.id, "id_collision", f"another conversation already exported as {split}/{stem}.wav")
             continue
-        duration = write_wav(build.path(split, f"{stem}.wav"), stereo, rate)
+        if shared is not None:
+            build.share_audio(shared[0], split, f"{stem}.wav")
+            duration = shared[2] / rate
+        else:
+            duration = write_wav(build.path(split, f"{stem}.wav"), stereo, rate)
         build.write_json({"alignments": words, "masked": sorted(gaps)}, split, f"{stem}.json")
         indexes.write(split, {"path": f"{split}/{stem}.wav", "duration": duration})
         build.counts["conversations"] += 1

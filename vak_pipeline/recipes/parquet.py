@@ -2,7 +2,8 @@
 
 exports/parquet/
   data/<split>-00000-of-0000N.parquet   one row per conversation, same field layout as vakforge.jsonl
-  audio/<conv>.wav                      only with embed_audio=False: the recordings the rows point at
+  audio/<conv>.wav                      only with embed_audio=False: the recordings the rows point at (hard
+                                        links to the release's audio/ files when nothing is re-masked)
   README.md                             dataset card: HF YAML header (configs/data_files per split, license)
   build.json skipped.jsonl flagged.jsonl
 
@@ -160,7 +161,10 @@ def name_files(directory: Path, splits: list[str]) -> dict[str, list[str]]:
 
 class ParquetConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    embed_audio: bool = True  # WAV bytes in the audio column; False: audio/<conv>.wav files in the export
+    # WAV bytes in the audio column (embed: the export holds a second copy of the audio, build.json counts
+    # audio_bytes_embedded); False (reference): audio/<conv>.wav beside the rows, hard links to the release's
+    # files where nothing is re-masked (a copy where the file system cannot link)
+    embed_audio: bool = True
     redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the exported audio
     rows_per_file: int = 100_000
     batch_size: int = 1000  # rows per row group (32 when audio is embedded)
@@ -236,6 +240,10 @@ def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tupl
             data, n = apply_masks(data, rate, masks, config.redacted_audio)
             build.counts[f"redacted_spans_{config.redacted_audio}"] += n
             wav = _wav_bytes(data, rate)
+        elif not config.embed_audio:  # a path, not bytes: the release's own file, stored once (a hard link)
+            rel = f"audio/{safe_name(record.id)}.wav"
+            build.share_audio(path, rel)
+            return None, rel
         else:
             wav = path.read_bytes()
     except AudioProblem as exc:
@@ -243,9 +251,11 @@ def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tupl
         return None, None
     name = f"{safe_name(record.id)}.wav"
     if config.embed_audio:
+        build.counts["audio_bytes_embedded"] += len(wav)
         return wav, name
     rel = f"audio/{name}"
     build.path(rel).write_bytes(wav)
+    build.counts["audio_files_written"] += 1
     return None, rel
 
 

@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..layout import DataRoot
 from ..schema import Turn, VakRecord
-from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns, write_wav
+from .audio_io import TARGET_RATE, AudioProblem, ConversationAudio, overlapping_turns
 from .chat import LeadingPolicy, assemble, check_chat_example, openai_tools, pop_audios, record_events
 from .common import BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio
@@ -146,7 +146,7 @@ class _Clips:
                                                f"{self.config.min_clip_s} s; check its start/end against the audio")
             return None
         file = self.build.path(rel)
-        write_wav(file, clip, TARGET_RATE)
+        self.build.write_clip(clip, TARGET_RATE, rel)
         ref = str((self.build.published or self.build.final) / rel) if self.config.absolute_paths else rel
         self.written[ref] = file
         return ref

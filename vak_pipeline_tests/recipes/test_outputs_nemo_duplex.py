@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from vak_pipeline.recipes.duplex_s2s import DuplexS2SConfig, export_duplex_s2s
-from vak_pipeline.splits import split_manifest
+from vak_pipeline.splits import SplitConfig, split_manifest
 from vak_pipeline_tests.builders import (
     make_audio,
     make_record,
@@ -135,3 +135,35 @@ def test_a_transcript_from_a_model_without_the_language_is_left_out(tmp_path):
     assert [(s["id"], s["code"]) for s in skipped] == [("c0", "asr_language_unfit")]
     assert "tiny.en" in skipped[0]["reason"] and "large-v3" in skipped[0]["reason"]
     assert result.counts["conversations"] == 2 and result.counts["asr_language_unfit_turns"] == 4
+
+
+def test_by_reference_the_cuts_point_at_the_release_audio_and_nemo_batches_the_same_streams(tmp_path):
+    """audio="reference": no tars; an unmasked call's file is a hard link to the release's recording, a masked
+    one is its re-masked copy; NeMo's collation reads each stream at its rate from those files."""
+    import os
+
+    records = [call(tmp_path, 0)]
+    write_wav(tmp_path / "audio" / "c9.wav", [tone(500, 4.0), tone(300, 4.0)])  # no redaction: linked
+    records.append(make_record("c9", {"agent": "agent9", "user": "user9"},
+                               [turn("user", 0.0, 1.0, "hello there"), turn("agent", 1.1, 2.5, "how can I help")],
+                               audio=make_audio("c9", 4.0, channel_map={"0": "user", "1": "agent"})))
+    write_manifest(tmp_path / "vakforge.jsonl", records)
+    split_manifest(tmp_path / "vakforge.jsonl", tmp_path / "splits.json",
+                   SplitConfig(ratios={"train": 1.0, "validation": 0.0, "test": 0.0}))
+    config = DuplexS2SConfig(audio="reference")
+    res = export_duplex_s2s(tmp_path, config)
+    assert not list(res.out_dir.rglob("*.tar")) and not res.counts.get("audio_bytes_embedded")
+    linked = res.out_dir / "audio/train/c9.wav"
+    assert os.stat(linked).st_ino == os.stat(tmp_path / "audio/c9.wav").st_ino
+    assert os.stat(res.out_dir / "audio/train/c0.wav").st_ino != os.stat(tmp_path / "audio/c0.wav").st_ino
+    cuts = lhotse.CutSet.from_shar(in_dir=str(res.out_dir / "train")).to_eager()
+    by_id = {c.id: c for c in cuts}
+    batch = nemo_batch(lhotse.CutSet.from_cuts([by_id["c0"]]), config)
+    assert int(batch["source_audio_lens"][0]) == 4 * config.source_sample_rate
+    assert int(batch["target_audio_lens"][0]) == 4 * config.target_sample_rate
+    target = batch["target_audio"][0].numpy()
+    a, b = int(MASK[0] * config.target_sample_rate), int(MASK[1] * config.target_sample_rate)
+    assert np.abs(target[a + 200 : b - 200]).max() < 1e-2  # the agent's re-masked span: silence, not the beep
+    assert np.abs(target[: a - 200]).max() > 0.1 and np.abs(batch["source_audio"][0].numpy()).max() > 0.1
+    embedded = export_duplex_s2s(tmp_path, DuplexS2SConfig(), out_dir=tmp_path / "embedded")
+    assert embedded.counts["audio_bytes_embedded"] > 0
