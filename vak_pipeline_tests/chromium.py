@@ -1,7 +1,8 @@
 """Headless Chromium for the report tests: a screenshot and a layout check of a page, as a reader sees it.
 
 `chromium()` finds Debian's chromium, installs it with apt-get where the tests run as root and it is missing,
-and skips the test with the reason where neither works. `look_at` renders the page twice with a fresh profile:
+and skips the test with the reason where neither works (fails it in CI:
+`servers.missing`). `look_at` renders the page twice with a fresh profile:
 a screenshot of the first viewport and of the full page (kept as test artefacts, paths printed) and a DOM dump
 of a copy of the page carrying a small script that measures every table and the verdict block.
 """
@@ -15,9 +16,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from vak_pipeline_tests import processes
+from vak_pipeline_tests.servers import missing
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
@@ -62,7 +62,7 @@ def chromium() -> str:
         found = shutil.which("chromium")
         if found:
             return found
-    pytest.skip("needs Debian's chromium: apt-get install -y chromium (not installable here: not root or no apt-get)")
+    missing("needs Debian's chromium: apt-get install -y chromium (not installable here: not root or no apt-get)")
 
 
 def _run(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess:

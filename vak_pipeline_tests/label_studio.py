@@ -2,7 +2,8 @@
 
 Label Studio lives in a venv of its own, `.venv-label-studio/` at the repo root (its Django pins would fight
 Dagster's), which `./dev test` creates once; `VAK_LABEL_STUDIO_BIN` names another `label-studio` executable
-(another worktree's). Where neither exists the tests that need the server are skipped, with the reason.
+(another worktree's). Where neither exists the tests that need the server are skipped, with the reason (failed in CI:
+`servers.missing`).
 
 The server runs on SQLite in a temp data dir (LABEL_STUDIO_BASE_DATA_DIR), with one user whose legacy API token
 is set at the first start (LABEL_STUDIO_USERNAME / _PASSWORD / _USER_TOKEN, LABEL_STUDIO_ENABLE_LEGACY_API_TOKEN),
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from vak_pipeline_tests import processes
+from vak_pipeline_tests.servers import missing
 
 if TYPE_CHECKING:
     from vak_pipeline.review.label_studio import LabelStudio
@@ -82,7 +84,7 @@ def binary() -> str:
     found = Path(named) if named else VENV_BIN
     if found.is_file() and os.access(found, os.X_OK):
         return str(found)
-    pytest.skip(f"needs Label Studio at {found}: `./dev test` installs it into .venv-label-studio "
+    missing(f"needs Label Studio at {found}: `./dev test` installs it into .venv-label-studio "
                 "(pip install 'label-studio>=1.13'), or set VAK_LABEL_STUDIO_BIN to a label-studio executable")
 
 
