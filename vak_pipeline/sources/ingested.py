@@ -3,9 +3,9 @@
 The last step of every ingest run (the `synth` asset, whoever launched the run: `vak run`, the UI, the
 upload sensor, the nightly schedule) writes work/<upload>/ingest_done.json saying what the ingest was made
 of: the upload's fingerprint as its inventory recorded it, the locale packs, the pipeline code (the assets'
-code versions), the digest of its human corrections (core.corrections) and the run config that shapes outputs. `vak run`, the sensor and the schedule all ask
-`is_ingested`, so none redoes what another did. An upload that changed since, or an ingest that stopped
-half-way (no marker for this fingerprint), is not ingested.
+code versions), the digest of its human corrections (core.corrections) and the run config that shapes
+outputs. `vak run`, the sensor and the schedule all ask `is_ingested`, so none redoes what another did. An
+upload that changed since, or an ingest that stopped half-way (no marker for this fingerprint), is not ingested.
 """
 
 from __future__ import annotations

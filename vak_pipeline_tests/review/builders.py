@@ -37,8 +37,8 @@ def segment(speaker: str, start: float, end: float, text: str, logprob: float, s
     timings = [WordTiming(word=w, start=round(start + shift + i * step, 3),
                           end=round(start + shift + (i + 1) * step - 0.02, 3), probability=0.9)
                for i, w in enumerate(words)]
-    return Segment(start=start + shift, end=end + shift, text=text, words=timings, channel=0 if speaker == "user" else 1,
-                   speaker=speaker, avg_logprob=logprob, no_speech_prob=0.01)
+    return Segment(start=start + shift, end=end + shift, text=text, words=timings,
+                   channel=0 if speaker == "user" else 1, speaker=speaker, avg_logprob=logprob, no_speech_prob=0.01)
 
 
 def write_transcript(layout: DataLayout, engine: str = "faster-whisper-tiny.en", shift: float = 0.0,
