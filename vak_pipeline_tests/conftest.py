@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# the `label_studio` fixture: one real Label Studio server per session, for the review tests
+pytest_plugins = ["vak_pipeline_tests.label_studio"]
+
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).resolve().parents[1]
 
