@@ -569,7 +569,7 @@ def review_import_cmd(
 ) -> None:
     """Read reviewers' corrections into the corrections store; the next `vak run` applies them."""
     from .review.annotations import import_export
-    from .review.api import ApiError, fetch_export
+    from .review.label_studio import LabelStudio, LabelStudioError
 
     if (file is None) == (url is None):
         typer.echo("error: give an export FILE, or --url with --token and --project", err=True)
@@ -586,8 +586,9 @@ def review_import_cmd(
             typer.echo("error: --url needs --token (or $LABEL_STUDIO_API_KEY) and --project", err=True)
             raise typer.Exit(2)
         try:
-            tasks = fetch_export(url, project, token)
-        except ApiError as exc:
+            with LabelStudio(url, token) as ls:
+                tasks = ls.export(project)
+        except LabelStudioError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
     if not isinstance(tasks, list):

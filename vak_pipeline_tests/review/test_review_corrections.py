@@ -47,7 +47,7 @@ def reviewer_edits(result: list[dict], task: dict) -> None:
     b.region(result, c, "speaker")["value"]["labels"] = ["user"]  # it was the caller who said it
     b.region(result, c, "lang")["value"]["choices"] = ["en-US"]
     result.append({"id": "newpii", "from_name": "pii", "to_name": "dialogue", "type": "paragraphlabels",
-                   "value": {"start": "0", "end": "0", "startOffset": 18, "endOffset": 25, "text": "calling",
+                   "value": {"start": "0", "end": "0", "startOffset": 14, "endOffset": 21, "text": "calling",
                              "paragraphlabels": ["person_name"]}})
 
 
