@@ -86,3 +86,18 @@ def test_review_settings_are_the_dagster_config_of_the_export_asset():
     from vak_pipeline.defs.review import ReviewConfig
 
     assert set(ReviewConfig.model_fields) >= set(ReviewSettings.model_fields)
+
+
+def test_the_review_tasks_asset_writes_the_tasks_with_its_run_config(call):
+    import dagster as dg
+
+    from vak_pipeline.defs.resources import DataResource
+    from vak_pipeline.defs.review import review_tasks
+
+    with dg.instance_for_test() as instance:
+        res = dg.materialize([review_tasks], resources={"data": DataResource(root=str(call.root))}, instance=instance,
+                             run_config={"ops": {"review_tasks": {"config": {"conversations": ["calls-call"]}}}},
+                             selection=[review_tasks])
+    assert res.success
+    meta = res.asset_materializations_for_node("review_tasks")[0].metadata
+    assert meta["dagster/row_count"].value == 1 and meta["flagged_turns"].value == 3
