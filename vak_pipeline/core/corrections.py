@@ -123,3 +123,41 @@ def save_corrections(root: Path, new: list[Correction]) -> tuple[int, int]:
              for _, c in sorted(by_key.items())]
     atomic_write_text(store_path(root), "".join(line + "\n" for line in lines))
     return changed, len(by_key) - changed
+
+
+def dropped_path(root: Path) -> Path:
+    """What erasure took out of the store: per upload, how many reviewed turns, never an id or a text."""
+    return Path(root) / "work" / "review" / "dropped.jsonl"
+
+
+def drop_conversations(root: Path, conv_ids: set[str], reason: str, at: str) -> int:
+    """Take the corrections of `conv_ids` out of the store (erasure: no trace of them may stay in work/), and
+    note each as a line without id or text in dropped.jsonl, which tag_upload reports to the steward."""
+    kept, gone = [], []
+    for c in load_corrections(root):
+        (gone if c.conv_id in conv_ids else kept).append(c)
+    if not gone:
+        return 0
+    lines = [json.dumps(c.model_dump(mode="json"), sort_keys=True, ensure_ascii=False) for c in kept]
+    atomic_write_text(store_path(root), "".join(line + "\n" for line in lines))
+    old = dropped_path(root).read_text(encoding="utf-8") if dropped_path(root).is_file() else ""
+    notes = "".join(json.dumps({"upload": c.upload, "reason": reason, "turns": len(c.turns), "at": at},
+                               sort_keys=True) + "\n" for c in gone)
+    atomic_write_text(dropped_path(root), old + notes)
+    return len(gone)
+
+
+def dropped_for_upload(root: Path, upload: str) -> list[dict]:
+    """The notes of corrections erasure took out of the store for `upload`."""
+    path = dropped_path(root)
+    if not path.is_file():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            note = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(note, dict) and note.get("upload") == upload:
+            out.append(note)
+    return out

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import progress
 from ..audio.crosstalk import measure_crosstalk
 from ..audio.models import NormalizedAudio
+from ..core.corrections import dropped_for_upload
 from ..core.corrections import for_upload as corrections_for_upload
 from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
@@ -472,7 +473,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                 if emit(w, rec, origin, line=line):
                     setattr(result, f"from_{origin}", getattr(result, f"from_{origin}") + 1)
         result.records = w.count
-    _unfit_corrections(upload, corrections, reviewed_seen, erased, result, issues)
+    _unfit_corrections(layout, upload, corrections, reviewed_seen, erased, result, issues)
     result.langs = dict(sorted(langs.items()))
     result.text_imported, result.text_reused = text.imported, text.reused
     result.issues = issues  # the text import's too; they are in its own section of the report
@@ -505,9 +506,15 @@ def _reviewed(upload: str, row: NormalizedAudio, rec: VakRecord, alignment, corr
     return applied.record, applied.alignment
 
 
-def _unfit_corrections(upload: str, corrections: dict, seen: set[str], erased, result: TagResult,
-                       issues: list[Issue]) -> None:
+def _unfit_corrections(layout: DataLayout, upload: str, corrections: dict, seen: set[str], erased,
+                       result: TagResult, issues: list[Issue]) -> None:
     """Each correction of the upload whose conversation is not in this run: erased, or its audio is gone."""
+    for note in dropped_for_upload(layout.root, upload):  # taken out of the store by `vak erase`
+        result.review_unfit += 1
+        issues.append(review_issue(
+            "review_conversation_erased", f"a review ({note.get('turns')} turns, erased {note.get('at')}) was "
+            "taken out of the corrections store with its conversation; it is not applied", "nothing to do: the "
+            "conversation is gone; the note stays in work/review/dropped.jsonl", upload=upload, record_id=None))
     for conv_id, c in sorted(corrections.items()):
         if conv_id in seen:
             continue
