@@ -214,3 +214,19 @@ def test_a_turn_correction_names_its_kinds():
     assert tc.changes == ["boundaries"]
     assert Correction(upload="u", conv_id="c", reviewer="r", at="t", turns=[tc]).digest() == \
         Correction(upload="u", conv_id="c", reviewer="r", at="t", turns=[tc]).digest()
+
+
+def test_vak_erase_takes_the_review_out_of_the_store_leaves_no_trace_and_the_steward_is_told(call):
+    from vak_pipeline.erasure import carry_out, plan
+    from vak_pipeline.erasure.verify import verify
+
+    reviewed(call)
+    p = plan(call, "conversation", ["calls-call"])
+    assert p.found
+    carry_out(call, p)
+    assert load_corrections(call.root) == []
+    assert json.loads((call.root / "work/review/tasks.json").read_text()) == []
+    assert not [t for t in verify(call) if t.path.startswith("work/review")]
+    tag, _ = b.rebuild(call)
+    [issue] = [i for i in tag.issues if i.family == "review"]
+    assert issue.code == "review_conversation_erased" and issue.record_id is None and "3 turns" in issue.message
