@@ -56,6 +56,7 @@ def test_a_review_survives_vak_run_force_with_another_asr_setting(tmp_path):
     shutil.copy(FIX / "stereo_two_voices.flac", up / "stereo.flac")
     (up / "upload.yaml").write_text(YAML, encoding="utf-8")
     layout = DataLayout.at(root)
+    (tmp_path / "dagster").mkdir()
     with dg.instance_for_test(temp_dir=str(tmp_path / "dagster")) as instance:
         first = run_pipeline(root, run_config=FAST, instance=instance, echo=lambda _m: None)
         assert first.success, [(r.name, r.failed_steps) for r in first.runs]
