@@ -161,15 +161,21 @@ def correction_of(task: dict[str, Any], values: dict[str, dict[str, str]] | None
                       source=f"label-studio:task/{tid}", turns=turns), issues
 
 
-def _placeholder_values(layout: DataLayout, upload: str, task: dict[str, Any]) -> dict[str, dict[str, str]]:
+def _records(layout: DataLayout, upload: str) -> tuple[dict[str, VakRecord], dict[str, VakRecord]]:
+    """(private, redacted) records of an upload by id: what placeholders are put back from."""
+    def read(path: Path) -> dict[str, VakRecord]:
+        return {ml.value.id: ml.value for ml in iter_models(path, VakRecord) if ml.value is not None} \
+            if path.is_file() else {}
+
+    return read(layout.conversations(upload)), read(layout.redacted(upload))
+
+
+def _placeholder_values(layout: DataLayout, upload: str, task: dict[str, Any],
+                        records: tuple[dict[str, VakRecord], dict[str, VakRecord]]) -> dict[str, dict[str, str]]:
     """Region id -> {placeholder: value} for each shown turn whose redacted text is still this run's."""
     data = task["data"]
     conv = data["conv_id"]
-    private = next((ml.value for ml in iter_models(layout.conversations(upload), VakRecord)
-                    if ml.value is not None and ml.value.id == conv), None) if layout.conversations(upload).is_file() \
-        else None
-    red = next((ml.value for ml in iter_models(layout.redacted(upload), VakRecord)
-                if ml.value is not None and ml.value.id == conv), None) if layout.redacted(upload).is_file() else None
+    private, red = records[0].get(conv), records[1].get(conv)
     log_path = layout.release_files(upload) / layout.redaction_rel(conv)
     if private is None or red is None or not log_path.is_file() or len(private.turns) != len(red.turns):
         return {}
@@ -191,6 +197,7 @@ def import_export(layout: DataLayout | str | Path, tasks: list[dict[str, Any]]) 
     layout = DataLayout.at(Path(layout) if not isinstance(layout, DataLayout) else layout)
     result = ImportResult()
     found: list[Correction] = []
+    cache: dict[str, tuple[dict[str, VakRecord], dict[str, VakRecord]]] = {}
     for task in tasks:
         if not isinstance(task, dict):
             continue
@@ -199,7 +206,10 @@ def import_export(layout: DataLayout | str | Path, tasks: list[dict[str, Any]]) 
         values = {}
         if data.get("basis", "redacted") == "redacted" and is_safe_id(str(data.get("conv_id", ""))) \
                 and data.get("upload") in layout.uploads():
-            values = _placeholder_values(layout, str(data["upload"]), task)
+            upload = str(data["upload"])
+            if upload not in cache:
+                cache[upload] = _records(layout, upload)
+            values = _placeholder_values(layout, upload, task, cache[upload])
         corr, issues = correction_of(task, values)
         result.issues += issues
         if corr is None:

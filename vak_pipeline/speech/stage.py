@@ -27,13 +27,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import progress
 from ..audio.crosstalk import measure_crosstalk
 from ..audio.models import NormalizedAudio
-from ..core.corrections import dropped_for_upload
+from ..core.corrections import Correction, dropped_for_upload
 from ..core.corrections import for_upload as corrections_for_upload
-from ..core.erasure import load_erased
+from ..core.erasure import ErasedSet, load_erased
 from ..core.issue import Issue, Severity
 from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
+from ..schema.alignment import Alignment
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file, links
@@ -487,8 +488,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     return result
 
 
-def _reviewed(upload: str, row: NormalizedAudio, rec: VakRecord, alignment, correction, result: TagResult,
-              issues: list[Issue]):
+def _reviewed(upload: str, row: NormalizedAudio, rec: VakRecord, alignment: Alignment, correction: Correction,
+              result: TagResult, issues: list[Issue]) -> tuple[VakRecord, Alignment]:
     """(record, alignment) with the conversation's human correction applied, unless its audio changed since."""
     if correction.audio_sha and correction.audio_sha != row.source_sha256:
         result.review_unfit += 1
@@ -506,8 +507,8 @@ def _reviewed(upload: str, row: NormalizedAudio, rec: VakRecord, alignment, corr
     return applied.record, applied.alignment
 
 
-def _unfit_corrections(layout: DataLayout, upload: str, corrections: dict, seen: set[str], erased,
-                       result: TagResult, issues: list[Issue]) -> None:
+def _unfit_corrections(layout: DataLayout, upload: str, corrections: dict[str, Correction], seen: set[str],
+                       erased: ErasedSet, result: TagResult, issues: list[Issue]) -> None:
     """Each correction of the upload whose conversation is not in this run: erased, or its audio is gone."""
     for note in dropped_for_upload(layout.root, upload):  # taken out of the store by `vak erase`
         result.review_unfit += 1
