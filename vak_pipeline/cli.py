@@ -523,3 +523,81 @@ def upload_problems(layout, upload: str) -> list[dict]:
 
 def main() -> None:  # pragma: no cover - console entry
     app()
+
+
+review_app = typer.Typer(no_args_is_help=True, help="Human review in Label Studio: export tasks, import corrections "
+                         "(docs/review.md).")
+app.add_typer(review_app, name="review")
+
+
+@review_app.command("export")
+def review_export_cmd(
+    data: Path = typer.Option(Path("data"), "--data", help="Dataset directory (reads its work/ and release)."),
+    conversation: list[str] = typer.Option(None, "--conversation", help="Export every turn of this conversation id "
+                                           "(repeatable); default: the turns the thresholds flag."),
+    private_audio: bool = typer.Option(False, "--private-audio", help="Send the unredacted audio and transcript "
+                                       "(only for reviewers cleared to hear PII)."),
+    max_avg_logprob: float | None = typer.Option(None, help="Flag turns whose ASR avg log-prob is below this."),
+    min_no_speech_prob: float | None = typer.Option(None, help="Flag turns with a no-speech probability this high."),
+    min_diarization_confidence: float | None = typer.Option(None, help="Flag mono calls diarized less surely."),
+    out: Path | None = typer.Option(None, "--out", help="Tasks file (default DATA/work/review/tasks.json)."),
+) -> None:
+    """Write Label Studio tasks (one per conversation, pre-filled) for what needs a human."""
+    from .review.settings import ReviewSettings
+    from .review.tasks import LABEL_CONFIG, export_tasks
+
+    given = {"conversations": conversation or [], "private_audio": private_audio, "max_avg_logprob": max_avg_logprob,
+             "min_no_speech_prob": min_no_speech_prob, "min_diarization_confidence": min_diarization_confidence}
+    settings = ReviewSettings(**{k: v for k, v in given.items() if v is not None})
+    res = export_tasks(data, settings, out)
+    for issue in res.issues:
+        typer.echo(issue.render(), err=True)
+    why = ", ".join(f"{k} {n}" for k, n in res.reasons.items()) or "none"
+    typer.echo(f"wrote {res.tasks} task(s), {res.turns} turns ({res.flagged_turns} flagged: {why}) to {res.path}"
+               + (f"; {res.left_out} more flagged conversation(s) left for the next round" if res.left_out else ""))
+    typer.echo(f"labeling config: {LABEL_CONFIG}")
+
+
+@review_app.command("import")
+def review_import_cmd(
+    file: Path | None = typer.Argument(None, help="Label Studio's JSON export of the project (Export > JSON)."),
+    data: Path = typer.Option(Path("data"), "--data", help="Dataset directory (the store: DATA/work/review/)."),
+    url: str | None = typer.Option(None, "--url", help="Label Studio's URL, to read the export over its API."),
+    token: str | None = typer.Option(None, "--token", envvar="LABEL_STUDIO_API_KEY",
+                                     help="API token (Account & Settings); or $LABEL_STUDIO_API_KEY."),
+    project: int | None = typer.Option(None, "--project", help="Project id (with --url)."),
+) -> None:
+    """Read reviewers' corrections into the corrections store; the next `vak run` applies them."""
+    from .review.annotations import import_export
+    from .review.label_studio import LabelStudio, LabelStudioError
+
+    if (file is None) == (url is None):
+        typer.echo("error: give an export FILE, or --url with --token and --project", err=True)
+        raise typer.Exit(2)
+    if file is not None:
+        try:
+            tasks = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            typer.echo(f"error: {file}: not a readable JSON export ({type(exc).__name__}); export the project as "
+                       "JSON in Label Studio", err=True)
+            raise typer.Exit(2) from None
+    else:
+        if not token or project is None:
+            typer.echo("error: --url needs --token (or $LABEL_STUDIO_API_KEY) and --project", err=True)
+            raise typer.Exit(2)
+        try:
+            with LabelStudio(url, token) as ls:
+                tasks = ls.export(project)
+        except LabelStudioError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+    if not isinstance(tasks, list):
+        typer.echo("error: the export is not a list of tasks; export the project as JSON", err=True)
+        raise typer.Exit(2)
+    res = import_export(data, tasks)
+    for issue in res.issues:
+        typer.echo(issue.render(), err=True)
+    kinds = ", ".join(f"{k} {n}" for k, n in res.kinds.items()) or "none"
+    typer.echo(f"{res.tasks} task(s): {res.reviewed} reviewed, {res.unreviewed} not yet; {res.changed_turns} turn(s) "
+               f"corrected ({kinds}), {res.confirmed_turns} confirmed; {res.stored} stored in "
+               f"{data}/work/review/corrections.jsonl. Run `vak run --data {data}` to apply them.")

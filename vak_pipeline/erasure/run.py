@@ -10,12 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.corrections import drop_conversations
 from ..core.erasure import ErasureEntry, append_entry, digest, load_erased, now
 from ..identity import ContentIndex
 from ..identity.audio import audio_print, bit_error
 from ..layout import DataLayout
 from ..schema import VakRecord
-from ..storage import atomic_open
+from ..storage import atomic_open, atomic_write_json
 from .plan import ErasurePlan, raw_file, text_key
 
 MAX_BIT_ERROR, MIN_OVERLAP = 0.15, 0.8  # the identity defaults: a re-encoded copy of erased audio is refused
@@ -96,6 +97,8 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
         purged = _purge_raw(layout, p)
         entry.purged_raw = purged
     append_entry(layout.root, entry)  # first: whatever happens next, every later run honours it
+    drop_conversations(layout.root, set(convs), "erased", entry.at)  # reviews of them: noted without ids
+    _drop_review_tasks(layout.root / "work" / "review" / "tasks.json", set(convs))
     for f in p.found:
         for path in _per_conversation_files(layout, f.upload, f.conv_id):
             path.unlink(missing_ok=True)
@@ -106,6 +109,18 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
         layout.ingest_marker(upload).unlink(missing_ok=True)
     layout.publish_marker.unlink(missing_ok=True)
     return entry
+
+
+def _drop_review_tasks(path: Path, convs: set[str]) -> None:
+    """The review tasks file (`vak review export`) without the erased conversations' tasks."""
+    try:
+        tasks = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(tasks, list):
+        kept = [t for t in tasks if not (isinstance(t, dict) and (t.get("data") or {}).get("conv_id") in convs)]
+        if len(kept) != len(tasks):
+            atomic_write_json(path, kept)
 
 
 def _purge_raw(layout: DataLayout, p: ErasurePlan) -> int:

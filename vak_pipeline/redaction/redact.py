@@ -139,7 +139,8 @@ def _entity_hints(rec: VakRecord, f: _Field) -> list[Match]:
         return []
     out = []
     for e in rec.turns[f.turn].entities or []:
-        ptype = PII_ENTITY_TYPES.get(e.type)
+        # a recognizer's own type too: a reviewer marks spans with them (review/label_config.xml)
+        ptype = PII_ENTITY_TYPES.get(e.type) or (e.type if e.type in PLACEHOLDER_PREFIX else None)
         if ptype is None or e.start_char is None or e.end_char is None:
             continue
         if f.text[e.start_char:e.end_char] == e.text and e.text.strip():

@@ -149,6 +149,7 @@ class StewardSummary:
     # "locale" / "source" -> value -> split -> conversations (a value in one split only is a training warning)
     by_split: dict[str, dict[str, Counter]] = field(default_factory=lambda: {"locale": {}, "source": {}})
     audio_by_split: Counter = field(default_factory=Counter)  # real recordings per split
+    verified_by_split: Counter = field(default_factory=Counter)  # ... of which a human reviewed (verified_by_human)
     split_names: list[str] = field(default_factory=list)  # the splits splits.json declares (ratios), in order
 
     def as_dict(self) -> dict[str, Any]:
@@ -180,6 +181,9 @@ class StewardSummary:
             "splits_errors": self.splits_errors,
             "splits_stale": self.splits_stale,
             "speech_cleanup": dict(self.speech_cleanup.most_common()),
+            "human_verified_by_split": {k: {"recordings": n, "verified": self.verified_by_split[k],
+                                            "share": round(self.verified_by_split[k] / n, 4)}
+                                        for k, n in sorted(self.audio_by_split.items()) if n},
         }
 
 
@@ -279,6 +283,8 @@ def _summarize_manifest(
             s.by_split[key].setdefault(value, Counter())[split] += 1
         if audio:
             s.audio_by_split[split] += 1
+            if m.transcription is not None and m.transcription.verified_by_human:
+                s.verified_by_split[split] += 1
             s.with_audio += 1
             s.audio_hours += record.audio.duration_s / 3600
             s.conv_hist.add(record.audio.duration_s)
@@ -541,6 +547,7 @@ SECTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "turn-taking": ("Turn-taking", ("tagged_turns", "splits")),
     "breakdowns": ("Breakdowns", ("validated_manifest", "splits")),
     "privacy": ("Redactions", ("redacted_manifest",)),
+    "review": ("Human review", ("review_tasks", "tagged_turns")),
     "charts": ("Charts", ("validated_manifest",)),
 }
 
@@ -807,9 +814,27 @@ def _tables(
         ],
     }
     out["identity"] = _identity_tables(layout, funnel)
+    out["review"] = _review_tables(layout, funnel, s, cap)
     # no empty tables, no empty sections (the verdict section always stays: the page opens with it)
     return {sid: kept for sid, parts in out.items()
             if (kept := [p for p in parts if p[2]]) or sid == "verdict"}
+
+
+def _review_tables(layout: DataLayout, funnel: Funnel, s: StewardSummary, cap: int
+                   ) -> list[tuple[str, list[str], list[list[Any]], str]]:
+    """How much of each split a human verified, and every correction that no longer fits (never applied)."""
+    from .stage_reports import stage_issues
+
+    shares = [[k, n, s.verified_by_split[k], f"{100 * s.verified_by_split[k] / n:.1f}%"]
+              for k, n in sorted(s.audio_by_split.items()) if n] if s.verified_by_split else []
+    unfit = [[u.upload, si.issue.code, si.issue.record_id or "(erased)", si.issue.message, si.issue.fix]
+             for u in funnel.uploads for si in stage_issues(layout, u.upload) if si.issue.family == "review"]
+    return [
+        ("Human-verified recordings by split", ["split", "audio recordings", "human-verified", "share"], shares,
+         "a recording whose review (vak review import) was applied: meta.transcription.verified_by_human"),
+        (f"{len(unfit)} review correction(s) not applied", ["upload", "code", "record", "why", "fix"], unfit[:cap],
+         "corrections whose turn, audio or conversation is gone; they stay in work/review/corrections.jsonl"),
+    ]
 
 
 def _identity_tables(layout: DataLayout, funnel: Funnel) -> list[tuple[str, list[str], list[list[Any]], str]]:

@@ -1,1 +1,3 @@
-"""Human review in Label Studio: tasks out, corrections back, and the client that talks to a server."""
+"""Human review in Label Studio: the labeling config vak ships, task export, the import of reviewers'
+corrections into the corrections store (core.corrections), which tag_upload applies on every run, and the
+REST client that talks to a server (label_studio.py)."""

@@ -20,6 +20,9 @@ class Word(BaseModel):
     turn: int | None = None
     channel: int | None = None
     probability: float | None = None
+    approximate: bool | None = Field(default=None, exclude_if=lambda v: v is None,
+                                     description="True when a reviewer's corrected text was spread over the turn's "
+                                                 "time: the word's timing is an estimate, not the ASR's.")
 
 
 class Alignment(BaseModel):

@@ -3,9 +3,9 @@
 The last step of every ingest run (the `synth` asset, whoever launched the run: `vak run`, the UI, the
 upload sensor, the nightly schedule) writes work/<upload>/ingest_done.json saying what the ingest was made
 of: the upload's fingerprint as its inventory recorded it, the locale packs, the pipeline code (the assets'
-code versions) and the run config that shapes outputs. `vak run`, the sensor and the schedule all ask
-`is_ingested`, so none redoes what another did. An upload that changed since, or an ingest that stopped
-half-way (no marker for this fingerprint), is not ingested.
+code versions), the digest of its human corrections (core.corrections) and the run config that shapes
+outputs. `vak run`, the sensor and the schedule all ask `is_ingested`, so none redoes what another did. An
+upload that changed since, or an ingest that stopped half-way (no marker for this fingerprint), is not ingested.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import hashlib
 import json
 from typing import Any
 
+from ..core.corrections import upload_digest
 from ..layout import DataLayout
 from ..storage import atomic_write_json
 from .inventory import fingerprint
@@ -55,7 +56,8 @@ def mark_ingested(layout: DataLayout, upload: str, code: str, run_config: dict[s
     fp = recorded_fingerprint(layout, upload)
     if fp is None:
         return None
-    marker = {"fingerprint": fp, "packs": _packs(), "code": code, "config": config_key(run_config), "run_id": run_id}
+    marker = {"fingerprint": fp, "packs": _packs(), "code": code, "config": config_key(run_config), "run_id": run_id,
+              "review": upload_digest(layout.root, upload)}
     atomic_write_json(layout.ingest_marker(upload), marker)
     return marker
 
@@ -81,6 +83,8 @@ def is_ingested(layout: DataLayout, upload: str, current: str | None = None, *, 
     if not layout.redacted(upload).is_file() or marker.get("packs") != _packs():
         return False
     if code is not None and marker.get("code") != code:
+        return False
+    if marker.get("review") != upload_digest(layout.root, upload):  # a new human review re-runs what it changes
         return False
     return any_config or marker.get("config") == config_key(run_config)
 

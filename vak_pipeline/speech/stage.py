@@ -27,11 +27,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import progress
 from ..audio.crosstalk import measure_crosstalk
 from ..audio.models import NormalizedAudio
-from ..core.erasure import load_erased
+from ..core.corrections import Correction, dropped_for_upload
+from ..core.corrections import for_upload as corrections_for_upload
+from ..core.erasure import ErasedSet, load_erased
 from ..core.issue import Issue, Severity
 from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
+from ..schema.alignment import Alignment
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
 from ..sources.inventory import is_plain_file, links
@@ -49,6 +52,7 @@ from ..sources.vakforge import audio_path_issue
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
+from .corrections import apply_correction, review_issue
 from .diarize import AgentHintError, Diarizer, attribute_words
 from .gate import bleed_only_regions
 from .models import ConversationTranscript, Segment
@@ -115,6 +119,9 @@ class TagResult(StageResult):
     tool_turns: int = 0
     overlaps: int = 0
     langs: dict[str, int] = Field(default_factory=dict)
+    reviewed: int = 0  # records with a human correction applied (meta.transcription.verified_by_human)
+    reviewed_turns: int = 0  # ... their corrected turns
+    review_unfit: int = 0  # corrections that no longer fit (reported as issues, not applied)
     issues: list[Issue] = Field(default_factory=list)
     conversations: str = ""
 
@@ -397,6 +404,8 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     upload_dir = layout.upload_dir(upload)
 
     erased = load_erased(layout.root)
+    corrections = corrections_for_upload(layout.root, upload)
+    reviewed_seen: set[str] = set()
 
     def emit(w: JsonlWriter, rec: VakRecord, origin: str, file: str | None = None, line: str | None = None) -> bool:
         """Write `rec` (as `line` when given: its JSONL line already) unless its id is unsafe, taken or erased."""
@@ -445,6 +454,9 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                 rec, alignment, rec_issues = build_record(row, tr, events, max_gap_s,
                                                            created=file_created(upload_dir / row.source_file))
                 issues.extend(rec_issues)
+                if tr.conv_id in corrections and not erased.has_conv(tr.conv_id):
+                    reviewed_seen.add(tr.conv_id)
+                    rec, alignment = _reviewed(upload, row, rec, alignment, corrections[tr.conv_id], result, issues)
                 if emit(w, rec, "audio", row.shown_file):
                     atomic_write_json(layout.work_alignment(upload, rec.id),
                                       alignment.model_dump(mode="json", exclude_none=True))
@@ -462,6 +474,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                 if emit(w, rec, origin, line=line):
                     setattr(result, f"from_{origin}", getattr(result, f"from_{origin}") + 1)
         result.records = w.count
+    _unfit_corrections(layout, upload, corrections, reviewed_seen, erased, result, issues)
     result.langs = dict(sorted(langs.items()))
     result.text_imported, result.text_reused = text.imported, text.reused
     result.issues = issues  # the text import's too; they are in its own section of the report
@@ -470,5 +483,50 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     write_report(layout.speech_report(upload), own, section="tagged_turns", counts={
         "records": result.records, "from_audio": result.from_audio, "from_text": result.from_text,
         "from_vakforge": result.from_vakforge, "turns": result.turns, "tool_turns": result.tool_turns,
-        "overlaps": result.overlaps, "langs": result.langs})
+        "overlaps": result.overlaps, "langs": result.langs, "reviewed": result.reviewed,
+        "reviewed_turns": result.reviewed_turns, "review_unfit": result.review_unfit})
     return result
+
+
+def _reviewed(upload: str, row: NormalizedAudio, rec: VakRecord, alignment: Alignment, correction: Correction,
+              result: TagResult, issues: list[Issue]) -> tuple[VakRecord, Alignment]:
+    """(record, alignment) with the conversation's human correction applied, unless its audio changed since."""
+    if correction.audio_sha and correction.audio_sha != row.source_sha256:
+        result.review_unfit += 1
+        issues.append(review_issue(
+            "review_audio_changed", "the recording changed since it was reviewed (another file under the same "
+            "name); the review was not applied", "review the conversation again: vak review export --conversation "
+            "ID, then vak review import", upload=upload, record_id=rec.id, file=row.shown_file))
+        return rec, alignment
+    applied = apply_correction(rec, alignment, correction)
+    issues.extend(applied.issues)
+    result.review_unfit += sum(1 for i in applied.issues if i.code == "review_turn_vanished")
+    if applied.turns:
+        result.reviewed += 1
+        result.reviewed_turns += applied.turns
+    return applied.record, applied.alignment
+
+
+def _unfit_corrections(layout: DataLayout, upload: str, corrections: dict[str, Correction], seen: set[str],
+                       erased: ErasedSet, result: TagResult, issues: list[Issue]) -> None:
+    """Each correction of the upload whose conversation is not in this run: erased, or its audio is gone."""
+    for note in dropped_for_upload(layout.root, upload):  # taken out of the store by `vak erase`
+        result.review_unfit += 1
+        issues.append(review_issue(
+            "review_conversation_erased", f"a review ({note.get('turns')} turns, erased {note.get('at')}) was "
+            "taken out of the corrections store with its conversation; it is not applied", "nothing to do: the "
+            "conversation is gone; the note stays in work/review/dropped.jsonl", upload=upload, record_id=None))
+    for conv_id, c in sorted(corrections.items()):
+        if conv_id in seen:
+            continue
+        result.review_unfit += 1
+        if erased.has_conv(conv_id):  # the id is not repeated: the person asked to be forgotten
+            issues.append(review_issue(
+                "review_conversation_erased", "a reviewed conversation was erased; its review is not applied",
+                "nothing to do for the release; `vak review import` keeps the store, remove the line of the erased "
+                "conversation from work/review/corrections.jsonl", upload=upload, record_id=None))
+        else:
+            issues.append(review_issue(
+                "review_conversation_missing", f"a review ({len(c.turns)} turns) names a conversation that has no "
+                "transcribed recording in this run; it was not applied", "restore the recording under raw/, or "
+                "review the conversation again once it is transcribed", upload=upload, record_id=conv_id))

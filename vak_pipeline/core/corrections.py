@@ -1,0 +1,163 @@
+"""The corrections store: what human reviewers changed (Label Studio), kept under the data root for every re-run.
+
+`work/review/corrections.jsonl`, one line per reviewed conversation (its latest review wins), rewritten
+atomically by `vak review import`. A turn is named by its conversation and its time as the reviewer saw it
+(`TurnCorrection.start` / `end`), never by list index, so a re-transcription that shifts or renumbers turns
+still finds it. Every stage that builds records reads it (like the erasure ledger), and the digest of an
+upload's corrections is part of what says the upload is ingested, so a new review re-runs what it changes.
+The store is private (it holds what reviewers typed): it never leaves `work/`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..storage import atomic_write_text
+
+STORE_VERSION = "1"
+Basis = Literal["redacted", "private"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PiiSpan(_Model):
+    """A PII span a reviewer added or removed: its type and the words it covers in the turn's text."""
+
+    type: str = Field(min_length=1)
+    text: str = Field(description="The words the span covers (private: the store never leaves work/).")
+
+
+class TurnCorrection(_Model):
+    """What a reviewer said about one turn; a field left None was not changed (the turn was confirmed)."""
+
+    start: float = Field(ge=0, description="The turn's start (s) when it was exported: its identity.")
+    end: float = Field(ge=0, description="The turn's end (s) when it was exported: its identity.")
+    text: str | None = None
+    speaker: Literal["user", "agent"] | None = None
+    new_start: float | None = Field(default=None, ge=0)
+    new_end: float | None = Field(default=None, ge=0)
+    lang: str | None = None
+    pii_added: list[PiiSpan] = Field(default_factory=list)
+    pii_removed: list[PiiSpan] = Field(default_factory=list)
+
+    @property
+    def changes(self) -> list[str]:
+        """The kinds of change this correction makes (empty: the reviewer confirmed the turn)."""
+        kinds = [k for k in ("text", "speaker", "lang") if getattr(self, k) is not None]
+        if self.new_start is not None or self.new_end is not None:
+            kinds.append("boundaries")
+        kinds += [k for k in ("pii_added", "pii_removed") if getattr(self, k)]
+        return kinds
+
+
+class Correction(_Model):
+    """One reviewed conversation: who reviewed it, when, against which audio, and each turn they touched."""
+
+    version: str = STORE_VERSION
+    upload: str
+    conv_id: str
+    audio_sha: str | None = Field(default=None, description="sha256 of the recording when the task was exported; "
+                                  "a correction of audio that changed since is reported, not applied.")
+    basis: Basis = Field(default="redacted", description="The text the reviewer saw: the redacted release's or "
+                         "the private transcript's.")
+    reviewer: str
+    at: str = Field(description="UTC time of the review (ISO 8601).")
+    source: str = Field(default="", description="Where it came from, e.g. label-studio:task/12.")
+    turns: list[TurnCorrection]
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.model_dump_json().encode("utf-8")).hexdigest()[:16]
+
+
+def store_path(root: Path) -> Path:
+    return Path(root) / "work" / "review" / "corrections.jsonl"
+
+
+def load_corrections(root: Path) -> list[Correction]:
+    """Every correction of the data root, in store order (empty without a store)."""
+    path = store_path(root)
+    if not path.is_file():
+        return []
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(Correction.model_validate_json(line))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{n}: not a correction ({type(exc).__name__}); restore the line from a "
+                                 "backup, or run `vak review import` again on the export it came from") from None
+    return out
+
+
+def for_upload(root: Path, upload: str) -> dict[str, Correction]:
+    """The corrections of one upload, by conversation id."""
+    return {c.conv_id: c for c in load_corrections(root) if c.upload == upload}
+
+
+def upload_digest(root: Path, upload: str) -> str | None:
+    """The digest of an upload's corrections (None without any): part of its ingest's identity."""
+    found = for_upload(root, upload)
+    if not found:
+        return None
+    return hashlib.sha256(json.dumps(sorted(c.digest() for c in found.values())).encode()).hexdigest()[:16]
+
+
+def save_corrections(root: Path, new: list[Correction]) -> tuple[int, int]:
+    """Merge `new` into the store (a conversation's later review replaces an earlier one), atomically.
+    Returns (added or replaced, kept as they were)."""
+    by_key = {(c.upload, c.conv_id): c for c in load_corrections(root)}
+    changed = 0
+    for c in new:
+        old = by_key.get((c.upload, c.conv_id))
+        if old is None or (old.at <= c.at and old != c):
+            by_key[(c.upload, c.conv_id)] = c
+            changed += 1
+    lines = [json.dumps(c.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+             for _, c in sorted(by_key.items())]
+    atomic_write_text(store_path(root), "".join(line + "\n" for line in lines))
+    return changed, len(by_key) - changed
+
+
+def dropped_path(root: Path) -> Path:
+    """What erasure took out of the store: per upload, how many reviewed turns, never an id or a text."""
+    return Path(root) / "work" / "review" / "dropped.jsonl"
+
+
+def drop_conversations(root: Path, conv_ids: set[str], reason: str, at: str) -> int:
+    """Take the corrections of `conv_ids` out of the store (erasure: no trace of them may stay in work/), and
+    note each as a line without id or text in dropped.jsonl, which tag_upload reports to the steward."""
+    kept, gone = [], []
+    for c in load_corrections(root):
+        (gone if c.conv_id in conv_ids else kept).append(c)
+    if not gone:
+        return 0
+    lines = [json.dumps(c.model_dump(mode="json"), sort_keys=True, ensure_ascii=False) for c in kept]
+    atomic_write_text(store_path(root), "".join(line + "\n" for line in lines))
+    old = dropped_path(root).read_text(encoding="utf-8") if dropped_path(root).is_file() else ""
+    notes = "".join(json.dumps({"upload": c.upload, "reason": reason, "turns": len(c.turns), "at": at},
+                               sort_keys=True) + "\n" for c in gone)
+    atomic_write_text(dropped_path(root), old + notes)
+    return len(gone)
+
+
+def dropped_for_upload(root: Path, upload: str) -> list[dict]:
+    """The notes of corrections erasure took out of the store for `upload`."""
+    path = dropped_path(root)
+    if not path.is_file():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            note = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(note, dict) and note.get("upload") == upload:
+            out.append(note)
+    return out
