@@ -253,7 +253,7 @@ def release(context: dg.AssetExecutionContext, data: DataResource):
     from vak_pipeline.release import promote
     from vak_pipeline.report.decision import block_candidate, block_sentence, blocking_causes
     from vak_pipeline.report.steward import render_page
-    from vak_pipeline.sources.ingested import mark_published
+    from vak_pipeline.uploads.ingested import mark_published
 
     from .versions import job_code
 

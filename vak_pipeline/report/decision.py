@@ -18,9 +18,9 @@ import yaml
 
 from ..layout import DataLayout
 from ..release import ReleaseVerdict, block, keep_blocked, read_verdict
-from ..sources.descriptor import DESCRIPTOR_NAME, RecordingSettings
 from ..splits import check_splits, iter_summaries, open_splits
 from ..storage import iter_jsonl
+from ..uploads.descriptor import DESCRIPTOR_NAME, RecordingSettings
 
 # rule families whose ERROR rows stop a release (the checks of validated_manifest say so too)
 BLOCKING_FAMILIES = frozenset({"structure", "provenance"})

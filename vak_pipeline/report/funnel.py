@@ -26,9 +26,9 @@ from pydantic import BaseModel, Field
 from ..core.issue import Severity
 from ..layout import DataLayout
 from ..rules.origin import record_kind, record_origin, synthesized_audio
-from ..sources.inventory import Inventory
 from ..splits import SplitStore
 from ..storage import iter_jsonl
+from ..uploads.inventory import Inventory
 from .stage_reports import stage_issues, synth_stayed_text
 
 STAGES = ("in", "decoded", "transcribed", "turns", "redacted", "valid", "published")

@@ -19,9 +19,9 @@ from ..core.issue import Issue
 from ..layout import DataLayout
 from ..schema.record import VakRecord
 from ..storage import iter_models
-from .inventory import is_plain_file, kind_of, links
-from .limits import DEFAULT_LIMITS, InputLimits
-from .links import data_rel, first_link, inside, link_issue
+from ..uploads.inventory import is_plain_file, kind_of, links
+from ..uploads.limits import DEFAULT_LIMITS, InputLimits
+from ..uploads.links import data_rel, first_link, inside, link_issue
 from .text import turn_too_long
 
 PUBLISHED_DIRS = ("audio", "alignments", "redactions", "exports", "reports")

@@ -33,8 +33,6 @@ from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, Stage
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
-from ..sources.ids import is_safe_id
-from ..sources.limits import DEFAULT_LIMITS, InputLimits
 from ..sources.text import (
     TEXT_IMPORT_VERSION,
     TextImportResult,
@@ -44,6 +42,8 @@ from ..sources.text import (
 )
 from ..sources.vakforge import iter_vakforge_imports
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
+from ..uploads.ids import is_safe_id
+from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
 from .diarize import AgentHintError, Diarizer, attribute_words
