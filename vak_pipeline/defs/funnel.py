@@ -90,7 +90,7 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
     """Build the steward report and describe it as metadata: verdict, funnel, drops, flagged recordings."""
     import hashlib
 
-    from vak_pipeline.report.quality import METRICS
+    from vak_pipeline.quality.recordings import METRICS
     from vak_pipeline.report.steward import ReportSettings, build_steward_report, hms, summary_markdown
 
     extra = {"dagster_url": dagster_url} if dagster_url else {}

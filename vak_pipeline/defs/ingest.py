@@ -1,6 +1,6 @@
 """Uploads in: raw_uploads (inventory) -> normalized_audio (24 kHz wavs), their checks, sensor and schedule.
 
-Thin: each asset calls the library (uploads.inventory, audio.stage, audio.expectations) and reports metadata.
+Thin: each asset calls the library (uploads.inventory, audio.stage, quality.audio) and reports metadata.
 """
 
 import json
@@ -8,18 +8,18 @@ import time
 
 import dagster as dg
 
-from vak_pipeline.audio.expectations import AUDIO_CHECKS, AudioBounds
 from vak_pipeline.audio.settings import NORMALIZE_VERSION, NormalizeSettings
+from vak_pipeline.quality.audio import AUDIO_CHECKS, AudioBounds
 from vak_pipeline.storage import atomic_write_json
 from vak_pipeline.uploads.inventory import INVENTORY_VERSION
 
 from .config import config_class
 from .failures import os_errors_as_sentences
-from .gx import gx_checks
 from .jobs import ingest_job, schedule_status, sensor_status
 from .metadata import issues_table
 from .partitions import uploads_partitions
 from .progress import logged_progress
+from .quality import gx_checks
 from .resources import DataResource
 from .tags import run_tags
 
@@ -81,12 +81,12 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
 
 
 class AudioBoundsConfig(config_class(AudioBounds)):
-    """audio.expectations.AudioBounds, as run config."""
+    """quality.audio.AudioBounds, as run config."""
 
 
 def _audio_suite(upload: str, bounds: AudioBounds, layout):
-    from vak_pipeline.audio.expectations import check_audio
     from vak_pipeline.audio.stage import read_audio_index
+    from vak_pipeline.quality.audio import check_audio
 
     return check_audio(read_audio_index(layout, upload), bounds), layout.upload_report(upload)
 

@@ -3,7 +3,7 @@
 data/reports/steward/: index.html (one page, PNG charts embedded), report.md, report.json (the same
 numbers, machine-readable), summary.json, quality.csv and the PNG files. Sections: release verdict, the
 funnel per upload and in total (report.funnel), every dropped file and rejected row with its uploaded
-file, line and fix, quality per recording (report.quality), turn-taking per split and locale
+file, line and fix, quality per recording (quality.recordings), turn-taking per split and locale
 (report.turntaking), counts by locale, source, consent, licence, split and language (normalized to the
 locale pack's tags), redactions by PII type (types and counts only, never values), duration charts.
 Audio and text are counted apart: a ticket's timestamps span hours but are not audio, and a chat
@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
+from ..quality.recordings import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
 from ..recipes.common import export_warnings, iter_records
 from ..release import ReleaseVerdict, read_verdict
 from ..rules.origin import record_kind, synthesized_audio
@@ -43,7 +44,6 @@ from ..speech.cleanup import cleanup_counts
 from ..splits import DEFAULT_RATIOS, SplitStore, check_splits, iter_summaries, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
 from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, build_funnel
-from .quality import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
 from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
 # bump when the report for the same inputs would change (its code_version): 2 from a template; 3 long words
