@@ -230,7 +230,7 @@ class StewardReportConfig(QualityOpConfig):
 @os_errors_as_sentences
 def steward_report(context: dg.AssetExecutionContext, config: StewardReportConfig,
                    data: DataResource) -> dg.MaterializeResult:
-    from .funnel import steward_report_result
+    from .steward import steward_report_result
 
     layout = data.layout.candidate()
     inputs: dict[str, Any] = {"splits": _file_hash(layout.splits), "rejected": _file_hash(layout.rejected)}

@@ -610,7 +610,9 @@ def _synth_cells(u: UploadFunnel, stage: str) -> list[Any]:
     return ["", ""] if a is None else [a.recordings, hms((a.hours or 0.0) * 3600)]
 
 
-def _upload_rows(funnel: Funnel) -> list[list[Any]]:
+def upload_rows(funnel: Funnel) -> list[list[Any]]:
+    """The funnel per upload and in total, one row per upload in UPLOAD_COLUMNS (the report's table and the
+    steward_report asset's metadata)."""
     rows = []
     for u in funnel.uploads + [funnel.total]:
         rows.append(
@@ -731,7 +733,7 @@ def _tables(
             ),
             ("Drops by reason", ["reason", "count"], [[k, v] for k, v in by_reason.items()], ""),
         ],
-        "uploads": [("", UPLOAD_COLUMNS, _upload_rows(funnel), "")],
+        "uploads": [("", UPLOAD_COLUMNS, upload_rows(funnel), "")],
         "dropped": [
             (
                 f"{len(drops)} drop(s) in {len({d.file for d in drops})} uploaded file(s)",
