@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -184,10 +184,22 @@ class StewardSummary:
 
 
 class Verdict(BaseModel):
-    """release: nothing for a steward to look at; review: data was left out or flagged; blocked: do not train."""
+    """The steward's reading of a candidate: a view of its `release.ReleaseVerdict` (the one verdict model:
+    what the release step decided, verdict.json) joined with what this report found, built only by `of`.
+    release: nothing for a steward to look at; review: data was left out or flagged; blocked: do not train."""
 
-    status: str
+    status: Literal["release", "review", "blocked"]
     reasons: list[str] = Field(default_factory=list)
+    found: list[str] = Field(default_factory=list, description="the report's own findings, blocking ones first "
+                                                               "(the reasons without the release step's)")
+
+    @classmethod
+    def of(cls, release: ReleaseVerdict | None, blocking: list[str], review: list[str]) -> Verdict:
+        """Blocked when the release step blocked the candidate (its reasons first) or `blocking` is not empty."""
+        decided = blocked_reasons(release) if release is not None and release.status == "blocked" else []
+        blocked = decided + blocking
+        return cls(status="blocked" if blocked else "review" if review else "release",
+                   reasons=blocked + review, found=blocking + review)
 
 
 def _in_out_dir(name: str) -> property:
@@ -335,8 +347,6 @@ def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict |
     """Blocked when a blocking check stopped this candidate (`release`, from verdict.json) or there is nothing
     sound to train on; review when anything was left out or flagged."""
     blocked, review = [], []
-    if release is not None and release.status == "blocked":
-        blocked += blocked_reasons(release)
     if s.manifest_hash is None or s.conversations == 0:
         blocked.append("the manifest is missing or holds no valid conversation")
     if s.by["split"].get("(no splits.json)"):
@@ -360,9 +370,7 @@ def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict |
         review.append(f"{len(flagged)} recording(s) outside the quality thresholds (see Quality)")
     if s.unreadable_lines:
         blocked.append(f"{s.unreadable_lines} unreadable manifest line(s)")
-    if blocked:
-        return Verdict(status="blocked", reasons=blocked + review)
-    return Verdict(status="review" if review else "release", reasons=review)
+    return Verdict.of(release, blocked, review)
 
 
 def hms(seconds: float | None) -> str:
