@@ -46,8 +46,8 @@ def run(quick: bool) -> list[dict]:
     from vak_pipeline.audio.normalize import normalize_recording
     from vak_pipeline.audio.stage import normalize_upload
     from vak_pipeline.layout import DataLayout
-    from vak_pipeline.sources.inventory import inventory
     from vak_pipeline.storage import atomic_write_json
+    from vak_pipeline.uploads.inventory import inventory
 
     rows: list[dict] = []
     n_files, secs = (4, 15.0) if quick else (4, 60.0)
@@ -127,7 +127,7 @@ def run(quick: bool) -> list[dict]:
 
 def _sensor_scan_row(tmp: Path, n_files: int) -> dict:
     """The sensor's per-upload fingerprint (stat only) vs the inventory (sha256 of every byte), same folder."""
-    from vak_pipeline.sources.inventory import fingerprint, inventory
+    from vak_pipeline.uploads.inventory import fingerprint, inventory
 
     up = tmp / "scan" / "many"
     up.mkdir(parents=True)

@@ -251,7 +251,7 @@ def lookup_cmd(conv_id: str = typer.Argument(..., help="A published conversation
                fmt: str = typer.Option("text", "--format", help="text or json (one match per line).")) -> None:
     """Which raw file a published id came from: PII-free ids hide caller names, the private map under
     work/<upload>/names/ keeps them (only someone with access to work/ can read it)."""
-    from .sources.names import lookup
+    from .uploads.names import lookup
 
     found = lookup(data, conv_id)
     if not found:
@@ -503,10 +503,10 @@ def verify_erased_cmd(
 
 def upload_problems(layout, upload: str) -> list[dict]:
     """Every issue the stages recorded for an upload (in work/<upload>/*report.json), streamed from disk, with
-    file names and record ids shown without PII (sources.names.shown_issue)."""
+    file names and record ids shown without PII (uploads.names.shown_issue)."""
     import json
 
-    from .sources.names import shown_issue
+    from .uploads.names import shown_issue
 
     out: list[dict] = []
     for path in sorted(layout.work(upload).glob("*report.json")):

@@ -133,7 +133,7 @@ def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[N
 def _refuse_pii_names(names: list[str], echo: Callable[[str], None]) -> dict[str, str]:
     """Uploads whose folder name carries PII, with the paragraph said about each (never the value): a partition
     key is shown in the UI, run tags and the event log, so such an upload is not run at all."""
-    from .sources.names import upload_name_issue
+    from .uploads.names import upload_name_issue
 
     refused: dict[str, str] = {}
     for name in names:
@@ -208,7 +208,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
         from uuid import uuid4
 
         from . import writers
-        from .sources.ingested import is_ingested
+        from .uploads.ingested import is_ingested
 
         token = f"vak-run:{uuid4().hex[:12]}"
         code = ingest_code()
@@ -245,7 +245,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
 def _publish(layout: DataLayout, report: PipelineReport, inst: dg.DagsterInstance, rc: dict[str, Any],
              executor: str, token: str, force: bool, echo: Callable[[str], None]) -> None:
-    from .sources.ingested import is_published
+    from .uploads.ingested import is_published
 
     if not force and is_published(layout, publish_code(), rc):  # whoever published it: this run, the daemon
         echo("publish: no input changed since the last release, skipped")

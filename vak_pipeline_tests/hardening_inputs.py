@@ -17,9 +17,9 @@ from vak_pipeline.redaction.redact import redact_record_full
 from vak_pipeline.rules.issue import Issue
 from vak_pipeline.schema import VakRecord
 from vak_pipeline.sources.aidb import AidbImportContext, ImportedRecord, iter_aidb_file
-from vak_pipeline.sources.descriptor import RecordingSettings, load_descriptor
 from vak_pipeline.sources.messages import MessagesImportContext, iter_messages_file
 from vak_pipeline.sources.text import iter_text_records
+from vak_pipeline.uploads.descriptor import RecordingSettings, load_descriptor
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_CHATS = ROOT / "data" / "raw" / "sample-chats"

@@ -154,7 +154,7 @@ def inspect_file(path: Path, block_s: float = 5.0, name: str | None = None) -> I
 
 def inspect_path(path: Path, block_s: float = 5.0) -> tuple[list[InspectReport], list[tuple[str, str, str, str]]]:
     """Inspect a recording, or every recording under a directory: (reports, [(file, code, reason, fix)])."""
-    from ..sources.inventory import AUDIO_SUFFIXES
+    from ..uploads.inventory import AUDIO_SUFFIXES
     from .decode import AudioError
 
     path = Path(path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..sources.descriptor import RecordingSettings
+from ..uploads.descriptor import RecordingSettings
 from .crosstalk import Crosstalk
 
 
@@ -47,7 +47,7 @@ class RecordingSource(BaseModel):
     conv_id: str
     upload: str
     source_file: str = Field(description="Path of the raw file relative to raw/<upload>/ (private: may carry PII).")
-    public_file: str = Field("", description="source_file with any PII replaced (sources.ids.public_file): the "
+    public_file: str = Field("", description="source_file with any PII replaced (uploads.ids.public_file): the "
                              "name records, reports and logs show.")
     source_sha256: str
 

@@ -22,12 +22,12 @@ from ..core.issue import Issue, Severity
 from ..core.stage import Done, Ledger, LedgerEntry, StageResult, item_key, ordered_map, write_report
 from ..layout import DataLayout
 from ..parallel import pool_size
-from ..sources.descriptor import RecordingSettings, load_descriptor
-from ..sources.ids import conversation_id, public_file
-from ..sources.inventory import current_inventory, kind_of
-from ..sources.links import link_issue
-from ..sources.names import write_name_map
 from ..storage import JsonlWriter, iter_jsonl
+from ..uploads.descriptor import RecordingSettings, load_descriptor
+from ..uploads.ids import conversation_id, public_file
+from ..uploads.inventory import current_inventory, kind_of
+from ..uploads.links import link_issue
+from ..uploads.names import write_name_map
 from .decode import AudioError
 from .models import InspectReport, NormalizedAudio
 from .normalize import DEFAULT_BLOCK_S, DEFAULT_MAX_DURATION_S, TARGET_RATE, normalize_recording
@@ -85,7 +85,7 @@ def _file_issue(upload: str, name: str, code: str, message: str, fix: str,
 
 
 def _public_names(files: list[Any], desc: Any) -> dict[str, str]:
-    """Each file's public name (sources.ids.public_file): what issues, reports and logs may show."""
+    """Each file's public name (uploads.ids.public_file): what issues, reports and logs may show."""
     return {f.name: public_file(f.name, f.sha256, desc.settings_for(f.name).locale if desc is not None else None)
             for f in files}
 

@@ -1,6 +1,6 @@
 """Uploads in: raw_uploads (inventory) -> normalized_audio (24 kHz wavs), their checks, sensor and schedule.
 
-Thin: each asset calls the library (sources.inventory, audio.stage, audio.expectations) and reports metadata.
+Thin: each asset calls the library (uploads.inventory, audio.stage, quality.audio) and reports metadata.
 """
 
 import json
@@ -8,18 +8,18 @@ import time
 
 import dagster as dg
 
-from vak_pipeline.audio.expectations import AUDIO_CHECKS, AudioBounds
 from vak_pipeline.audio.settings import NORMALIZE_VERSION, NormalizeSettings
-from vak_pipeline.sources.inventory import INVENTORY_VERSION
+from vak_pipeline.quality.audio import AUDIO_CHECKS, AudioBounds
 from vak_pipeline.storage import atomic_write_json
+from vak_pipeline.uploads.inventory import INVENTORY_VERSION
 
 from .config import config_class
 from .failures import os_errors_as_sentences
-from .gx import gx_checks
 from .jobs import ingest_job, schedule_status, sensor_status
 from .metadata import issues_table
 from .partitions import uploads_partitions
 from .progress import logged_progress
+from .quality import gx_checks
 from .resources import DataResource
 from .tags import run_tags
 
@@ -31,7 +31,7 @@ FAILED_ROWS_CAP = 50
                       "Raw files are only read.")
 @os_errors_as_sentences
 def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.sources.inventory import current_inventory
+    from vak_pipeline.uploads.inventory import current_inventory
 
     layout = data.layout
     upload = context.partition_key
@@ -81,12 +81,12 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
 
 
 class AudioBoundsConfig(config_class(AudioBounds)):
-    """audio.expectations.AudioBounds, as run config."""
+    """quality.audio.AudioBounds, as run config."""
 
 
 def _audio_suite(upload: str, bounds: AudioBounds, layout):
-    from vak_pipeline.audio.expectations import check_audio
     from vak_pipeline.audio.stage import read_audio_index
+    from vak_pipeline.quality.audio import check_audio
 
     return check_audio(read_audio_index(layout, upload), bounds), layout.upload_report(upload)
 
@@ -100,7 +100,7 @@ normalized_audio_gx = gx_checks("normalized_audio_gx", normalized_audio, AUDIO_C
            description="Registers new upload folders under data/raw as partitions and requests ingest runs for "
                        "new or changed uploads (fingerprint of name:size:mtime, no file contents read).")
 def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg.SensorResult | dg.SkipReason:
-    from vak_pipeline.sources.inventory import fingerprint
+    from vak_pipeline.uploads.inventory import fingerprint
 
     started = time.monotonic()
     seen: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
@@ -110,10 +110,10 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
         current = mirror.upload_fingerprints()
     else:
         layout = data.layout
-        from vak_pipeline.sources.names import upload_name_issue
+        from vak_pipeline.uploads.names import upload_name_issue
 
         for upload in layout.uploads():
-            if (issue := upload_name_issue(upload)) is not None:  # never a partition key (see sources.names)
+            if (issue := upload_name_issue(upload)) is not None:  # never a partition key (see uploads.names)
                 context.log.warning(f"upload {issue.file} not registered: {issue.message}. {issue.fix}")
                 continue
             try:
@@ -127,7 +127,7 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
     changed = [u for u, fp in current.items() if seen.get(u) != fp]
     if mirror is None:  # what `vak run` (or an earlier run) already ingested as it is now needs no run
         from vak_pipeline import writers
-        from vak_pipeline.sources.ingested import is_ingested
+        from vak_pipeline.uploads.ingested import is_ingested
 
         from .versions import context_code
 
@@ -159,7 +159,7 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
                          "(vak run's or Dagster's); when they succeed, republish_after_ingest re-validates, "
                          "re-splits and rebuilds the exports and the steward report. Nothing changed: no run.")
 def nightly_reingest(context: dg.ScheduleEvaluationContext, data: DataResource):
-    from vak_pipeline.sources.ingested import uploads_to_ingest
+    from vak_pipeline.uploads.ingested import uploads_to_ingest
 
     when = context.scheduled_execution_time
     stamp = when.strftime("%Y-%m-%d") if when else "manual"

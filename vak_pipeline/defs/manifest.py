@@ -30,7 +30,7 @@ from .resources import DataResource
 @os_errors_as_sentences
 def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfig,
                        data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.report.quality import quality_rules
+    from vak_pipeline.quality.recordings import quality_rules
 
     layout = begin_candidate(data.layout)  # a fresh candidate; the published release is not touched
     inputs = [layout.manifest_input(u) for u in layout.uploads() if layout.manifest_input(u).is_file()]

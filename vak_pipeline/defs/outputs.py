@@ -230,7 +230,7 @@ class StewardReportConfig(QualityOpConfig):
 @os_errors_as_sentences
 def steward_report(context: dg.AssetExecutionContext, config: StewardReportConfig,
                    data: DataResource) -> dg.MaterializeResult:
-    from .funnel import steward_report_result
+    from .steward import steward_report_result
 
     layout = data.layout.candidate()
     inputs: dict[str, Any] = {"splits": _file_hash(layout.splits), "rejected": _file_hash(layout.rejected)}
@@ -253,7 +253,7 @@ def release(context: dg.AssetExecutionContext, data: DataResource):
     from vak_pipeline.release import promote
     from vak_pipeline.report.decision import block_candidate, block_sentence, blocking_causes
     from vak_pipeline.report.steward import render_page
-    from vak_pipeline.sources.ingested import mark_published
+    from vak_pipeline.uploads.ingested import mark_published
 
     from .versions import job_code
 

@@ -6,16 +6,16 @@ overridden per run: RunConfig(resources={"whisper": {"config": {"device": "cpu"}
 
 import dagster as dg
 
+from vak_pipeline.quality.turns import TURN_CHECKS, TurnBounds
 from vak_pipeline.speech.cleanup import CleanupSettings
-from vak_pipeline.speech.expectations import TURN_CHECKS, TurnBounds
 from vak_pipeline.speech.stage import TAG_VERSION, TRANSCRIBE_VERSION, TagSettings
 
 from .config import config_class, library_settings
 from .failures import os_errors_as_sentences
-from .gx import gx_checks
 from .metadata import ISSUES_CAP, issues_table
 from .partitions import uploads_partitions
 from .progress import logged_progress
+from .quality import gx_checks
 from .resources import DataResource, DiarizerResource, WhisperResource  # noqa: F401  (re-exported)
 
 # k8s: one GPU for the step's pod; dask: the step needs a worker advertising a GPU resource
@@ -91,13 +91,13 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
 
 
 class TurnBoundsConfig(config_class(TurnBounds)):
-    """speech.expectations.TurnBounds, as run config."""
+    """quality.turns.TurnBounds, as run config."""
 
 
 def _turns_suite(upload: str, bounds: TurnBounds, layout):
     """The turn checks, each failing turn named by the uploaded file and line its conversation came from."""
+    from vak_pipeline.quality.turns import check_turns, read_records
     from vak_pipeline.rules.origin import record_origin
-    from vak_pipeline.speech.expectations import check_turns, read_records
 
     path = layout.conversations(upload)
     origins: dict[str, tuple[str, str]] = {}  # conv_id -> (uploaded file, line)

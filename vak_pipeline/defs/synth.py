@@ -31,8 +31,8 @@ class SynthConfig(config_class(SynthSettings)):
 )
 @os_errors_as_sentences
 def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.sources.ingested import mark_ingested
     from vak_pipeline.synth import synth_upload
+    from vak_pipeline.uploads.ingested import mark_ingested
 
     from .versions import job_code
 

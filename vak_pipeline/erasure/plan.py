@@ -98,7 +98,7 @@ def _mentions(record: dict[str, Any], kind: str, norm: str) -> bool:
 
 def raw_file(layout: DataLayout, upload: str, public_rel: str) -> str:
     """The raw file (relative to the upload) behind a public name, read from the private name maps
-    (sources.names); the name itself when no map knows it (a clean name is its own public name)."""
+    (uploads.names); the name itself when no map knows it (a clean name is its own public name)."""
     import json
 
     for path in sorted((layout.work(upload) / "names").glob("*.json")):

@@ -113,6 +113,7 @@ class PackRules:
     personal_cues: re.Pattern[str] | None = None  # a pack's own `personal` cues (phone cues and id cues count too)
     business_cues: re.Pattern[str] | None = None
     placeholders: dict[str, str] = field(default_factory=dict)
+    surrogates: dict[str, str] = field(default_factory=dict)  # placeholder -> the fake value synth speaks
     shared_business: tuple[str, ...] = ()  # words for the built-in recognizers' table (shared_business_cues)
     # the built-in spoken-digit table (shared_number_words): number words, repeat words, digit characters
     shared_number_words: tuple[tuple[str, str], ...] = ()
@@ -358,6 +359,7 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
     for t in sorted(declared - set(doc["pii_types"])):
         raise bad(("pii_types",), f"{t!r} is declared but not enabled; fix: add it to pii_types")
     placeholders: dict[str, str] = {}
+    surrogates: dict[str, str] = {}
 
     def compile_rx(where: tuple[Any, ...], rx: str) -> re.Pattern[str]:
         try:
@@ -389,6 +391,8 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
     def typed_rule(section: str, k: int, r: dict[str, Any], body: str, cues: list[str]) -> dict[str, Any]:
         """The fields every typed rule of a section shares; registers its placeholder."""
         placeholders[r["type"]] = r["placeholder"]
+        if r.get("surrogate"):
+            surrogates.setdefault(r["placeholder"], r["surrogate"])
         return {
             "type": r["type"],
             "placeholder": r["placeholder"],
@@ -460,6 +464,7 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         personal_cues=_cue_re(_cues_of(doc, "personal")) if own else None,
         business_cues=None if shared else _cue_re(_cues_of(doc, "business")),
         placeholders=placeholders,
+        surrogates=surrogates,
         shared_business=tuple(_cues_of(doc, "business")) if shared else (),
         shared_number_words=_per_lang_items(doc, "number_words") if numbers else (),
         shared_repeat_words=_per_lang_items(doc, "repeat_words") if numbers else (),

@@ -29,7 +29,7 @@ from ..pii.fields import PublishedString, findings, published_strings
 from ..pii.placeholders import format_placeholder
 from ..pii.recognizers import PLACEHOLDER_PREFIX, persona_names
 from ..schema.record import VakRecord
-from ..sources.ids import redact_name, tag_of
+from ..uploads.ids import redact_name, tag_of
 
 KEY_BYTES = 32
 _PH = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")

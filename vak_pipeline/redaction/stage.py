@@ -46,8 +46,8 @@ from ..core.stage import (
 from ..layout import DataLayout
 from ..locales import UnknownLocale, get_pack
 from ..schema import Alignment, VakRecord
-from ..sources.descriptor import load_descriptor
 from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside, sha256_file
+from ..uploads.descriptor import load_descriptor
 from .audio import publish_copy, write_masked
 from .published import clean_published, pseudonym_key
 from .redact import redact_record_full

@@ -18,9 +18,9 @@ import yaml
 
 from ..layout import DataLayout
 from ..release import ReleaseVerdict, block, keep_blocked, read_verdict
-from ..sources.descriptor import DESCRIPTOR_NAME, RecordingSettings
 from ..splits import check_splits, iter_summaries, open_splits
 from ..storage import iter_jsonl
+from ..uploads.descriptor import DESCRIPTOR_NAME, RecordingSettings
 
 # rule families whose ERROR rows stop a release (the checks of validated_manifest say so too)
 BLOCKING_FAMILIES = frozenset({"structure", "provenance"})
@@ -157,16 +157,14 @@ def _mark_blocked(cand: DataLayout, verdict: ReleaseVerdict) -> None:
     import json
 
     from ..storage import atomic_write_json
-    from .steward import PAGE_DATA, blocked_reasons, render_page
+    from .steward import PAGE_DATA, Verdict, render_page
 
     for name in (PAGE_DATA, "report.json"):
         path = cand.steward_dir / name
         if not path.is_file():
             continue
         data = json.loads(path.read_text(encoding="utf-8"))
-        own = [r for r in data["verdict"]["reasons"] if not r.startswith("not released: ")
-               and "published release in data/ is unchanged" not in r]
-        data["verdict"] = {"status": "blocked", "reasons": blocked_reasons(verdict) + own}
+        data["verdict"] = Verdict.of(verdict, data["verdict"].get("found", []), []).model_dump(mode="json")
         atomic_write_json(path, data)
     render_page(cand)
 

@@ -26,13 +26,14 @@ from pydantic import BaseModel, Field
 from ..core.issue import Severity
 from ..layout import DataLayout
 from ..rules.origin import record_kind, record_origin, synthesized_audio
-from ..sources.inventory import Inventory
 from ..splits import SplitStore
 from ..storage import iter_jsonl
+from ..uploads.inventory import Inventory
 from .stage_reports import stage_issues, synth_stayed_text
 
 STAGES = ("in", "decoded", "transcribed", "turns", "redacted", "valid", "published")
 TEXT_STAGES = ("in", "turns", "redacted", "valid", "published")
+UPLOAD_STAGES = STAGES[:STAGES.index("redacted") + 1]  # the stages of an upload's own (partitioned) run
 SYNTH_STAGES = ("synthesized", "valid", "published")  # text conversations with synthesized audio
 TEXT_KINDS = ("aidb", "messages", "vakforge")
 TOTAL = "(total)"
@@ -75,6 +76,11 @@ class UploadFunnel(BaseModel):
 
     def drops_by_reason(self) -> dict[str, int]:
         return dict(Counter(d.code for d in self.drops).most_common())
+
+    def audio_so_far(self) -> dict[str, dict[str, float | int | None]]:
+        """Recordings and hours at each audio stage an upload's own run reaches (up to redaction)."""
+        return {s: {"recordings": a.recordings, "hours": None if a.hours is None else round(a.hours, 4)}
+                for s, a in self.audio.items() if s in UPLOAD_STAGES}
 
     def dropped_files(self, stage: str | None = None) -> list[str]:
         """Uploaded files with at least one drop (at `stage`), sorted."""

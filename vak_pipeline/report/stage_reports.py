@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..core.issue import Issue
 from ..layout import DataLayout
-from ..sources.names import shown_issue
+from ..uploads.names import shown_issue
 
 
 def synth_stayed_text(layout: DataLayout, upload: str) -> dict[str, int]:

@@ -3,7 +3,7 @@
 data/reports/steward/: index.html (one page, PNG charts embedded), report.md, report.json (the same
 numbers, machine-readable), summary.json, quality.csv and the PNG files. Sections: release verdict, the
 funnel per upload and in total (report.funnel), every dropped file and rejected row with its uploaded
-file, line and fix, quality per recording (report.quality), turn-taking per split and locale
+file, line and fix, quality per recording (quality.recordings), turn-taking per split and locale
 (report.turntaking), counts by locale, source, consent, licence, split and language (normalized to the
 locale pack's tags), redactions by PII type (types and counts only, never values), duration charts.
 Audio and text are counted apart: a ticket's timestamps span hours but are not audio, and a chat
@@ -29,12 +29,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
 from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
+from ..quality.recordings import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
 from ..recipes.common import export_warnings, iter_records
 from ..release import ReleaseVerdict, read_verdict
 from ..rules.origin import record_kind, synthesized_audio
@@ -43,7 +44,6 @@ from ..speech.cleanup import cleanup_counts
 from ..splits import DEFAULT_RATIOS, SplitStore, check_splits, iter_summaries, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
 from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, build_funnel
-from .quality import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
 from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
 # bump when the report for the same inputs would change (its code_version): 2 from a template; 3 long words
@@ -188,10 +188,22 @@ class StewardSummary:
 
 
 class Verdict(BaseModel):
-    """release: nothing for a steward to look at; review: data was left out or flagged; blocked: do not train."""
+    """The steward's reading of a candidate: a view of its `release.ReleaseVerdict` (the one verdict model:
+    what the release step decided, verdict.json) joined with what this report found, built only by `of`.
+    release: nothing for a steward to look at; review: data was left out or flagged; blocked: do not train."""
 
-    status: str
+    status: Literal["release", "review", "blocked"]
     reasons: list[str] = Field(default_factory=list)
+    found: list[str] = Field(default_factory=list, description="the report's own findings, blocking ones first "
+                                                               "(the reasons without the release step's)")
+
+    @classmethod
+    def of(cls, release: ReleaseVerdict | None, blocking: list[str], review: list[str]) -> Verdict:
+        """Blocked when the release step blocked the candidate (its reasons first) or `blocking` is not empty."""
+        decided = blocked_reasons(release) if release is not None and release.status == "blocked" else []
+        blocked = decided + blocking
+        return cls(status="blocked" if blocked else "review" if review else "release",
+                   reasons=blocked + review, found=blocking + review)
 
 
 def _in_out_dir(name: str) -> property:
@@ -341,8 +353,6 @@ def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict |
     """Blocked when a blocking check stopped this candidate (`release`, from verdict.json) or there is nothing
     sound to train on; review when anything was left out or flagged."""
     blocked, review = [], []
-    if release is not None and release.status == "blocked":
-        blocked += blocked_reasons(release)
     if s.manifest_hash is None or s.conversations == 0:
         blocked.append("the manifest is missing or holds no valid conversation")
     if s.by["split"].get("(no splits.json)"):
@@ -366,9 +376,7 @@ def release_verdict(s: StewardSummary, funnel: Funnel, release: ReleaseVerdict |
         review.append(f"{len(flagged)} recording(s) outside the quality thresholds (see Quality)")
     if s.unreadable_lines:
         blocked.append(f"{s.unreadable_lines} unreadable manifest line(s)")
-    if blocked:
-        return Verdict(status="blocked", reasons=blocked + review)
-    return Verdict(status="review" if review else "release", reasons=review)
+    return Verdict.of(release, blocked, review)
 
 
 def hms(seconds: float | None) -> str:
@@ -617,7 +625,9 @@ def _synth_cells(u: UploadFunnel, stage: str) -> list[Any]:
     return ["", ""] if a is None else [a.recordings, hms((a.hours or 0.0) * 3600)]
 
 
-def _upload_rows(funnel: Funnel) -> list[list[Any]]:
+def upload_rows(funnel: Funnel) -> list[list[Any]]:
+    """The funnel per upload and in total, one row per upload in UPLOAD_COLUMNS (the report's table and the
+    steward_report asset's metadata)."""
     rows = []
     for u in funnel.uploads + [funnel.total]:
         rows.append(
@@ -738,7 +748,7 @@ def _tables(
             ),
             ("Drops by reason", ["reason", "count"], [[k, v] for k, v in by_reason.items()], ""),
         ],
-        "uploads": [("", UPLOAD_COLUMNS, _upload_rows(funnel), "")],
+        "uploads": [("", UPLOAD_COLUMNS, upload_rows(funnel), "")],
         "dropped": [
             (
                 f"{len(drops)} drop(s) in {len({d.file for d in drops})} uploaded file(s)",

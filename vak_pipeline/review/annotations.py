@@ -22,8 +22,8 @@ from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..schema import VakRecord
 from ..schema.redaction_log import RedactionLog
-from ..sources.ids import is_safe_id
 from ..storage import iter_models
+from ..uploads.ids import is_safe_id
 from .text import placeholder_values, restore_placeholders
 
 MOVED_S = 0.01  # a boundary moved by less than this (s) is the same boundary (Label Studio rounds times)

@@ -45,7 +45,7 @@ def check_pii(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) -> None
                     field=field)
     from ..pii.identifiers import identifier_pii
 
-    for f in identifier_pii(pack, rec.id):  # ids are made clean where they are made (sources.ids); never changed
+    for f in identifier_pii(pack, rec.id):  # ids are made clean where they are made (uploads.ids); never changed
         out.add("pii_present", f"the conversation id holds a {f.type} at characters {f.start}-{f.end}",
                 "give the source a name without personal data (or a clean conv_id), then run again",
                 family="privacy", field="id")

@@ -30,7 +30,7 @@ from ..locales import PACKS, get_pack
 from ..locales.lid import detect_lang
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Turn, VakRecord
 from ..schema.redaction_log import RedactionLog, RedactionSpan
-from .descriptor import RecordingSettings
+from ..uploads.descriptor import RecordingSettings
 from .importing import ImportedRecord, LineImport, import_file
 
 SCHEMA_TAG = "aidb.conversation/1.0"
@@ -364,14 +364,14 @@ def resolve_language(tag: str, settings: RecordingSettings) -> tuple[str, str] |
 
 
 def conversation_id_for(upload: str, file: str, record_id: str) -> str:
-    """The shared id rule (sources.ids) when present, else `<upload>-<record id>` slugified.
+    """The shared id rule (uploads.ids) when present, else `<upload>-<record id>` slugified.
 
     `file` may be given as `<upload>/<path>` (how issues name it); the id uses the path inside the upload.
     """
     if file.startswith(upload + "/"):
         file = file[len(upload) + 1:]
     try:
-        from .ids import conversation_id
+        from ..uploads.ids import conversation_id
     except ImportError:  # pragma: no cover - ids.py is committed; kept for a partial checkout
         slug = re.sub(r"[^a-z0-9_-]+", "-", f"{upload}-{record_id}".lower()).strip("-")
         return slug or "conversation"

@@ -24,8 +24,8 @@ from ..core.issue import Issue, Severity
 from ..locales import get_pack
 from ..locales.lid import tag_languages
 from ..schema.record import SCHEMA_VERSION, Language, Meta, Tool, ToolCall, ToolResult, Turn, VakRecord
+from ..uploads.descriptor import RecordingSettings
 from .aidb import conversation_id_for
-from .descriptor import RecordingSettings
 from .importing import ImportedRecord, LineImport, import_file
 
 FORMAT = "messages"

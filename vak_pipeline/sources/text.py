@@ -38,16 +38,16 @@ from ..layout import DataLayout
 from ..locales.registry import packs_fingerprint
 from ..schema.record import VakRecord
 from ..storage import JsonLine, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, sha256_file
+from ..uploads.descriptor import load_descriptor
+from ..uploads.ids import public_file
+from ..uploads.inventory import is_plain_file, links
+from ..uploads.limits import DEFAULT_LIMITS, InputLimits, first_long_turn, turn_count
+from ..uploads.links import link_issue
+from ..uploads.names import write_name_map
 from . import aidb, messages
 from .aidb import AidbImportContext
-from .descriptor import load_descriptor
-from .ids import public_file
 from .importing import ImportedRecord, LineImport
-from .inventory import is_plain_file, links
-from .limits import DEFAULT_LIMITS, InputLimits, first_long_turn, turn_count
-from .links import link_issue
 from .messages import MessagesImportContext
-from .names import write_name_map
 
 AIDB_SUFFIX = ".aidb.jsonl"
 MESSAGES_SUFFIX = ".messages.jsonl"

@@ -1,4 +1,7 @@
-"""What an imported `*.vakforge.jsonl` record may name as its audio: a recording of its own upload only.
+"""`*.vakforge.jsonl` imports of an upload, and what an imported record may name as its audio.
+
+`iter_vakforge_imports` streams the records (tagged_turns joins them with the calls and the other text
+sources); an imported record may name as its audio a recording of its own upload only.
 
 Why: `audio.path` is resolved against the data root, so without this rule an imported record could name
 `work/<upload>/audio/<conv>.wav` (the unredacted private recording, then published byte for byte),
@@ -13,11 +16,16 @@ import os
 from pathlib import Path
 
 from ..core.issue import Issue
+from ..layout import DataLayout
 from ..schema.record import VakRecord
-from .inventory import kind_of
-from .links import data_rel, first_link, inside
+from ..storage import iter_models
+from ..uploads.inventory import is_plain_file, kind_of, links
+from ..uploads.limits import DEFAULT_LIMITS, InputLimits
+from ..uploads.links import data_rel, first_link, inside, link_issue
+from .text import turn_too_long
 
 PUBLISHED_DIRS = ("audio", "alignments", "redactions", "exports", "reports")
+VAKFORGE_SUFFIX = ".vakforge.jsonl"
 
 
 def audio_path_problem(path: str, upload: str, upload_dir: Path) -> tuple[str, str] | None:
@@ -65,3 +73,52 @@ def audio_path_issue(rec: VakRecord, upload: str, upload_dir: Path, file: str, l
                  fix=f"copy the recording into this upload's folder and set audio.path to raw/{upload}/<file name>, "
                      "or leave audio out",
                  family="audio", record_id=rec.id[:80], field="audio.path", file=file, line=line)
+
+
+def vakforge_files(upload_dir: Path) -> list[tuple[str, Path]]:
+    out: list[tuple[str, Path]] = []
+    if Path(upload_dir).is_symlink():  # refused by the descriptor; its folder is not even listed
+        return out
+    for p in sorted(Path(upload_dir).rglob(f"*{VAKFORGE_SUFFIX}")):
+        rel = p.relative_to(upload_dir).as_posix()
+        if is_plain_file(upload_dir, p) and not any(part.startswith(".") for part in rel.split("/")):
+            out.append((rel, p))
+    return out
+
+
+def iter_vakforge_imports(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS):
+    """Records of `*.vakforge.jsonl` files of the upload (VakRecord or line-numbered Issue), streamed.
+
+    A linked import file is an issue naming the link; a line over limits.max_line_bytes is skipped unread;
+    a record with a turn over limits.max_turn_chars, or whose audio is not a recording of this upload
+    (`audio_path_problem`), is refused with an issue and the rest of the file goes on."""
+    upload_dir = layout.upload_dir(upload)
+    for rel in links(upload_dir):
+        if rel.lower().endswith(VAKFORGE_SUFFIX):
+            yield link_issue(upload_dir, upload_dir / rel, "vakforge_symlink", "the import is not read", "structure")
+    for rel, path in vakforge_files(upload_dir):
+        for ml in iter_models(path, VakRecord, max_line_bytes=limits.max_line_bytes):
+            if ml.value is not None:
+                raw = {"id": ml.value.id, "turns": [{"text": t.text} for t in ml.value.turns]}
+                issue = (turn_too_long(raw, "vakforge", limits, f"{upload}/{rel}", ml.line)
+                         or audio_path_issue(ml.value, upload, upload_dir, f"{upload}/{rel}", ml.line))
+                if issue is not None:
+                    yield issue
+                    continue
+                yield _with_origin(ml.value, upload, rel, ml.line)
+            elif ml.code == "invalid":
+                yield Issue(code="vakforge_invalid", message=ml.error or "",
+                            fix="fix the record to match the vakforge.jsonl schema", family="structure",
+                            file=f"{upload}/{rel}", line=ml.line, field=ml.field, record_id=ml.record_id)
+            else:
+                fix = ("split the record, or raise limits.max_line_bytes in the tagged_turns config"
+                       if ml.code == "line_too_long" else "fix or remove the line")
+                yield Issue(code=f"vakforge_{ml.code}", message=ml.error or "", fix=fix, family="structure",
+                            file=f"{upload}/{rel}", line=ml.line or None)
+
+
+def _with_origin(rec: VakRecord, upload: str, rel: str, line: int) -> VakRecord:
+    """meta.origin of an imported record: the uploaded file and line (as the text importers set it)."""
+    origin = {"format": "vakforge.jsonl", "upload": upload, "file": f"{upload}/{rel}", "line": line}
+    meta = rec.meta.model_copy(update={"origin": origin})
+    return rec.model_copy(update={"meta": meta})

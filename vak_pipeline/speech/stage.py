@@ -9,7 +9,7 @@ the set-up, not of the recording: retried next run).
 
 tag_upload: transcripts + audio rows + tool events -> canonical records in work/<upload>/conversations.jsonl
 and alignments/<conv_id>.json; text sources (`sources.text.import_text`, incremental, its own report
-section) and `*.vakforge.jsonl` imports join here. Each stage writes its section of
+section) and `*.vakforge.jsonl` imports (`sources.vakforge`) join here. Each stage writes its section of
 work/<upload>/speech_report.json.
 """
 
@@ -36,20 +36,17 @@ from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..schema.alignment import Alignment
 from ..schema.record import Diarization, VakRecord
-from ..sources.ids import is_safe_id
-from ..sources.inventory import is_plain_file, links
-from ..sources.limits import DEFAULT_LIMITS, InputLimits
-from ..sources.links import link_issue
 from ..sources.text import (
     TEXT_IMPORT_VERSION,
     TextImportResult,
     TextRecord,
     erased_issue,
     import_text,
-    turn_too_long,
 )
-from ..sources.vakforge import audio_path_issue
+from ..sources.vakforge import iter_vakforge_imports
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
+from ..uploads.ids import is_safe_id
+from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
 from .corrections import apply_correction, review_issue
@@ -65,7 +62,6 @@ TRANSCRIBE_VERSION = "4"
 # inside tagged_turns, so its version is the second part
 TAG_VERSION = f"1-{TEXT_IMPORT_VERSION}"
 STAGE = "transcripts"
-VAKFORGE_SUFFIX = ".vakforge.jsonl"
 REPORT_NAME = "speech_report.json"
 
 
@@ -337,55 +333,6 @@ def _count_transcribed(result: TranscribeResult, removed: Counter[str], row: Nor
 
 def _needs_tagging(rec: VakRecord) -> bool:
     return any(t.is_spoken and t.text and not t.lang for t in rec.turns)
-
-
-def vakforge_files(upload_dir: Path) -> list[tuple[str, Path]]:
-    out: list[tuple[str, Path]] = []
-    if Path(upload_dir).is_symlink():  # refused by the descriptor; its folder is not even listed
-        return out
-    for p in sorted(Path(upload_dir).rglob(f"*{VAKFORGE_SUFFIX}")):
-        rel = p.relative_to(upload_dir).as_posix()
-        if is_plain_file(upload_dir, p) and not any(part.startswith(".") for part in rel.split("/")):
-            out.append((rel, p))
-    return out
-
-
-def iter_vakforge_imports(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS):
-    """Records of `*.vakforge.jsonl` files of the upload (VakRecord or line-numbered Issue), streamed.
-
-    A linked import file is an issue naming the link; a line over limits.max_line_bytes is skipped unread;
-    a record with a turn over limits.max_turn_chars, or whose audio is not a recording of this upload
-    (sources.vakforge), is refused with an issue and the rest of the file goes on."""
-    upload_dir = layout.upload_dir(upload)
-    for rel in links(upload_dir):
-        if rel.lower().endswith(VAKFORGE_SUFFIX):
-            yield link_issue(upload_dir, upload_dir / rel, "vakforge_symlink", "the import is not read", "structure")
-    for rel, path in vakforge_files(upload_dir):
-        for ml in iter_models(path, VakRecord, max_line_bytes=limits.max_line_bytes):
-            if ml.value is not None:
-                raw = {"id": ml.value.id, "turns": [{"text": t.text} for t in ml.value.turns]}
-                issue = (turn_too_long(raw, "vakforge", limits, f"{upload}/{rel}", ml.line)
-                         or audio_path_issue(ml.value, upload, upload_dir, f"{upload}/{rel}", ml.line))
-                if issue is not None:
-                    yield issue
-                    continue
-                yield _with_origin(ml.value, upload, rel, ml.line)
-            elif ml.code == "invalid":
-                yield _issue(upload, "vakforge_invalid", ml.error or "", "fix the record to match the vakforge.jsonl "
-                             "schema", file=rel, line=ml.line, field=ml.field, record_id=ml.record_id,
-                             family="structure")
-            else:
-                fix = ("split the record, or raise limits.max_line_bytes in the tagged_turns config"
-                       if ml.code == "line_too_long" else "fix or remove the line")
-                yield _issue(upload, f"vakforge_{ml.code}", ml.error or "", fix, file=rel,
-                             line=ml.line or None, family="structure")
-
-
-def _with_origin(rec: VakRecord, upload: str, rel: str, line: int) -> VakRecord:
-    """meta.origin of an imported record: the uploaded file and line (as the text importers set it)."""
-    origin = {"format": "vakforge.jsonl", "upload": upload, "file": f"{upload}/{rel}", "line": line}
-    meta = rec.meta.model_copy(update={"origin": origin})
-    return rec.model_copy(update={"meta": meta})
 
 
 def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S,

@@ -14,7 +14,7 @@ import hashlib
 import heapq
 from collections.abc import Iterable
 
-from ..sources.descriptor import SynthChoice
+from ..uploads.descriptor import SynthChoice
 
 CHARS_PER_WORD = 6  # five letters and a space: how text becomes estimated seconds of speech
 

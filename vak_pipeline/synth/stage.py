@@ -34,8 +34,8 @@ from pydantic import ValidationError
 from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..schema import VakRecord
-from ..sources.descriptor import SynthChoice, UploadDescriptor, load_descriptor
 from ..storage import JsonlWriter, atomic_write_bytes, atomic_write_json, atomic_write_text, dumps_line, iter_jsonl
+from ..uploads.descriptor import SynthChoice, UploadDescriptor, load_descriptor
 from .budget import choose
 from .engine import EngineUnavailable, get_engine
 from .gate import gate_context, rule_errors

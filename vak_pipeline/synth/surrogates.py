@@ -3,7 +3,8 @@
 The record's text keeps its placeholders; only the audio says a value, drawn for the placeholder's
 type and the record's locale from ranges reserved for fiction or testing where such ranges exist
 (Ofcom's drama numbers, 555-01xx, TEST-NET addresses, example.com, QQ national insurance numbers,
-NHS 999 numbers, test card numbers), else from fixed lists and invalid-by-construction patterns.
+NHS 999 numbers, test card numbers), else from fixed lists and invalid-by-construction patterns. A type
+a pack file declares (national_ids, postcodes) is spoken as the `surrogate` its declaration gives.
 The same placeholder gets the same surrogate within a conversation (seeded by conversation id and
 placeholder), so "<PER_1> ... <PER_1>" is one person. No value is real, so the surrogate map is not
 PII; it is still kept in the private work area (docs/synth.md).
@@ -16,6 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..locales.registry import PACKS
 from ..pii.placeholders import PLACEHOLDER_RE as PLACEHOLDER  # numbered and unnumbered, defined once
 
 FIRST = {
@@ -158,6 +160,16 @@ GENERATORS: dict[str, Callable[[random.Random, str], str]] = {
 }
 
 
+def declared_surrogate(kind: str, locale: str) -> str | None:
+    """The fake value a pack file declares for placeholders of `kind` (its national_ids or postcodes entry's
+    `surrogate`): the record's own pack first, then any registered pack; None when none declares one."""
+    own = PACKS.get(locale)
+    for pack in (own, *PACKS.values()):
+        if pack is not None and pack.rules is not None and kind in pack.rules.surrogates:
+            return pack.rules.surrogates[kind]
+    return None
+
+
 def _spoken(kind: str, value: str) -> str:
     """How a value is said: numbers and codes digit by digit and letter by letter, as people read them out."""
     if kind in ("PER", "PERSON", "ADDR", "ADDRESS", "ORG", "DATE"):
@@ -194,6 +206,7 @@ class Surrogates:
 
     def __init__(self, conv_id: str, locale: str, seed: int = 0) -> None:
         self.conv_id, self.locale, self.seed = conv_id, _pack(locale), seed
+        self.record_locale = locale
         self.map: dict[str, Surrogate] = {}
 
     def get(self, placeholder: str, kind: str) -> Surrogate:
@@ -201,8 +214,9 @@ class Surrogates:
         if sur is None:
             h = hashlib.sha256(f"{self.seed}\x1f{self.conv_id}\x1f{placeholder}".encode()).digest()
             rng = random.Random(int.from_bytes(h[:8], "big"))
-            gen = GENERATORS.get(kind) or (lambda r, loc: _code(r, 2, 4))
-            value = gen(rng, self.locale)
+            gen = GENERATORS.get(kind)
+            declared = None if gen is not None else declared_surrogate(kind, self.record_locale)
+            value = gen(rng, self.locale) if gen is not None else declared or _code(rng, 2, 4)
             sur = self.map[placeholder] = Surrogate(placeholder, kind, value, _spoken(kind, value))
         return sur
 

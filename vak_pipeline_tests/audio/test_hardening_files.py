@@ -25,10 +25,10 @@ from vak_pipeline.layout import DataLayout
 from vak_pipeline.redaction.stage import redact_upload
 from vak_pipeline.rules import ValidationContext, validate_record
 from vak_pipeline.rules.issue import Issue
-from vak_pipeline.sources.inventory import inventory
 from vak_pipeline.sources.text import iter_text_records
 from vak_pipeline.speech.stage import tag_upload
 from vak_pipeline.storage import iter_jsonl
+from vak_pipeline.uploads.inventory import inventory
 from vak_pipeline_tests.builders import make_record
 from vak_pipeline_tests.hardening_inputs import UPLOAD_YAML, seed_lines
 

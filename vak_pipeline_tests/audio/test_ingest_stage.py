@@ -10,7 +10,7 @@ import soundfile as sf
 
 from vak_pipeline.audio.stage import normalize_upload, read_audio_index
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.sources.inventory import fingerprint, inventory
+from vak_pipeline.uploads.inventory import fingerprint, inventory
 
 from ..ingest_fixtures import UPLOAD_YAML, make_upload, truncate, write_wav
 

@@ -119,6 +119,6 @@ def test_the_consent_fix_names_the_override_that_exists():
     result = validate_record(rec, ValidationContext(base_dir=Path("."), check_audio=False, check_pii=False))
     [issue] = [i for i in result.issues if i.code == "consent_none_without_override"]
     assert "allow_unconsented: true in the upload's upload.yaml" in issue.fix
-    from vak_pipeline.sources.descriptor import RecordingSettings
+    from vak_pipeline.uploads.descriptor import RecordingSettings
 
     assert "allow_unconsented" in RecordingSettings.model_fields  # the upload.yaml key the fix names

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dagster as dg
 import pytest
 
-from vak_pipeline.audio.expectations import AudioBounds
 from vak_pipeline.audio.settings import NormalizeSettings
 from vak_pipeline.defs.config import RunConfigError, check_run_config, library_settings
 from vak_pipeline.defs.ingest import AudioBoundsConfig, NormalizeConfig
@@ -23,6 +22,8 @@ from vak_pipeline.defs.resources import DataResource, DiarizerResource, WhisperR
 from vak_pipeline.defs.speech import TagConfig, TranscribeConfig, TurnBoundsConfig, transcripts
 from vak_pipeline.defs.synth import GapModelConfig, SynthConfig, synth
 from vak_pipeline.layout import DataLayout
+from vak_pipeline.quality.audio import AudioBounds
+from vak_pipeline.quality.turns import TurnBounds
 from vak_pipeline.recipes.cascaded import CascadedConfig
 from vak_pipeline.recipes.duplex_s2s import DuplexS2SConfig
 from vak_pipeline.recipes.moshi_lora import MoshiConfig
@@ -32,7 +33,6 @@ from vak_pipeline.redaction.settings import RedactionSettings
 from vak_pipeline.speech.asr import AsrSettings
 from vak_pipeline.speech.cleanup import CleanupSettings
 from vak_pipeline.speech.diarize import DiarizerSettings
-from vak_pipeline.speech.expectations import TurnBounds
 from vak_pipeline.speech.stage import TagSettings
 from vak_pipeline.splits import SplitConfig
 from vak_pipeline.synth.settings import GapModel, SynthSettings

@@ -18,7 +18,7 @@ from vak_pipeline.defs.speech import (
     transcripts,
 )
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.speech.expectations import TURN_CHECKS
+from vak_pipeline.quality.turns import TURN_CHECKS
 from vak_pipeline.speech.stage import cache_key
 
 pytestmark = pytest.mark.slow  # real models (tiny.en, pyannote): seconds, still run in CI

@@ -20,7 +20,7 @@ from vak_pipeline import writers
 from vak_pipeline.cli import app
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.orchestrate import ingest_code, run_pipeline
-from vak_pipeline.sources.ingested import config_key, is_ingested
+from vak_pipeline.uploads.ingested import config_key, is_ingested
 from vak_pipeline_tests import processes
 
 pytestmark = pytest.mark.timeout(600)
@@ -130,7 +130,7 @@ def test_the_release_step_writes_the_one_already_published_answer_whoever_launch
     finds nothing to publish: the daemon and `vak run` never publish the same inputs twice."""
     from vak_pipeline.definitions import build_defs
     from vak_pipeline.orchestrate import publish_code
-    from vak_pipeline.sources.ingested import is_published
+    from vak_pipeline.uploads.ingested import is_published
 
     layout = DataLayout.at(chats)
     layout.publish_marker.unlink()

@@ -186,7 +186,7 @@ def test_quality_per_recording_is_measured_for_every_call(release):
 
 
 def test_quality_flags_warn_and_excluded_metrics_reject(release, tmp_path):
-    from vak_pipeline.report.quality import QualityThresholds, quality_rules
+    from vak_pipeline.quality.recordings import QualityThresholds, quality_rules
     from vak_pipeline.rules.publish import publish_manifest
 
     root = tmp_path / "data"

@@ -11,8 +11,8 @@ import dagster as dg
 from vak_pipeline.defs.ingest import nightly_reingest, upload_sensor
 from vak_pipeline.defs.resources import DataResource
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.sources.ingested import is_ingested, mark_ingested, uploads_to_ingest
-from vak_pipeline.sources.inventory import inventory
+from vak_pipeline.uploads.ingested import is_ingested, mark_ingested, uploads_to_ingest
+from vak_pipeline.uploads.inventory import inventory
 
 NIGHT = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)
 

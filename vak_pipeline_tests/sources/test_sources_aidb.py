@@ -13,8 +13,8 @@ from vak_pipeline.layout import DataLayout
 from vak_pipeline.rules.context import ValidationContext
 from vak_pipeline.rules.engine import validate_record
 from vak_pipeline.sources.aidb import AidbImportContext, ImportedRecord, iter_aidb_file
-from vak_pipeline.sources.descriptor import RecordingSettings
 from vak_pipeline.sources.text import write_redaction_log
+from vak_pipeline.uploads.descriptor import RecordingSettings
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sources"
 DUTCH = json.loads((FIXTURES / "example_nl.aidb.jsonl").read_text(encoding="utf-8"))
@@ -152,7 +152,7 @@ def test_bad_lines_and_duplicate_ids_are_reported_and_the_rest_imports(tmp_path)
 
 def test_sample_upload_imports_cleanly(tmp_path):
     shutil.copytree(Path(__file__).parents[2] / "data" / "raw" / "sample-chats", tmp_path / "raw" / "sample-chats")
-    from vak_pipeline.sources.descriptor import load_descriptor
+    from vak_pipeline.uploads.descriptor import load_descriptor
 
     desc, problems = load_descriptor(tmp_path / "raw" / "sample-chats")
     assert problems == []

@@ -12,9 +12,9 @@ from vak_pipeline.cli import app
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.sources.aidb import AidbImportContext, ImportedRecord, iter_aidb_file
 from vak_pipeline.sources.aidb_export import export_aidb
-from vak_pipeline.sources.descriptor import RecordingSettings
 from vak_pipeline.sources.text import write_redaction_log
 from vak_pipeline.storage import JsonlWriter
+from vak_pipeline.uploads.descriptor import RecordingSettings
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "sources" / "example_nl.aidb.jsonl"
 SETTINGS = RecordingSettings(locale="en-GB", consent="written", consent_ref="dpa-1", license="internal")

@@ -9,9 +9,9 @@ from pathlib import Path
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.sources.aidb import AidbImportContext, ImportedRecord, check_aidb_object, iter_aidb_file
 from vak_pipeline.sources.aidb_export import export_aidb, iter_aidb_parquet, to_aidb
-from vak_pipeline.sources.descriptor import RecordingSettings
 from vak_pipeline.sources.messages import MessagesImportContext, iter_messages_file
 from vak_pipeline.storage import JsonlWriter
+from vak_pipeline.uploads.descriptor import RecordingSettings
 
 ROOT = Path(__file__).parents[2]
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sources"

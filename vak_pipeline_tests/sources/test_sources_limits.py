@@ -14,10 +14,10 @@ import pytest
 
 from vak_pipeline.core.issue import Issue
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.sources.descriptor import load_descriptor
-from vak_pipeline.sources.limits import InputLimits
 from vak_pipeline.sources.text import iter_text_records
 from vak_pipeline.speech.stage import TagSettings, tag_upload
+from vak_pipeline.uploads.descriptor import load_descriptor
+from vak_pipeline.uploads.limits import InputLimits
 from vak_pipeline_tests import processes
 from vak_pipeline_tests.builders import make_record
 from vak_pipeline_tests.hardening_inputs import UPLOAD_YAML, seed_lines
@@ -58,7 +58,7 @@ def test_a_yaml_alias_bomb_fails_fast_in_under_1_gib(tmp_path):
     assert len(ALIAS_BOMB) < 1600
     up = _upload(tmp_path / "data", {}, ALIAS_BOMB)
     got = _in_one_gib(f"""
-        from vak_pipeline.sources.descriptor import load_descriptor
+        from vak_pipeline.uploads.descriptor import load_descriptor
         desc, issues = load_descriptor({str(up)!r})
         print(json.dumps({{"desc": desc is not None, "issues": [i.model_dump(mode="json") for i in issues]}}))
     """)

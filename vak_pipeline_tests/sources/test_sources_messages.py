@@ -8,8 +8,8 @@ from pathlib import Path
 from vak_pipeline.rules.context import ValidationContext
 from vak_pipeline.rules.engine import validate_record
 from vak_pipeline.schema.record import VakRecord
-from vak_pipeline.sources.descriptor import RecordingSettings
 from vak_pipeline.sources.messages import MessagesImportContext, iter_messages_file
+from vak_pipeline.uploads.descriptor import RecordingSettings
 
 SAMPLE = Path(__file__).parents[2] / "data" / "raw" / "sample-chats" / "support.messages.jsonl"
 TOOLS = [

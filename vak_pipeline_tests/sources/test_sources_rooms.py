@@ -15,12 +15,12 @@ import soundfile as sf
 from vak_pipeline.audio.stage import normalize_upload
 from vak_pipeline.core.issue import Issue
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.sources.descriptor import load_descriptor
-from vak_pipeline.sources.inventory import fingerprint, inventory
 from vak_pipeline.sources.text import iter_text_records
 from vak_pipeline.sources.vakforge import audio_path_problem
 from vak_pipeline.speech.stage import tag_upload
 from vak_pipeline.speech.turns import load_events
+from vak_pipeline.uploads.descriptor import load_descriptor
+from vak_pipeline.uploads.inventory import fingerprint, inventory
 from vak_pipeline_tests.builders import make_record
 from vak_pipeline_tests.hardening_inputs import UPLOAD_YAML, seed_lines
 

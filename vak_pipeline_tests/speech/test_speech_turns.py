@@ -6,9 +6,9 @@ from pathlib import Path
 from vak_pipeline.audio.models import InspectReport, NormalizedAudio
 from vak_pipeline.rules.issue import Issue
 from vak_pipeline.schema import Diarization
-from vak_pipeline.sources.descriptor import RecordingSettings
 from vak_pipeline.speech.models import ConversationTranscript, Segment, WordTiming
 from vak_pipeline.speech.turns import build_record, build_turns, events_path_for, load_events
+from vak_pipeline.uploads.descriptor import RecordingSettings
 
 
 def seg(speaker, start, end, text, channel=0):

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from vak_pipeline.sources.descriptor import SynthChoice
 from vak_pipeline.synth.budget import choose, estimated_seconds, rank
+from vak_pipeline.uploads.descriptor import SynthChoice
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -44,7 +44,7 @@ def test_a_fraction_keeps_a_conversation_whatever_else_the_upload_holds():
 def test_the_sample_uploads_opt_in_to_every_conversation():
     from pathlib import Path
 
-    from vak_pipeline.sources.descriptor import load_descriptor
+    from vak_pipeline.uploads.descriptor import load_descriptor
 
     root = Path(__file__).resolve().parents[2] / "data" / "raw"
     for upload in ("sample-chats", "sample-hinglish"):

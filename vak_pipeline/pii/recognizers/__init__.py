@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 
 from ...locales.base import LocalePack
 from ...locales.registry import PACKS
@@ -32,43 +32,64 @@ __all__ = ["PLACEHOLDER_PREFIX", "RECOGNIZERS", "Match", "find_pii", "persona_na
 
 _ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")  # a Chinese address may spell its numbers
 
-# Every built-in recognizer, one per type; a pack runs those its `pii_types` name, in that order. The gates
-# are necessary conditions: each finder's own patterns need that much (a phone six digits in a run, a card
-# 13, Aadhaar 12, SSN 9, NHS 10, a China id 17, an NI number 6, a PAN 4).
+# Every built-in recognizer, one per type, with the type its placeholders carry (payment_card: <CARD_1>); a pack
+# runs those its `pii_types` name, in that order. The gates are necessary conditions: each finder's own patterns
+# need that much (a phone six digits in a run, a card 13, Aadhaar 12, SSN 9, NHS 10, a China id 17, an NI number
+# 6, a PAN 4).
 RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
-    Recognizer("phone", lambda t, p, w: find_phones(t, p.phone_regions, has_run=True), min_run=6, pack_business=True),
-    Recognizer("email", lambda t, p, w: find_emails(t)),
-    Recognizer("payment_card", PAYMENT_CARD, min_run=13),
-    Recognizer("iban", lambda t, p, w: find_ibans(t), needs_digit=True, needs_capital=True),
-    Recognizer("ip_address", lambda t, p, w: find_ips(t), needs_digit=True, any_of=(".", ":")),
+    Recognizer("phone", lambda t, p, w: find_phones(t, p.phone_regions, has_run=True), "PHONE", min_run=6,
+               pack_business=True),
+    Recognizer("email", lambda t, p, w: find_emails(t), "EMAIL"),
+    Recognizer("payment_card", PAYMENT_CARD, "CARD", min_run=13),
+    Recognizer("iban", lambda t, p, w: find_ibans(t), "IBAN", needs_digit=True, needs_capital=True),
+    Recognizer("ip_address", lambda t, p, w: find_ips(t), "IP", needs_digit=True, any_of=(".", ":")),
     Recognizer("person_name", lambda t, p, w: (*find_cued_names(t, w), *find_lexicon_names(t, p, w),
                                                *find_spelled_names(t, p), *find_initial_names(t, p)),
-               digit_view=False),
-    Recognizer("address", lambda t, p, w: find_addresses(t, w, has_number=True), needs_digit=True, spelt=_ZH_NUMERAL),
-    Recognizer("us_ssn", US_SSN, min_run=9),
-    Recognizer("uk_nino", UK_NINO, min_run=6),
-    Recognizer("uk_nhs", UK_NHS, min_run=10),
-    Recognizer("uk_postcode", lambda t, p, w: find_uk_postcodes(t), needs_digit=True),
-    Recognizer("in_aadhaar", IN_AADHAAR, min_run=12),
-    Recognizer("in_pan", IN_PAN, min_run=4),
-    Recognizer("in_upi", lambda t, p, w: find_upi(t)),
-    Recognizer("cn_resident_id", CN_RESIDENT_ID, min_run=17),
-    Recognizer("in_pin", IN_PIN, needs_digit=True),
-    Recognizer("cn_postcode", CN_POSTCODE, needs_digit=True),
-    Recognizer("us_zip", US_ZIP, needs_digit=True),
+               "PERSON", digit_view=False),
+    Recognizer("address", lambda t, p, w: find_addresses(t, w, has_number=True), "ADDRESS", needs_digit=True,
+               spelt=_ZH_NUMERAL),
+    Recognizer("us_ssn", US_SSN, "SSN", min_run=9),
+    Recognizer("uk_nino", UK_NINO, "NINO", min_run=6),
+    Recognizer("uk_nhs", UK_NHS, "NHS", min_run=10),
+    Recognizer("uk_postcode", lambda t, p, w: find_uk_postcodes(t), "POSTCODE", needs_digit=True),
+    Recognizer("in_aadhaar", IN_AADHAAR, "AADHAAR", min_run=12),
+    Recognizer("in_pan", IN_PAN, "PAN", min_run=4),
+    Recognizer("in_upi", lambda t, p, w: find_upi(t), "UPI"),
+    Recognizer("cn_resident_id", CN_RESIDENT_ID, "CN_ID", min_run=17),
+    Recognizer("in_pin", IN_PIN, "PIN", needs_digit=True),
+    Recognizer("cn_postcode", CN_POSTCODE, "CN_POSTCODE", needs_digit=True),
+    Recognizer("us_zip", US_ZIP, "ZIP", needs_digit=True),
 )}
-_PLACEHOLDER_NAMES = {
-    "phone": "PHONE", "email": "EMAIL", "payment_card": "CARD", "iban": "IBAN", "ip_address": "IP",
-    "person_name": "PERSON", "address": "ADDRESS", "us_ssn": "SSN", "uk_nino": "NINO", "uk_nhs": "NHS",
-    "uk_postcode": "POSTCODE", "in_aadhaar": "AADHAAR", "in_pan": "PAN", "in_upi": "UPI", "cn_resident_id": "CN_ID",
-    "in_pin": "PIN", "cn_postcode": "CN_POSTCODE", "us_zip": "ZIP",
-    "unsure_number": "NUMBER",  # the redaction stage's safety net (asked.find_unsure_runs): digits of no known type
-}
-for _pack in PACKS.values():  # types a pack file declares (nl_bsn -> BSN); the built-in names win
-    if _pack.rules is not None:
-        for _t, _ph in _pack.rules.placeholders.items():
-            _PLACEHOLDER_NAMES.setdefault(_t, _ph)
-PLACEHOLDER_PREFIX = _PLACEHOLDER_NAMES
+UNSURE_NUMBER = "unsure_number"  # the redaction stage's safety net (asked.find_unsure_runs): digits of no known type
+
+
+class _Placeholders(Mapping[str, str]):
+    """PII type -> the type its placeholders carry, read where it is declared: a built-in recognizer's
+    `placeholder`, else the `placeholder` a registered pack file gives the type it declares (nl_bsn -> BSN;
+    the built-in names win). Read live, so a pack directory registered after import (`register_pack_dir`)
+    is placeholdered as its file says, not as its type name upper-cased."""
+
+    def _table(self) -> dict[str, str]:
+        table = {t: r.placeholder for t, r in RECOGNIZERS.items()}
+        table[UNSURE_NUMBER] = "NUMBER"
+        for pack in PACKS.values():
+            if pack.rules is not None:
+                for t, ph in pack.rules.placeholders.items():
+                    table.setdefault(t, ph)
+        return table
+
+    def __getitem__(self, pii_type: str) -> str:
+        rec = RECOGNIZERS.get(pii_type)
+        return rec.placeholder if rec is not None else self._table()[pii_type]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+PLACEHOLDER_PREFIX: Mapping[str, str] = _Placeholders()
 def _LONGEST_FIRST(m: Match) -> tuple[int, float, int]:  # noqa: N802 - a sort key
     return (m.start - m.end, -m.score, m.start)
 

@@ -85,10 +85,12 @@ class Recognizer:
     `min_run`: digits in the text's longest digit run (0: none needed); `needs_digit`: a digit anywhere;
     `any_of`: one of these substrings; `needs_capital`: a capital letter; `spelt`: a text without a digit
     is scanned only where this matches (三号楼); `digit_view`: also scanned on the digit view of spoken
-    digits; `pack_business`: the pack file's business cues drop its matches."""
+    digits; `pack_business`: the pack file's business cues drop its matches; `placeholder`: the type its
+    placeholders carry (`<CARD_1>`), declared here once for redaction, synth and the checks."""
 
     type: str
     find: Finder
+    placeholder: str = ""
     min_run: int = 0
     needs_digit: bool = False
     any_of: tuple[str, ...] = ()

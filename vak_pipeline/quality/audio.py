@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from ..quality.gx import ExpectationOutcome, ExpectationSpec, failing_rows, run_suite
-from .models import NormalizedAudio
-from .normalize import TARGET_RATE
+from ..audio.models import NormalizedAudio
+from ..audio.normalize import TARGET_RATE
+from .gx import ExpectationOutcome, ExpectationSpec, failing_rows, run_suite
 
 if TYPE_CHECKING:
     import pandas as pd

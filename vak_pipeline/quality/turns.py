@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field, ValidationError
 
 from ..locales.registry import UnknownLocale, declared_languages
-from ..quality.gx import ExpectationSpec, failing_rows, run_suite
 from ..schema.record import VakRecord
 from ..storage import iter_jsonl
+from .gx import ExpectationSpec, failing_rows, run_suite
 
 if TYPE_CHECKING:
     import pandas as pd

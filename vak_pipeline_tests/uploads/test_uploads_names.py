@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from vak_pipeline.cli import app
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.orchestrate import _refuse_pii_names
-from vak_pipeline.sources.ids import conversation_id, public_file
-from vak_pipeline.sources.names import lookup, upload_name_issue, write_name_map
+from vak_pipeline.uploads.ids import conversation_id, public_file
+from vak_pipeline.uploads.names import lookup, upload_name_issue, write_name_map
 
 SHA = hashlib.sha256(b"the recording's bytes").hexdigest()
 CALLER = "2026-09-16_+919876543210_devika-raghunathan.wav"
@@ -89,7 +89,7 @@ def test_an_upload_folder_named_after_a_caller_is_refused_naming_type_and_range_
 
 
 def test_recordings_csv_issues_name_a_missing_caller_file_by_its_types(tmp_path):
-    from vak_pipeline.sources.descriptor import load_descriptor
+    from vak_pipeline.uploads.descriptor import load_descriptor
 
     up = tmp_path / "up1"
     up.mkdir()
@@ -104,7 +104,7 @@ def test_a_stage_report_issue_is_shown_without_the_pii_of_a_raw_name_whoever_wro
     """The steward report and `vak run` read stage issues through one place, which names files and record ids
     without PII even when a reader quoted the raw name (a file of unknown kind, an old report)."""
     from vak_pipeline.report.stage_reports import stage_issues
-    from vak_pipeline.sources.names import shown_issue
+    from vak_pipeline.uploads.names import shown_issue
 
     raw = {"code": "file_unknown_kind", "message": "file type not recognised; it is ignored", "fix": "remove it",
            "severity": "WARN", "family": "audio", "file": "calls/notes_+919876543210_devika-raghunathan.docx",

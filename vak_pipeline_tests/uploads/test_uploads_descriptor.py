@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-from vak_pipeline.sources.descriptor import load_descriptor
+from vak_pipeline.uploads.descriptor import load_descriptor
 
 GOOD_YAML = """\
 locale: en-IN

@@ -1,8 +1,10 @@
-"""Dropped-file checks: a WARN (non-blocking) check on normalized_audio and on transcripts per upload.
+"""The steward's Dagster side: a WARN dropped-file check per upload, and the steward report's metadata.
 
 A file the stage could not use (corrupt audio, a mono call without a diarizer ...) does not fail the
-run, but it must not pass silently either: the check fails and lists every dropped file by its uploaded
-name, with the reason and the fix. Thin: the funnel is computed by vak_pipeline.report.funnel.
+run, but it must not pass silently either: the check on normalized_audio, transcripts and tagged_turns
+fails and lists every dropped file by its uploaded name, with the reason and the fix. Thin: the funnel,
+its tables and the verdict are vak_pipeline.report's (report.funnel, report.steward); this module only
+shows them to Dagster.
 """
 
 import dagster as dg
@@ -13,12 +15,6 @@ from .resources import DataResource
 
 DROPS_CAP = 50
 _COLUMNS = ("file", "line", "record_id", "code", "message", "fix")
-_FUNNEL_AUDIO = ("in", "decoded", "transcribed", "valid", "published")
-_FUNNEL_TEXT = ("in", "valid", "published")
-_UPLOAD_COLUMNS = (
-    "upload", "files", *(f"audio_{s}" for s in _FUNNEL_AUDIO), "audio_published", *(f"text_{s}" for s in _FUNNEL_TEXT),
-    "drops",
-)
 
 
 def drops_result(data: DataResource, upload: str, stages: tuple[str, ...]) -> dg.AssetCheckResult:
@@ -32,11 +28,6 @@ def drops_result(data: DataResource, upload: str, stages: tuple[str, ...]) -> dg
     by_reason: dict[str, int] = {}
     for d in drops:
         by_reason[d.code] = by_reason.get(d.code, 0) + 1
-    audio = {
-        s: {"recordings": a.recordings, "hours": None if a.hours is None else round(a.hours, 4)}
-        for s, a in f.audio.items()
-        if s in ("in", "decoded", "transcribed", "turns", "redacted")
-    }
     return dg.AssetCheckResult(
         passed=not drops,
         severity=dg.AssetCheckSeverity.WARN,
@@ -47,7 +38,7 @@ def drops_result(data: DataResource, upload: str, stages: tuple[str, ...]) -> dg
             "drops_by_reason": dg.MetadataValue.json(by_reason),
             "drops": table,
             "drops_shown": f"{min(len(drops), DROPS_CAP)} of {len(drops)}",
-            "funnel_audio": dg.MetadataValue.json(audio),
+            "funnel_audio": dg.MetadataValue.json(f.audio_so_far()),
             "funnel_text": dg.MetadataValue.json(f.text),
         },
     )
@@ -90,8 +81,15 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
     """Build the steward report and describe it as metadata: verdict, funnel, drops, flagged recordings."""
     import hashlib
 
-    from vak_pipeline.report.quality import METRICS
-    from vak_pipeline.report.steward import ReportSettings, build_steward_report, hms, summary_markdown
+    from vak_pipeline.quality.recordings import METRICS
+    from vak_pipeline.report.steward import (
+        UPLOAD_COLUMNS,
+        ReportSettings,
+        build_steward_report,
+        hms,
+        summary_markdown,
+        upload_rows,
+    )
 
     extra = {"dagster_url": dagster_url} if dagster_url else {}
     settings = ReportSettings(quality=thresholds, run_id=context.run.run_id, **extra)
@@ -102,17 +100,7 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
     ).hexdigest()
     html_path = layout.final(report.html)  # where it is read once `release` swaps the candidate in
     context.log.info(f"release verdict: {verdict.status}; " + "; ".join(verdict.reasons))
-    upload_rows = [
-        {
-            "upload": u.upload,
-            "files": u.files,
-            **{f"audio_{stage}": u.audio[stage].recordings for stage in _FUNNEL_AUDIO},
-            "audio_published": hms((u.audio["published"].hours or 0.0) * 3600),
-            **{f"text_{stage}": u.text[stage] for stage in _FUNNEL_TEXT},
-            "drops": len(u.drops),
-        }
-        for u in [*funnel.uploads, funnel.total]
-    ]
+    by_upload = [dict(zip(UPLOAD_COLUMNS, row, strict=True)) for row in upload_rows(funnel)]
     drops = funnel.total.drops
     flagged = [q for q in s.quality if q.flags]
     return dg.MaterializeResult(
@@ -132,12 +120,8 @@ def steward_report_result(context: dg.AssetExecutionContext, layout, thresholds,
             "audio_duration": hms(s.audio_hours * 3600),
             "text_conversations": s.text_conversations,
             "rejected_rows": s.rejected_rows,
-            "funnel_by_upload": rows_table(
-                upload_rows,
-                _UPLOAD_COLUMNS,
-                cap=len(upload_rows),
-                int_columns=[c for c in _UPLOAD_COLUMNS[1:] if c != "audio_published"],
-            ),
+            "funnel_by_upload": rows_table(by_upload, UPLOAD_COLUMNS, cap=len(by_upload), int_columns=[
+                c for c in UPLOAD_COLUMNS[1:] if not c.endswith("(h:mm:ss)")]),
             "drops_by_reason": dg.MetadataValue.json(funnel.total.drops_by_reason()),
             "drops": rows_table(drops, ("upload", "stage", "file", "line", "code", "fix"), DROPS_CAP,
                                 int_columns=("line",)),

@@ -7,7 +7,7 @@ import numpy as np
 import soundfile as sf
 
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.report.quality import (
+from vak_pipeline.quality.recordings import (
     QualityIndex,
     QualityThresholds,
     quality_issues,

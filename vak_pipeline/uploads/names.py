@@ -1,7 +1,7 @@
 """The private map from public (PII-free) names back to the raw files they came from, and its lookup.
 
 Conversation ids and published file names never carry a value from a source file or folder name that is
-PII (`sources.ids`). An operator still needs to find the source of a published id: each stage that names
+PII (`uploads.ids`). An operator still needs to find the source of a published id: each stage that names
 things writes `work/<upload>/names/<source>.json` (private, like everything under work/), and
 `vak lookup ID --data DIR` reads those maps. Upload folder names are Dagster partition keys, shown in the
 UI and the event log, so they cannot be mapped away: an upload whose folder name carries PII is refused
