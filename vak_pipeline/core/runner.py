@@ -1,0 +1,147 @@
+"""One way to be a stage: a `Stage` declares its items, their keys, how to process them and where outputs go;
+`run_stage` owns the rest (the ledger, reuse of unchanged items, the parallel map, the report).
+
+Why one runner: a stage that learned to cache, fan out and report once behaves like every other, and "is
+this upload up to date" can be read from the ledgers alone (`core.freshness`). NeMo SDP's `BaseProcessor`
+is the anchor: a stage is a small object with a few methods, not a loop of its own.
+
+    for each item of stage.items():       a Job(item, key, payload), or Done(value) passed through as it is
+        unchanged key + stage.reusable ->  the ledger's entry, not processed (stage.accept(entry, reused=True))
+        else                            ->  stage.process([payload, ...]) here or in the pool (stage.pool)
+        stage.accept(entry, reused)     ->  the stage places the outputs; the entry it returns is recorded
+    write_report(stage.report_path, stage.result, stage.section, **stage.report_extra())
+
+Outputs are a function of inputs and settings only: results come out in input order, whatever the worker
+count or pool kind.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .stage import Done, Ledger, LedgerEntry, PoolSettings, StageResult, ordered_map, write_report
+
+
+@dataclass(frozen=True)
+class Job:
+    """One item to process unless the ledger holds it under `key`; `payload` is what `process` is given."""
+
+    item: str
+    key: str
+    payload: Any
+
+
+@dataclass(frozen=True)
+class _Reused:
+    entry: LedgerEntry
+
+
+@dataclass
+class RunCounts:
+    """What the runner did with the items: processed in this run, reused from the ledger, passed through."""
+
+    processed: int = 0
+    reused: int = 0
+    passed: int = 0
+
+
+class Stage(ABC):
+    """A stage for one upload. Subclasses set the class constants and the instance fields, and implement
+    `items` and `process` (a staticmethod over a module-level function: it runs in worker processes)."""
+
+    name: ClassVar[str]  # the ledger's name
+    version: ClassVar[str]  # an explicit constant: part of every key and the asset's code_version
+    pool: ClassVar[PoolSettings] = PoolSettings()
+    sized: ClassVar[bool] = False  # True: the items are listed first, so `workers_for` can see what is to do
+
+    result: StageResult
+    ledger_path: Path
+    report_path: Path
+    section: str | None = None  # the section of a report file shared by several stages
+    workers: int = 1
+    batch: int = 1
+
+    @abstractmethod
+    def items(self) -> Iterable[Job | Done]:
+        """The stage's items in output order: a Job to key (and process), or Done(value) for `passed`."""
+
+    process: ClassVar[Callable[[list[Any]], list[LedgerEntry]]]  # payloads -> one entry each; never raises
+
+    def outputs(self) -> Iterable[AbstractContextManager[Any]]:
+        """The stage's output files, opened before the first item and closed (put in place) after the last."""
+        return ()
+
+    def reusable(self, entry: LedgerEntry) -> bool:
+        """Whether an entry with an unchanged key may be taken as it is (its outputs are still in place)."""
+        return True
+
+    def accept(self, entry: LedgerEntry, reused: bool) -> LedgerEntry | None:
+        """Place the item's outputs; return the entry to record (None records nothing: the item is dropped)."""
+        return entry
+
+    def passed(self, value: Any) -> None:  # noqa: B027 - optional hook
+        """A Done(value) item, at its place in the order."""
+
+    def workers_for(self, todo: Sequence[Any]) -> int:
+        """How many processes for these payloads (`sized` stages only); by default `workers`."""
+        return self.workers
+
+    def progress(self, plan: Sequence[Any]) -> Iterable[Any]:
+        """The planned items as the map consumes them (`sized` stages: a progress bar may wrap them)."""
+        return plan
+
+    def finish(self, counts: RunCounts) -> None:  # noqa: B027 - optional hook
+        """After the last item, before the report: the stage's own counters and output files."""
+
+    def report_extra(self) -> dict[str, Any]:
+        """Fields of the report besides upload, stage, counts and issues."""
+        return {}
+
+
+def _plan(stage: Stage, ledger: Ledger, counts: RunCounts) -> Iterator[Any]:
+    for item in stage.items():
+        if isinstance(item, Done):
+            counts.passed += 1
+            yield item
+            continue
+        prev = ledger.reuse(item.item, item.key)
+        if prev is not None and stage.reusable(prev):
+            counts.reused += 1
+            yield Done(_Reused(prev))
+            continue
+        counts.processed += 1
+        yield item.payload
+
+
+def run_stage(stage: Stage) -> RunCounts:
+    """Run `stage` over its items (see the module docstring); the ledger is replaced only when it ends normally.
+
+    The issues of every recorded entry (`LedgerEntry.reported`) join `stage.result.issues` in item order, so a
+    failure is reported each run, once, and retried only when its key changes (or `reusable` refuses it)."""
+    counts = RunCounts()
+    with Ledger.load(stage.ledger_path) as ledger, ExitStack() as files:
+        for output in stage.outputs():
+            files.enter_context(output)
+        plan: Iterable[Any] = _plan(stage, ledger, counts)
+        workers = stage.workers
+        if stage.sized:
+            listed = list(plan)
+            workers = stage.workers_for([p for p in listed if not isinstance(p, Done)])
+            plan = stage.progress(listed)
+        for out in ordered_map(stage.process, plan, workers, stage.batch, pool=stage.pool):
+            if isinstance(out, LedgerEntry) or isinstance(out, _Reused):
+                reused = isinstance(out, _Reused)
+                entry = stage.accept(out.entry if isinstance(out, _Reused) else out, reused)
+                if entry is not None:
+                    ledger.record(entry)
+                    stage.result.issues.extend(entry.reported())
+            else:
+                stage.passed(out)
+    stage.finish(counts)
+    write_report(stage.report_path, stage.result, stage.section, **stage.report_extra())
+    return counts
