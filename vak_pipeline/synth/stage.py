@@ -3,24 +3,23 @@
 Every record passes through in input order; a text-only conversation (no audio, something said) is
 rendered as a two-channel 24 kHz call: audio/<conv>.wav and alignments/<conv>.json are written to the
 upload's release files, work/<upload>/release/ (the text was redacted before, and placeholders are spoken
-as fake surrogates; a release publishes them only with the record), the surrogate map and cache
-key go to work/<upload>/synth/<conv>.json, and the record gets its audio block (marked synthesized),
+as fake surrogates; a release publishes them only with the record), the surrogate map goes to
+work/<upload>/synth/<conv>.json, and the record gets its audio block (marked synthesized),
 turn times and voice ids in meta.speakers. A record whose rendering fails passes through unchanged,
 with an Issue, and stays text-only. So does a record that already breaks one of its own rules (`gate`):
 re-timing its turns would hide the error from validation, which rejects it instead.
 
-Keying and processing are separable (`job_key`, `render_job`), for the shared stage core:
-- key = sha256(input line, engine name and version, settings fingerprint, gap model, channel map,
-  code version); an unchanged key with its outputs in place is not rendered again;
-- every conversation renders in a fresh process forked from a clean forkserver (`max_tasks_per_child=1`):
-  espeak-ng carries state from one utterance to the next inside a process, so that is how the bytes
-  stay the same whatever the worker count and whatever was rendered before.
+It runs on the stage runner (core.runner): an item per conversation to render, keyed by its input line,
+the engine and settings stamp (engine name and version, settings fingerprint, gap model), the channel map
+and SYNTH_VERSION; an unchanged key whose files and output line are in place is not rendered again (the
+ledger, work/<upload>/ledger/synth.jsonl, says where). Every conversation renders in a fresh process forked
+from a clean forkserver (the pool's `fresh`): espeak-ng carries state from one utterance to the next inside
+a process, so that is how the bytes stay the same whatever the worker count and whatever ran before.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +29,16 @@ from pydantic import Field, ValidationError
 
 from ..core.issue import Issue, Severity
 from ..core.runner import Job, RunCounts, Stage, run_stage
-from ..core.stage import Done, LedgerEntry, PlacedWriter, PoolSettings, PreviousLines, StageResult, write_report
+from ..core.stage import (
+    Done,
+    LedgerEntry,
+    PlacedWriter,
+    PoolSettings,
+    PreviousLines,
+    StageResult,
+    item_key,
+    write_report,
+)
 from ..layout import DataLayout
 from ..schema import VakRecord
 from ..sources.descriptor import SynthChoice, UploadDescriptor, load_descriptor
@@ -63,14 +71,6 @@ class SynthResult(StageResult):
 
     def stayed(self, reason: str) -> None:
         self.stayed_text[reason] = self.stayed_text.get(reason, 0) + 1
-
-
-def code_version() -> str:
-    """The synth asset's code_version and part of each conversation's key: SYNTH_VERSION, an explicit constant
-    (a comment edit must not re-render every conversation)."""
-    from .settings import SYNTH_VERSION
-
-    return SYNTH_VERSION
 
 
 def _issue(
@@ -108,10 +108,9 @@ def _channel_map(desc: UploadDescriptor | None) -> dict[str, str] | None:
 
 
 def job_key(raw: bytes, stamp: str, channel_map: dict[str, str] | None) -> str:
-    """What a rendering is made from: the record line, the engine and settings stamp, the channel map, the code."""
-    h = hashlib.sha256(raw)
-    h.update(json.dumps([stamp, channel_map, code_version()], sort_keys=True).encode())
-    return h.hexdigest()
+    """What a rendering is made from: the record line, the engine and settings stamp, the channel map, and
+    SYNTH_VERSION (an explicit constant: a comment edit must not re-render every conversation)."""
+    return item_key(SYNTH_VERSION, hashlib.sha256(raw).hexdigest(), stamp, channel_map)
 
 
 def _stamp(path: Path) -> list[int] | None:
