@@ -56,7 +56,7 @@ class Stage(ABC):
 
     name: ClassVar[str]  # the ledger's name
     version: ClassVar[str]  # an explicit constant: part of every key and the asset's code_version
-    pool: ClassVar[PoolSettings] = PoolSettings()
+    pool: PoolSettings = PoolSettings()  # how workers start (a frozen value: shared as the default)
     sized: ClassVar[bool] = False  # True: the items are listed first, so `workers_for` can see what is to do
 
     result: StageResult
@@ -70,7 +70,8 @@ class Stage(ABC):
     def items(self) -> Iterable[Job | Done]:
         """The stage's items in output order: a Job to key (and process), or Done(value) for `passed`."""
 
-    process: ClassVar[Callable[[list[Any]], list[LedgerEntry]]]  # payloads -> one entry each; never raises
+    # payloads -> one entry each, never raising; module level (or a partial of one): it is pickled to workers
+    process: Callable[[list[Any]], list[LedgerEntry]]
 
     def outputs(self) -> Iterable[AbstractContextManager[Any]]:
         """The stage's output files, opened before the first item and closed (put in place) after the last."""
