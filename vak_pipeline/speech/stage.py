@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -29,7 +29,8 @@ from ..audio.crosstalk import measure_crosstalk
 from ..audio.models import NormalizedAudio
 from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
-from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
+from ..core.runner import Job, RunCounts, Stage, run_stage
+from ..core.stage import LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
@@ -254,61 +255,105 @@ def _transcribe_row(layout: DataLayout, upload: str, row: NormalizedAudio, key: 
     return _Outcome(LedgerEntry(item=row.conv_id, key=key), line, cleaned, elapsed)
 
 
-def _reused(entry: LedgerEntry | None, previous: PreviousLines) -> _Outcome | None:
-    """The ledger's outcome of an unchanged recording: its failure, or its transcript line if still there."""
-    if entry is None or entry.failure is not None:
-        return None if entry is None else _Outcome(entry)
-    line = previous.read(entry.outputs.get("line"))
-    return None if line is None else _Outcome(entry, line)
-
-
 def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings | None = None,
                       diarizer: Diarizer | None = None, transcriber: Transcriber | None = None,
                       cleanup: CleanupSettings | None = None) -> TranscribeResult:
     """ASR (and speaker attribution) of every recording of an upload; see module doc."""
-    cleanup = cleanup or CleanupSettings()
-    asr_settings = asr_settings or (transcriber.settings if transcriber else AsrSettings())
-    transcriber = transcriber or Transcriber(asr_settings)  # the model loads on first use only
-    out_path = layout.transcripts(upload)
-    result = TranscribeResult(upload=upload, engine=asr_settings.engine(), transcripts=str(out_path))
-    rows = read_audio_rows(layout, upload, result.issues)
-    ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
-    removed: Counter[str] = Counter()
-    with PreviousLines(out_path) as previous, PlacedWriter(out_path) as w:
-        for row in progress.ticking(rows, STAGE, upload, "audio s", lambda r: r.duration_s, lambda r: r.shown_file):
-            key = cache_key(row, asr_settings, diarizer, cleanup)
-            done = _reused(ledger.reuse(row.conv_id, key), previous)
-            if done is not None:
-                result.skipped += 1 if done.line is not None else 0
+    stage = _TranscribeStage(layout, upload, asr_settings, diarizer, transcriber, cleanup)
+    run_stage(stage)
+    return stage.result
+
+
+class _TranscribeStage(Stage):
+    """transcripts on the stage runner: an item per recording, processed here (the model is loaded once, in this
+    process), its transcript line placed in transcripts.jsonl."""
+
+    name = STAGE
+    version = TRANSCRIBE_VERSION
+    section = STAGE
+
+    def __init__(self, layout: DataLayout, upload: str, asr_settings: AsrSettings | None, diarizer: Diarizer | None,
+                 transcriber: Transcriber | None, cleanup: CleanupSettings | None) -> None:
+        self.layout, self.upload, self.diarizer = layout, upload, diarizer
+        self.cleanup = cleanup or CleanupSettings()
+        self.asr = asr_settings or (transcriber.settings if transcriber else AsrSettings())
+        self.transcriber = transcriber or Transcriber(self.asr)  # the model loads on first use only
+        self.ledger_path, self.report_path = layout.stage_ledger(upload, STAGE), layout.speech_report(upload)
+        self.result = TranscribeResult(upload=upload, engine=self.asr.engine(),
+                                       transcripts=str(layout.transcripts(upload)))
+        self.rows: dict[str, NormalizedAudio] = {}
+        self.outcomes: dict[str, _Outcome] = {}  # item -> what this run's transcription gave, until placed
+        self.hits: dict[str, str] = {}  # item -> its previous transcript line, still in place
+        self.removed: Counter[str] = Counter()
+        self.process = self._transcribe  # here, never pickled: the workers are 1
+
+    def outputs(self) -> list[Any]:
+        self.previous, self.out = PreviousLines(self.layout.transcripts(self.upload)), \
+            PlacedWriter(self.layout.transcripts(self.upload))
+        return [self.previous, self.out]
+
+    def items(self) -> Iterator[Job]:
+        rows = read_audio_rows(self.layout, self.upload, self.result.issues)
+        for row in progress.ticking(rows, STAGE, self.upload, "audio s", lambda r: r.duration_s,
+                                    lambda r: r.shown_file):
+            self.rows[row.conv_id] = row
+            key = cache_key(row, self.asr, self.diarizer, self.cleanup)
+            yield Job(row.conv_id, key, (row, key))
+
+    def _transcribe(self, jobs: list[tuple[NormalizedAudio, str]]) -> list[LedgerEntry]:
+        out = []
+        for row, key in jobs:
+            done = _transcribe_row(self.layout, self.upload, row, key, self.transcriber, self.diarizer, self.cleanup)
+            self.outcomes[row.conv_id] = done
+            out.append(done.entry)
+        return out
+
+    def reusable(self, entry: LedgerEntry) -> bool:
+        """Its failure (reported again), or its transcript line when it is still where it was placed."""
+        if entry.failure is not None:
+            return True
+        line = self.previous.read(entry.outputs.get("line"))
+        if line is not None:
+            self.hits[entry.item] = line
+        return line is not None
+
+    def accept(self, entry: LedgerEntry, reused: bool) -> LedgerEntry | None:
+        result, row = self.result, self.rows.pop(entry.item)
+        done = _Outcome(entry, self.hits.pop(entry.item, None)) if reused else self.outcomes.pop(entry.item)
+        if reused and done.line is not None:
+            result.skipped += 1
+        if done.line is not None:
+            done.entry.outputs = {"line": self.out.place(done.line)}  # where its transcript line is now
+        if done.entry.failure is not None:
+            if done.entry.failure.code == "needs_diarization":
+                result.needs_diarization += 1
             else:
-                done = _transcribe_row(layout, upload, row, key, transcriber, diarizer, cleanup)
-            if done.line is not None:
-                done.entry.outputs = {"line": w.place(done.line)}  # where its transcript line is now
-            if done.remember:
-                ledger.record(done.entry)
-            if done.entry.failure is not None:
+                result.failed += 1
+            if not done.remember:  # a failure of the set-up: reported, not recorded, so retried next run
                 result.issues.append(done.entry.failure)
-                if done.entry.failure.code == "needs_diarization":
-                    result.needs_diarization += 1
-                else:
-                    result.failed += 1
-            if done.cleaned is not None:
-                _count_transcribed(result, removed, row, done)
-        result.conversations = w.count
-    ledger.save()
-    result.asr_seconds = round(result.asr_seconds, 3)
-    result.audio_seconds = round(result.audio_seconds, 3)
-    for name in ("speech_seconds", "bleed_skipped_seconds", "decoded_seconds"):
-        setattr(result, name, round(getattr(result, name), 3))
-    result.removed = dict(sorted(removed.items()))
-    write_report(layout.speech_report(upload), result, section=STAGE, counts={
-        "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
-        "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
-        "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
-        "speech_seconds": result.speech_seconds, "bleed_skipped_seconds": result.bleed_skipped_seconds,
-        "decoded_seconds": result.decoded_seconds,
-        "removed": result.removed, "crosstalk": result.crosstalk})
-    return result
+                return None
+        if done.cleaned is not None:
+            _count_transcribed(result, self.removed, row, done)
+        return done.entry
+
+    def finish(self, counts: RunCounts) -> None:
+        result = self.result
+        result.conversations = self.out.count
+        result.asr_seconds = round(result.asr_seconds, 3)
+        result.audio_seconds = round(result.audio_seconds, 3)
+        for name in ("speech_seconds", "bleed_skipped_seconds", "decoded_seconds"):
+            setattr(result, name, round(getattr(result, name), 3))
+        result.removed = dict(sorted(self.removed.items()))
+
+    def report_extra(self) -> dict[str, Any]:
+        result = self.result
+        return {"counts": {
+            "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
+            "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
+            "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
+            "speech_seconds": result.speech_seconds, "bleed_skipped_seconds": result.bleed_skipped_seconds,
+            "decoded_seconds": result.decoded_seconds,
+            "removed": result.removed, "crosstalk": result.crosstalk}}
 
 
 def _count_transcribed(result: TranscribeResult, removed: Counter[str], row: NormalizedAudio, done: _Outcome) -> None:
