@@ -102,6 +102,7 @@ class _NormalizeStage(Stage):
 
     name = STAGE
     version = NORMALIZE_VERSION
+    report = DataLayout.upload_report
     sized = True  # the pool pays only for enough bytes to decode: it is sized on what is to do
     process = staticmethod(_normalize_batch)
 
@@ -110,7 +111,6 @@ class _NormalizeStage(Stage):
         self.layout, self.upload, self.workers, self.refuse = layout, upload, workers, refuse
         self.target_rate, self.quality, self.block_s = target_rate, quality, block_s
         self.max_duration_s = max_duration_s
-        self.ledger_path, self.report_path = layout.stage_ledger(upload, STAGE), layout.upload_report(upload)
         self.result = UploadAudioResult(upload=upload, audio_index=str(layout.audio_index(upload)),
                                         report=str(layout.upload_report(upload)))
         self.upload_dir = layout.upload_dir(upload)

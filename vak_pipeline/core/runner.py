@@ -9,7 +9,7 @@ is the anchor: a stage is a small object with a few methods, not a loop of its o
         unchanged key + stage.reusable ->  the ledger's entry, not processed (stage.accept(entry, reused=True))
         else                            ->  stage.process([payload, ...]) here or in the pool (stage.pool)
         stage.accept(entry, reused)     ->  the stage places the outputs; the entry it returns is recorded
-    write_report(stage.report_path, stage.result, stage.section, **stage.report_extra())
+    write_report(stage report, stage.result, stage.section, **stage.report_extra())
 
 Outputs are a function of inputs and settings only: results come out in input order, whatever the worker
 count or pool kind.
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ..layout import DataLayout
 from .stage import Done, Ledger, LedgerEntry, PoolSettings, StageResult, ordered_map, write_report
 
 
@@ -59,10 +60,14 @@ class Stage(ABC):
     pool: PoolSettings = PoolSettings()  # how workers start (a frozen value: shared as the default)
     sized: ClassVar[bool] = False  # True: the items are listed first, so `workers_for` can see what is to do
 
+    # the report file (a DataLayout method: upload -> path) and its section when several stages share the file;
+    # the funnel reads every stage's report (report.stage_reports), a test holds each stage to it
+    report: ClassVar[Callable[[DataLayout, str], Path]]
+    section: ClassVar[str | None] = None
+
+    layout: DataLayout
+    upload: str
     result: StageResult
-    ledger_path: Path
-    report_path: Path
-    section: str | None = None  # the section of a report file shared by several stages
     workers: int = 1
     batch: int = 1
 
@@ -103,6 +108,9 @@ class Stage(ABC):
         """Fields of the report besides upload, stage, counts and issues."""
         return {}
 
+    def report_path(self) -> Path:
+        return type(self).report(self.layout, self.upload)
+
 
 def _plan(stage: Stage, ledger: Ledger, counts: RunCounts) -> Iterator[Any]:
     for item in stage.items():
@@ -125,7 +133,7 @@ def run_stage(stage: Stage) -> RunCounts:
     The issues of every recorded entry (`LedgerEntry.reported`) join `stage.result.issues` in item order, so a
     failure is reported each run, once, and retried only when its key changes (or `reusable` refuses it)."""
     counts = RunCounts()
-    with Ledger.load(stage.ledger_path) as ledger, ExitStack() as files:
+    with Ledger.load(stage.layout.stage_ledger(stage.upload, stage.name)) as ledger, ExitStack() as files:
         for output in stage.outputs():
             files.enter_context(output)
         plan: Iterable[Any] = _plan(stage, ledger, counts)
@@ -144,5 +152,5 @@ def run_stage(stage: Stage) -> RunCounts:
             else:
                 stage.passed(out)
     stage.finish(counts)
-    write_report(stage.report_path, stage.result, stage.section, **stage.report_extra())
+    write_report(stage.report_path(), stage.result, stage.section, **stage.report_extra())
     return counts

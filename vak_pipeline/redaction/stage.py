@@ -137,7 +137,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     if not layout.conversations(upload).exists():
         stage.result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
                                           "materialize tagged_turns for this upload first"))
-        write_report(stage.report_path, stage.result)
+        write_report(stage.report_path(), stage.result)
         return stage.result
     run_stage(stage)
     result = stage.result
@@ -153,12 +153,12 @@ class _RedactStage(Stage):
 
     name = STAGE
     version = STAGE_VERSION
+    report = DataLayout.redaction_report
 
     def __init__(self, layout: DataLayout, upload: str, settings: RedactionSettings, workers: int,
                  batch: int) -> None:
         self.layout, self.upload, self.settings = layout, upload, settings
         self.workers, self.batch = workers, batch if workers > 1 else 1
-        self.ledger_path, self.report_path = layout.stage_ledger(upload, STAGE), layout.redaction_report(upload)
         self.result = RedactionResult(upload=upload)
         self.names = descriptor_names(layout, upload)
         self.process = functools.partial(_redact_batch, layout, upload, self.names, settings)

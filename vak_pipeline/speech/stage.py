@@ -270,6 +270,7 @@ class _TranscribeStage(Stage):
 
     name = STAGE
     version = TRANSCRIBE_VERSION
+    report = DataLayout.speech_report
     section = STAGE
 
     def __init__(self, layout: DataLayout, upload: str, asr_settings: AsrSettings | None, diarizer: Diarizer | None,
@@ -278,7 +279,6 @@ class _TranscribeStage(Stage):
         self.cleanup = cleanup or CleanupSettings()
         self.asr = asr_settings or (transcriber.settings if transcriber else AsrSettings())
         self.transcriber = transcriber or Transcriber(self.asr)  # the model loads on first use only
-        self.ledger_path, self.report_path = layout.stage_ledger(upload, STAGE), layout.speech_report(upload)
         self.result = TranscribeResult(upload=upload, engine=self.asr.engine(),
                                        transcripts=str(layout.transcripts(upload)))
         self.rows: dict[str, NormalizedAudio] = {}

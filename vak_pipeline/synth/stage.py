@@ -170,7 +170,7 @@ def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None
     if not layout.redacted(upload).exists():
         stage.result.issues.append(_issue(upload, "synth_input_missing", "redacted.jsonl does not exist",
                                           "materialize redacted_manifest for this upload first"))
-        write_report(stage.report_path, stage.result, **stage.report_extra())
+        write_report(stage.report_path(), stage.result, **stage.report_extra())
         return stage.result
     run_stage(stage)
     return stage.result
@@ -185,6 +185,7 @@ class _SynthStage(Stage):
 
     name = STAGE
     version = SYNTH_VERSION
+    report = DataLayout.synth_report
     # espeak-ng carries state between utterances inside a process: one conversation per fresh process,
     # forked from a server that imported the engine once
     pool = PoolSettings("forkserver", fresh=True, preload=("vak_pipeline.synth.warm",))
@@ -192,7 +193,6 @@ class _SynthStage(Stage):
 
     def __init__(self, layout: DataLayout, upload: str, settings: SynthSettings) -> None:
         self.layout, self.upload, self.settings = layout, upload, settings
-        self.ledger_path, self.report_path = layout.stage_ledger(upload, STAGE), layout.synth_report(upload)
         self.result = SynthResult(upload=upload)
         self.workers = max(1, settings.workers or os.cpu_count() or 1)
         self.raw: dict[str, str] = {}  # item -> its input line, while it renders (a failure passes it through)

@@ -14,6 +14,7 @@ import pytest
 from vak_pipeline.core.issue import Issue
 from vak_pipeline.core.runner import Job, RunCounts, Stage, run_stage
 from vak_pipeline.core.stage import Done, LedgerEntry, PlacedWriter, PoolSettings, StageResult, item_key
+from vak_pipeline.layout import DataLayout
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -38,6 +39,7 @@ class ToyResult(StageResult):
 class Toy(Stage):
     name = "toy"
     version = "1"
+    report = DataLayout.upload_report
     process = staticmethod(_double)
 
     def __init__(self, root: Path, values: dict[str, int], workers: int = 1, pool: PoolSettings | None = None,
@@ -46,11 +48,11 @@ class Toy(Stage):
         if pool is not None:
             self.pool = pool
         self.batch = 2
-        self.ledger_path, self.report_path = root / "ledger.jsonl", root / "report.json"
+        self.layout, self.upload = DataLayout.at(root), "u"
         self.result = ToyResult(upload="u")
 
     def outputs(self) -> list[Any]:
-        self.out = PlacedWriter(self.root / "out.jsonl")
+        self.out = PlacedWriter(self.layout.work("u") / "out.jsonl")
         return [self.out]
 
     def items(self) -> Iterator[Job | Done]:
@@ -77,7 +79,11 @@ class Toy(Stage):
 
 
 def ledger(root: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (root / "ledger.jsonl").read_text().splitlines()]
+    return [json.loads(line) for line in DataLayout.at(root).stage_ledger("u", "toy").read_text().splitlines()]
+
+
+def read(root: Path, name: str) -> str:
+    return (DataLayout.at(root).work("u") / name).read_text()
 
 
 def test_an_unchanged_item_is_reused_and_a_changed_one_processed_again(tmp_path):
@@ -87,7 +93,7 @@ def test_an_unchanged_item_is_reused_and_a_changed_one_processed_again(tmp_path)
     assert (first.processed, first.reused, first.passed) == (2, 0, 1)
     assert (again.processed, again.reused) == (0, 2)
     assert (changed.processed, changed.reused) == (1, 1)
-    assert (tmp_path / "out.jsonl").read_text().splitlines()[1:] == [
+    assert read(tmp_path, "out.jsonl").splitlines()[1:] == [
         '{"item":"a","value":2}', '{"item":"b","value":6}']
 
 
@@ -105,7 +111,7 @@ def test_a_failure_is_recorded_once_reported_once_per_run_and_not_retried(tmp_pa
     counts = run_stage(again)
     assert counts.processed == 0  # the failure comes from the ledger
     assert [i.code for i in again.result.issues] == ["toy_negative"]
-    report = json.loads((tmp_path / "report.json").read_text())
+    report = json.loads(read(tmp_path, "report.json"))
     assert (report["stage"], [i["code"] for i in report["issues"]]) == ("toy", ["toy_negative"])
     assert [e["item"] for e in ledger(tmp_path)] == ["a", "bad"]
 
@@ -117,7 +123,7 @@ def test_an_item_the_stage_drops_is_not_recorded(tmp_path):
 
 def test_the_report_has_the_stage_counts(tmp_path):
     run_stage(Toy(tmp_path, {"a": 1, "b": 2}))
-    report = json.loads((tmp_path / "report.json").read_text())
+    report = json.loads(read(tmp_path, "report.json"))
     assert report["upload"] == "u" and report["counts"] == {"done": 2}
 
 
@@ -127,11 +133,11 @@ def test_every_pool_kind_and_worker_count_writes_the_same_bytes(tmp_path, pool):
     values = {f"i{n}": (n if n % 4 else -n) for n in range(1, 10)}
     run_stage(Toy(tmp_path / "here", values))
     run_stage(Toy(tmp_path / "pool", values, workers=2, pool=pool))
-    for name in ("out.jsonl", "ledger.jsonl", "report.json"):
-        assert (tmp_path / "here" / name).read_bytes() == (tmp_path / "pool" / name).read_bytes(), name
+    for name in ("out.jsonl", "ledger/toy.jsonl", "report.json"):
+        assert read(tmp_path / "here", name) == read(tmp_path / "pool", name), name
 
 
 def test_a_fresh_pool_is_used_even_for_one_worker(tmp_path):
     """A stage whose library keeps state inside a process (synth: espeak-ng) never runs an item here."""
     run_stage(Toy(tmp_path, {"a": 1}, workers=1, pool=PoolSettings("spawn", fresh=True)))
-    assert (tmp_path / "out.jsonl").read_text().splitlines()[1] == '{"item":"a","value":2}'
+    assert read(tmp_path, "out.jsonl").splitlines()[1] == '{"item":"a","value":2}'
