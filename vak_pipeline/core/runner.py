@@ -18,13 +18,14 @@ count or pool kind.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ..layout import DataLayout
+from .issue import Issue
 from .stage import Done, Ledger, LedgerEntry, PoolSettings, StageResult, ordered_map, write_report
 
 
@@ -108,6 +109,14 @@ class Stage(ABC):
         """Fields of the report besides upload, stage, counts and issues."""
         return {}
 
+    def reported(self, entry: LedgerEntry) -> list[Issue]:
+        """What a recorded entry adds to the result's issues (a stage that reports its issues itself: none)."""
+        return entry.reported()
+
+    def drain(self) -> Iterable[Any]:
+        """What the stage emitted since it was last asked (`iter_stage` yields it); by default nothing."""
+        return ()
+
     def report_path(self) -> Path:
         return type(self).report(self.layout, self.upload)
 
@@ -130,8 +139,20 @@ def _plan(stage: Stage, ledger: Ledger, counts: RunCounts) -> Iterator[Any]:
 def run_stage(stage: Stage) -> RunCounts:
     """Run `stage` over its items (see the module docstring); the ledger is replaced only when it ends normally.
 
-    The issues of every recorded entry (`LedgerEntry.reported`) join `stage.result.issues` in item order, so a
-    failure is reported each run, once, and retried only when its key changes (or `reusable` refuses it)."""
+    The issues of every recorded entry (`Stage.reported`: its `LedgerEntry.reported` by default) join
+    `stage.result.issues` in item order, so a failure is reported each run, once, and retried only when its
+    key changes (or `reusable` refuses it)."""
+    run = iter_stage(stage)
+    while True:
+        try:
+            next(run)
+        except StopIteration as done:
+            return done.value
+
+
+def iter_stage(stage: Stage) -> Generator[Any, None, RunCounts]:
+    """`run_stage` as a generator of what the stage emits (`Stage.drain`) after each item, for a consumer that
+    takes the stage's output as it comes (tagged_turns takes the text import's records); iterate it to the end."""
     counts = RunCounts()
     with Ledger.load(stage.layout.stage_ledger(stage.upload, stage.name)) as ledger, ExitStack() as files:
         for output in stage.outputs():
@@ -143,14 +164,15 @@ def run_stage(stage: Stage) -> RunCounts:
             workers = stage.workers_for([p for p in listed if not isinstance(p, Done)])
             plan = stage.progress(listed)
         for out in ordered_map(stage.process, plan, workers, stage.batch, pool=stage.pool):
-            if isinstance(out, LedgerEntry) or isinstance(out, _Reused):
+            if isinstance(out, LedgerEntry | _Reused):
                 reused = isinstance(out, _Reused)
                 entry = stage.accept(out.entry if isinstance(out, _Reused) else out, reused)
                 if entry is not None:
                     ledger.record(entry)
-                    stage.result.issues.extend(entry.reported())
+                    stage.result.issues.extend(stage.reported(entry))
             else:
                 stage.passed(out)
+            yield from stage.drain()
     stage.finish(counts)
     write_report(stage.report_path(), stage.result, stage.section, **stage.report_extra())
     return counts
