@@ -63,7 +63,6 @@ TRANSCRIBE_VERSION = "4"
 TAG_VERSION = f"1-{TEXT_IMPORT_VERSION}"
 STAGE = "transcripts"
 VAKFORGE_SUFFIX = ".vakforge.jsonl"
-REPORT_NAME = "speech_report.json"
 
 
 def speech_report_path(layout: DataLayout, upload: str) -> Path:

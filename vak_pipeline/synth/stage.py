@@ -94,12 +94,6 @@ def _issue(
     )
 
 
-def upload_channel_map(layout: DataLayout, upload: str) -> dict[str, str] | None:
-    """The upload descriptor's two-channel map, when it names one (else the settings' default)."""
-    desc, _ = load_descriptor(layout.upload_dir(upload))
-    return _channel_map(desc)
-
-
 def _channel_map(desc: UploadDescriptor | None) -> dict[str, str] | None:
     cmap = desc.defaults.channel_map if desc is not None else None
     if cmap and set(cmap) == {"0", "1"} and sorted(cmap.values()) == ["agent", "user"]:
