@@ -168,10 +168,9 @@ def test_a_rendering_is_the_same_bytes_in_every_process_and_run():
     assert len(runs) == 1
 
 
-def test_its_issues_reach_vak_run_and_the_funnel_through_its_report(tmp_path):
-    """synth runs on the stage runner: its report is the one shape every stage writes, read by `vak run`'s
-    problem list and by the funnel; its ledger says what it rendered."""
-    from vak_pipeline.cli import upload_problems
+def test_its_issues_reach_the_funnel_through_its_report(tmp_path):
+    """synth runs on the stage runner: its report is the one shape every stage writes (`vak run`'s problem list
+    reads its errors the same way), read by the funnel; its ledger says what it rendered."""
     from vak_pipeline.core.stage import Ledger
     from vak_pipeline.report.stage_reports import stage_issues
 
@@ -180,6 +179,6 @@ def test_its_issues_reach_vak_run_and_the_funnel_through_its_report(tmp_path):
     synth_upload(layout, UPLOAD, SynthSettings(max_turn_chars=100))
     report = json.loads(layout.synth_report(UPLOAD).read_text())
     assert set(report) >= {"upload", "stage", "counts", "issues"} and report["counts"]["rendered"] == 1
-    assert [p["code"] for p in upload_problems(layout, UPLOAD)] == ["synth_text_too_long"]
+    assert [i["code"] for i in report["issues"]] == ["synth_text_too_long"]
     assert [(s.stage, s.issue.code) for s in stage_issues(layout, UPLOAD)] == [("synthesized", "synth_text_too_long")]
     assert set(Ledger.load(layout.stage_ledger(UPLOAD, "synth")).previous) == {"a"}
