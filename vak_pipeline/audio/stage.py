@@ -213,6 +213,12 @@ class _NormalizeStage(Stage):
         result.recordings = len(rows)
         write_name_map(layout.name_map(upload), [(r.conv_id, r.public_file, r.source_file) for r in rows])
 
+    def upstream(self) -> str:
+        return self.inv.fingerprint
+
+    def output_path(self) -> Path:
+        return self.layout.audio_index(self.upload)
+
     def report_extra(self) -> dict[str, Any]:
         result, rows, upload = self.result, self.rows, self.upload
         notes = [{"conv_id": r.conv_id, "file": f"{upload}/{r.public_file}", "note": n}
@@ -229,7 +235,7 @@ class _NormalizeStage(Stage):
 def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_rate: int = TARGET_RATE,
                      quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S,
                      max_duration_s: float | None = DEFAULT_MAX_DURATION_S,
-                     refuse: Callable[[Path], bool] | None = None) -> UploadAudioResult:
+                     refuse: Callable[[Path], bool] | None = None, run_key: str = "") -> UploadAudioResult:
     """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened.
 
     A recording the erasure ledger names (its bytes or its conversation id) is not decoded; `refuse(wav)`
@@ -240,6 +246,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     and the duration cap; an unchanged key reuses the ledger's row (or its failure) without decoding.
     """
     stage = _NormalizeStage(layout, upload, workers, target_rate, quality, block_s, max_duration_s, refuse)
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
     run_stage(stage)
     return stage.result
 

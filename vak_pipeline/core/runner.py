@@ -71,6 +71,7 @@ class Stage(ABC):
     result: StageResult
     workers: int = 1
     batch: int = 1
+    run_key: str = ""  # the run config that shaped this run (`made_of`), as its launcher hashed it
 
     @abstractmethod
     def items(self) -> Iterable[Job | Done]:
@@ -116,6 +117,19 @@ class Stage(ABC):
     def drain(self) -> Iterable[Any]:
         """What the stage emitted since it was last asked (`iter_stage` yields it); by default nothing."""
         return ()
+
+    def code_version(self) -> str:
+        """What the report records as the stage's code: `version`, plus the data fingerprints (packs) that shape
+        every item when the stage has them; compared with today's by `report.freshness`."""
+        return self.version
+
+    def upstream(self) -> str:
+        """What this run was made from: the upstream stage's `output` token (or the upload's fingerprint)."""
+        return ""
+
+    def output_path(self) -> Path | None:
+        """The stage's main output file, hashed into the report's `output` token (None: the made_of alone)."""
+        return None
 
     def report_path(self) -> Path:
         return type(self).report(self.layout, self.upload)
@@ -174,5 +188,34 @@ def iter_stage(stage: Stage) -> Generator[Any, None, RunCounts]:
                 stage.passed(out)
             yield from stage.drain()
     stage.finish(counts)
-    write_report(stage.report_path(), stage.result, stage.section, **stage.report_extra())
+    write_report(stage.report_path(), stage.result, stage.section, **stage.report_extra(),
+                 **made_of(stage.code_version(), stage.upstream(), stage.run_key, stage.output_path()))
     return counts
+
+
+def output_token(path: Path, section: str | None = None) -> str:
+    """The `output` token a stage's report (or its section) recorded; '' when there is none."""
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    part = data.get(section) if isinstance(data, dict) and section else data
+    token = part.get("output") if isinstance(part, dict) else None
+    return token if isinstance(token, str) else ""
+
+
+def made_of(version: str, upstream: str, run_key: str, output: Path | None) -> dict[str, Any]:
+    """The report's `made_of` (the stage's code, its input token, the run config's key) and `output` token: a hash
+    of `made_of` and the output file's bytes, which the next stage records as its input. `report.freshness`
+    reads the chain: an upload is up to date when every link holds and every code version is today's."""
+    import hashlib
+    import json
+
+    from ..storage import sha256_file
+
+    block = {"version": version, "input": upstream, "run": run_key}
+    digest = sha256_file(output) if output is not None and output.is_file() else None
+    token = hashlib.sha256(json.dumps([block, digest], sort_keys=True).encode()).hexdigest()[:24]
+    return {"made_of": block, "output": token}

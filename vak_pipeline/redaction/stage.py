@@ -31,7 +31,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from ..core.issue import Issue
-from ..core.runner import Job, Stage, run_stage
+from ..core.runner import Job, Stage, output_token, run_stage
 from ..core.stage import (
     SLOT,
     Done,
@@ -50,7 +50,7 @@ from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jso
 from .audio import publish_copy, write_masked
 from .published import clean_published, pseudonym_key
 from .redact import redact_record_full
-from .settings import STAGE_VERSION, RedactionSettings  # noqa: F401  (re-exported)
+from .settings import STAGE_VERSION, RedactionSettings, stage_version  # noqa: F401  (re-exported)
 
 log = logging.getLogger(__name__)
 STAGE = "redacted_manifest"
@@ -126,7 +126,7 @@ def _published(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
 
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
-                  workers: int = 1, batch: int = 64) -> RedactionResult:
+                  workers: int = 1, batch: int = 64, run_key: str = "") -> RedactionResult:
     """Redact every record of one upload; see the module docstring. Bad lines become Issues; the issues and
     counts also go to work/<upload>/redaction_report.json (core.stage.write_report).
 
@@ -134,6 +134,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     lines, logs, ledger and issues come out in input order, identical to workers=1.
     """
     stage = _RedactStage(layout, upload, settings or RedactionSettings(), workers, batch)
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
     if not layout.conversations(upload).exists():
         stage.result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
                                           "materialize tagged_turns for this upload first"))
@@ -172,6 +173,15 @@ class _RedactStage(Stage):
 
     def report_extra(self) -> dict[str, Any]:
         return {"counts_by_type": dict(sorted(self.result.counts_by_type.items()))}
+
+    def code_version(self) -> str:
+        return stage_version()  # STAGE_VERSION, the recognizers' version and the packs
+
+    def upstream(self) -> str:
+        return output_token(self.layout.speech_report(self.upload), "tagged_turns")
+
+    def output_path(self) -> Path:
+        return self.layout.redacted(self.upload)
 
     def items(self) -> Iterator[Job | Done]:
         """The upload's lines in order: a Job for a record to redact, or Done((line, result part)) for one whose

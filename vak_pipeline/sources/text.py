@@ -43,6 +43,7 @@ from .aidb import AidbImportContext
 from .descriptor import load_descriptor
 from .ids import public_file
 from .importing import ImportedRecord, LineImport
+from .ingested import recorded_fingerprint
 from .inventory import is_plain_file, links
 from .limits import DEFAULT_LIMITS, InputLimits, first_long_turn, turn_count
 from .links import link_issue
@@ -266,6 +267,15 @@ class _TextImportStage(Stage):
         out, self.emitted = self.emitted, []
         return out
 
+    def code_version(self) -> str:
+        return f"{TEXT_IMPORT_VERSION}-{self.packs}"
+
+    def upstream(self) -> str:
+        return recorded_fingerprint(self.layout, self.upload) or ""
+
+    def output_path(self) -> Path:
+        return self.layout.text_records(self.upload)
+
     def finish(self, counts: RunCounts) -> None:
         self.result.lines, self.result.reused, self.result.imported = counts.processed + counts.reused, \
             counts.reused, counts.processed
@@ -348,7 +358,7 @@ def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True,
 
 def import_text(layout: DataLayout, upload: str, result: TextImportResult,
                 limits: InputLimits = DEFAULT_LIMITS,
-                refuse: Callable[[VakRecord], bool] | None = None) -> Iterator[TextRecord | Issue]:
+                refuse: Callable[[VakRecord], bool] | None = None, run_key: str = "") -> Iterator[TextRecord | Issue]:
     """The text import stage: what `iter_text_records` yields, incrementally (see module doc), each record
     with its JSONL line.
 
@@ -356,7 +366,9 @@ def import_text(layout: DataLayout, upload: str, result: TextImportResult,
     speech_report.json are written and `result` holds the counts and issues.
     """
     result.upload, result.records_file = upload, str(layout.text_records(upload))
-    yield from iter_stage(_TextImportStage(layout, upload, result, limits, refuse))
+    stage = _TextImportStage(layout, upload, result, limits, refuse)
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
+    yield from iter_stage(stage)
 
 
 def write_redaction_log(layout: DataLayout, upload: str | None, item: ImportedRecord) -> Path:

@@ -15,6 +15,8 @@ work/<upload>/speech_report.json.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -29,17 +31,19 @@ from ..audio.crosstalk import measure_crosstalk
 from ..audio.models import NormalizedAudio
 from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
-from ..core.runner import Job, RunCounts, Stage, run_stage
+from ..core.runner import Job, RunCounts, Stage, made_of, output_token, run_stage
 from ..core.stage import LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..schema.record import Diarization, VakRecord
 from ..sources.ids import is_safe_id
+from ..sources.ingested import recorded_fingerprint
 from ..sources.inventory import is_plain_file, links
 from ..sources.limits import DEFAULT_LIMITS, InputLimits
 from ..sources.links import link_issue
 from ..sources.text import (
     TEXT_IMPORT_VERSION,
+    TEXT_STAGE,
     TextImportResult,
     TextRecord,
     erased_issue,
@@ -256,9 +260,10 @@ def _transcribe_row(layout: DataLayout, upload: str, row: NormalizedAudio, key: 
 
 def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings | None = None,
                       diarizer: Diarizer | None = None, transcriber: Transcriber | None = None,
-                      cleanup: CleanupSettings | None = None) -> TranscribeResult:
+                      cleanup: CleanupSettings | None = None, run_key: str = "") -> TranscribeResult:
     """ASR (and speaker attribution) of every recording of an upload; see module doc."""
     stage = _TranscribeStage(layout, upload, asr_settings, diarizer, transcriber, cleanup)
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
     run_stage(stage)
     return stage.result
 
@@ -334,6 +339,12 @@ class _TranscribeStage(Stage):
         if done.cleaned is not None:
             _count_transcribed(result, self.removed, row, done)
         return done.entry
+
+    def upstream(self) -> str:
+        return output_token(self.layout.upload_report(self.upload))
+
+    def output_path(self) -> Path:
+        return self.layout.transcripts(self.upload)
 
     def finish(self, counts: RunCounts) -> None:
         result = self.result
@@ -427,7 +438,7 @@ def _with_origin(rec: VakRecord, upload: str, rel: str, line: int) -> VakRecord:
 
 def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S,
                limits: InputLimits = DEFAULT_LIMITS,
-               refuse: Callable[[VakRecord], bool] | None = None) -> TagResult:
+               refuse: Callable[[VakRecord], bool] | None = None, run_key: str = "") -> TagResult:
     """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc.
 
     A record the erasure ledger names, or that `refuse` (erasure's text test: an erased conversation under
@@ -494,7 +505,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
         text = TextImportResult()
-        for origin, items in (("text", import_text(layout, upload, text, limits, refuse)),
+        for origin, items in (("text", import_text(layout, upload, text, limits, refuse, run_key)),
                               ("vakforge", iter_vakforge_imports(layout, upload, limits))):
             for item in items:
                 if isinstance(item, Issue):
@@ -514,5 +525,20 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
     write_report(layout.speech_report(upload), own, section="tagged_turns", counts={
         "records": result.records, "from_audio": result.from_audio, "from_text": result.from_text,
         "from_vakforge": result.from_vakforge, "turns": result.turns, "tool_turns": result.tool_turns,
-        "overlaps": result.overlaps, "langs": result.langs})
+        "overlaps": result.overlaps, "langs": result.langs},
+        **made_of(tag_version(), tag_upstream(layout, upload), run_key, out_path))
     return result
+
+
+def tag_version() -> str:
+    """What the tagged_turns report records as its code: TAG_VERSION and the locale packs (language ID)."""
+    from ..locales.registry import packs_fingerprint
+
+    return f"{TAG_VERSION}-{packs_fingerprint()}"
+
+
+def tag_upstream(layout: DataLayout, upload: str) -> str:
+    """What tagged_turns is made from: the transcripts' and the text import's outputs, and the upload's files."""
+    report = layout.speech_report(upload)
+    parts = [output_token(report, STAGE), output_token(report, TEXT_STAGE), recorded_fingerprint(layout, upload)]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]

@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from ..core.issue import Issue, Severity
-from ..core.runner import Job, RunCounts, Stage, run_stage
+from ..core.runner import Job, RunCounts, Stage, output_token, run_stage
 from ..core.stage import (
     Done,
     LedgerEntry,
@@ -157,10 +157,12 @@ def render_job(job: dict[str, Any]) -> LedgerEntry:
         "files": files})
 
 
-def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None = None) -> SynthResult:
+def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None = None,
+                 run_key: str = "") -> SynthResult:
     """Render the text-only conversations of one upload (those its synth choice and budget pick: budget.py);
     see the module docstring. Writes work/<upload>/synth_report.json."""
     stage = _SynthStage(layout, upload, settings or SynthSettings())
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
     if not layout.redacted(upload).exists():
         stage.result.issues.append(_issue(upload, "synth_input_missing", "redacted.jsonl does not exist",
                                           "materialize redacted_manifest for this upload first"))
@@ -310,6 +312,12 @@ class _SynthStage(Stage):
                 f"budget ({self.choice.budget_hours} h, fraction {self.choice.budget_fraction})",
                 "raise synth.budget_hours (or set synth.render: all) in upload.yaml to render more",
                 severity=Severity.WARN))
+
+    def upstream(self) -> str:
+        return output_token(self.layout.redaction_report(self.upload))
+
+    def output_path(self) -> Path:
+        return self.layout.synthesized(self.upload)
 
     def report_extra(self) -> dict[str, Any]:
         return {"stayed_text": dict(self.result.stayed_text), "budget": self.result.budget,
