@@ -36,34 +36,21 @@ def _packs() -> str:
     return packs_fingerprint()
 
 
-# (report file, section, today's code version, the input it must have been made from: (layout, upload, fp) -> str)
-_Link = tuple[Callable[[DataLayout, str], Path], str | None, Callable[[], str], Callable[[DataLayout, str, str], str]]
+_Report = tuple[Callable[[DataLayout, str], Path], str | None]  # a report file and its section
+_AUDIO: _Report = (DataLayout.upload_report, None)
+_TAGGED: _Report = (DataLayout.speech_report, "tagged_turns")
+_REDACTED: _Report = (DataLayout.redaction_report, None)
 
-
-def _output(report: Callable[[DataLayout, str], Path], section: str | None = None) -> Callable[..., str]:
-    from ..core.runner import output_token
-
-    return lambda layout, upload, _fp: output_token(report(layout, upload), section)
-
-
-CHAIN: tuple[_Link, ...] = (
-    (DataLayout.upload_report, None, lambda: NORMALIZE_VERSION, lambda _l, _u, fp: fp),
-    (DataLayout.speech_report, TRANSCRIPTS, lambda: TRANSCRIBE_VERSION, _output(DataLayout.upload_report)),
-    (DataLayout.speech_report, TEXT_STAGE, lambda: f"{TEXT_IMPORT_VERSION}-{_packs()}", lambda _l, _u, fp: fp),
-    (DataLayout.speech_report, "tagged_turns", tag_version, lambda layout, upload, _fp: tag_upstream(layout, upload)),
-    (DataLayout.redaction_report, None, stage_version, _output(DataLayout.speech_report, "tagged_turns")),
-    (DataLayout.synth_report, None, lambda: SYNTH_VERSION, _output(DataLayout.redaction_report)),
+# each link: its report, today's code version, and what it must have been made from: None (the upload's files),
+# an upstream report (its output token), or "tagged" (the transcripts' and text import's outputs, the files)
+CHAIN: tuple[tuple[_Report, Callable[[], str], _Report | str | None], ...] = (
+    (_AUDIO, lambda: NORMALIZE_VERSION, None),
+    ((DataLayout.speech_report, TRANSCRIPTS), lambda: TRANSCRIBE_VERSION, _AUDIO),
+    ((DataLayout.speech_report, TEXT_STAGE), lambda: f"{TEXT_IMPORT_VERSION}-{_packs()}", None),
+    (_TAGGED, tag_version, "tagged"),
+    (_REDACTED, stage_version, _TAGGED),
+    ((DataLayout.synth_report, None), lambda: SYNTH_VERSION, _REDACTED),
 )
-
-
-def _made_of(path: Path, section: str | None) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    part = data.get(section) if isinstance(data, dict) and section else data
-    made = part.get("made_of") if isinstance(part, dict) else None
-    return made if isinstance(made, dict) else None
 
 
 def is_ingested(layout: DataLayout, upload: str, current: str | None = None, run_key: str | None = None) -> bool:
@@ -76,9 +63,28 @@ def is_ingested(layout: DataLayout, upload: str, current: str | None = None, run
             current = fingerprint(layout.upload_dir(upload))
         except OSError:
             return False
-    for report, section, version, upstream in CHAIN:
-        made = _made_of(report(layout, upload), section)
-        if made is None or made.get("version") != version() or made.get("input") != upstream(layout, upload, current):
+    files: dict[Path, Any] = {}  # each report file read once
+
+    def part(report: _Report) -> dict[str, Any]:
+        path = report[0](layout, upload)
+        if path not in files:
+            try:
+                files[path] = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                files[path] = None
+        data = files[path]
+        data = data.get(report[1]) if isinstance(data, dict) and report[1] else data
+        return data if isinstance(data, dict) else {}
+
+    for report, version, upstream in CHAIN:
+        made = part(report).get("made_of")
+        if upstream is None:
+            wanted: Any = current
+        elif upstream == "tagged":
+            wanted = tag_upstream(layout, upload)
+        else:
+            wanted = part(upstream).get("output")  # type: ignore[arg-type]
+        if not isinstance(made, dict) or made.get("version") != version() or made.get("input") != wanted:
             return False
         if run_key is not None and made.get("run") != run_key:
             return False
