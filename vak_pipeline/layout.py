@@ -13,7 +13,6 @@ One place names the paths so the Dagster assets, the CLI and the tests agree on 
       work/<upload>/redaction_report.json  redacted_manifest issues and counts
       work/<upload>/synth_report.json      synth: rendered, cached, and why text conversations stayed text
       work/<upload>/ledger/<stage>.jsonl   a stage's ledger: per item its key, outputs or failure (core.stage)
-      work/<upload>/ingest_done.json what the last ingest that got to the end was made of (uploads.ingested)
       work/<upload>/.writer.lock     the upload's writer lock and lease (vak_pipeline.writers)
       work/.publish.lock             the publish writer lock and lease
       work/<upload>/transcripts.jsonl  transcripts: per conversation ASR words per speaker
@@ -183,7 +182,6 @@ class DataLayout:
         return [self.upload_report(upload), self.speech_report(upload), self.redaction_report(upload),
                 self.synth_report(upload)]
 
-    ingest_marker = _in_work("ingest_done.json")
     writer_lock = _in_work(".writer.lock")
     publish_lock = _Under("root", "work", ".publish.lock")
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import json
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -208,17 +206,17 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
         from uuid import uuid4
 
         from . import writers
-        from .uploads.ingested import is_ingested
+        from .report.freshness import is_ingested
+        from .uploads.ingested import config_key
 
         token = f"vak-run:{uuid4().hex[:12]}"
-        code = ingest_code()
-        ingest_rc = config_for_job(_ingest_job(executor), rc)
+        run_key = config_key(config_for_job(_ingest_job(executor), rc))  # what each stage's report records
 
         def ingest(name: str) -> StageRun:
             path = layout.writer_lock(name)
 
             def done() -> bool:
-                return not force and is_ingested(layout, name, code=code, run_config=ingest_rc, any_config=False)
+                return not force and is_ingested(layout, name, run_key=run_key)
 
             _wait_for_other_writer(path, token, f"ingest {name}", echo, done)
             with writers.hold(path, token, on_wait=lambda _: echo(f"ingest {name}: waiting for another writer"),
@@ -287,25 +285,6 @@ def _release_outcome(layout: DataLayout, run: StageRun) -> tuple[str, list[str]]
         run.failed_checks = list(dict.fromkeys(c["check"] for c in verdict.causes))
         return "blocked", verdict.reasons
     return "blocked", ["the publish run did not finish (see the run's logs)"]
-
-
-@functools.lru_cache(maxsize=1)
-def code_version() -> str:
-    """The code versions of the assets (each stage's version, as Dagster shows them), hashed: a stage whose
-    version is bumped re-runs; other code changes do not (`vak run --force` re-runs everything)."""
-    from .definitions import build_defs
-
-    versions = {key.to_user_string(): version for asset in build_defs("in_process").assets or ()
-                if isinstance(asset, dg.AssetsDefinition) for key, version in asset.code_versions_by_key.items()}
-    return hashlib.sha256(json.dumps(versions, sort_keys=True).encode()).hexdigest()[:16]
-
-
-@functools.lru_cache(maxsize=1)
-def ingest_code() -> str:
-    """What the last ingest step records as its code (defs.versions.job_code of ingest_job)."""
-    from .defs.versions import job_code
-
-    return job_code(_ingest_job("in_process"))
 
 
 @functools.lru_cache(maxsize=1)

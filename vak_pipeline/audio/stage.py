@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,8 @@ from pydantic import Field
 from .. import progress
 from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
-from ..core.stage import Done, Ledger, LedgerEntry, StageResult, item_key, ordered_map, write_report
+from ..core.runner import Job, RunCounts, Stage, run_stage
+from ..core.stage import LedgerEntry, StageResult, item_key
 from ..layout import DataLayout
 from ..parallel import pool_size
 from ..storage import JsonlWriter, iter_jsonl
@@ -96,47 +97,50 @@ def _unknown_kind(upload: str, name: str) -> Issue:
                        "*.vakforge.jsonl, *.events.jsonl) or remove it", Severity.WARN)
 
 
-def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_rate: int = TARGET_RATE,
-                     quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S,
-                     max_duration_s: float | None = DEFAULT_MAX_DURATION_S,
-                     refuse: Callable[[Path], bool] | None = None) -> UploadAudioResult:
-    """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened.
+class _NormalizeStage(Stage):
+    """normalized_audio on the stage runner: an item per usable recording, keyed by its bytes and settings."""
 
-    A recording the erasure ledger names (its bytes or its conversation id) is not decoded; `refuse(wav)`
-    is asked of every newly normalized file (erasure's fingerprint test, for re-encoded copies) and a
-    refused one is deleted and left out, like an erased file.
+    name = STAGE
+    version = NORMALIZE_VERSION
+    report = DataLayout.upload_report
+    sized = True  # the pool pays only for enough bytes to decode: it is sized on what is to do
+    process = staticmethod(_normalize_batch)
 
-    A recording is keyed (core.stage) by its bytes, the settings that shape its wav, its conversation id
-    and the duration cap; an unchanged key reuses the ledger's row (or its failure) without decoding.
-    """
-    upload_dir = layout.upload_dir(upload)
-    result = UploadAudioResult(upload=upload, audio_index=str(layout.audio_index(upload)),
-                               report=str(layout.upload_report(upload)))
-    desc, issues = load_descriptor(upload_dir)
-    inv = current_inventory(upload_dir, layout.inventory(upload))
-    result.counts = inv.counts()
-    audio_files = [f for f in inv.files if f.kind == "audio"]
-    # a linked recording or folder is never followed; text sources, events and descriptors say so themselves
-    issues += [link_issue(upload_dir, upload_dir / rel, "audio_symlink", "it is not read", "audio")
-               for rel in inv.links if rel != "." and kind_of(rel) in ("audio", "unknown")]
-    public = _public_names(inv.files, desc)
-    ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
-    erased = load_erased(layout.root)
-    rows: list[NormalizedAudio] = []
-    failed: list[LedgerEntry] = []  # for the report (the ledger streams its entries to its file)
+    def __init__(self, layout: DataLayout, upload: str, workers: int, target_rate: int, quality: str, block_s: float,
+                 max_duration_s: float | None, refuse: Callable[[Path], bool] | None) -> None:
+        self.layout, self.upload, self.workers, self.refuse = layout, upload, workers, refuse
+        self.target_rate, self.quality, self.block_s = target_rate, quality, block_s
+        self.max_duration_s = max_duration_s
+        self.result = UploadAudioResult(upload=upload, audio_index=str(layout.audio_index(upload)),
+                                        report=str(layout.upload_report(upload)))
+        self.upload_dir = layout.upload_dir(upload)
+        self.desc, issues = load_descriptor(self.upload_dir)
+        self.inv = current_inventory(self.upload_dir, layout.inventory(upload))
+        self.result.counts = self.inv.counts()
+        self.audio_files = [f for f in self.inv.files if f.kind == "audio"]
+        # a linked recording or folder is never followed; text sources, events and descriptors say so themselves
+        issues += [link_issue(self.upload_dir, self.upload_dir / rel, "audio_symlink", "it is not read", "audio")
+                   for rel in self.inv.links if rel != "." and kind_of(rel) in ("audio", "unknown")]
+        self.result.issues = issues
+        self.public = _public_names(self.inv.files, self.desc)
+        self.planned: dict[str, tuple[str, RecordingSettings, str, str]] = {}  # name -> conv, settings, hash, sha
+        self.rows: list[NormalizedAudio] = []
+        self.failed: list[LedgerEntry] = []  # for the report (the ledger streams its entries to its file)
 
-    if desc is None:
-        # nothing can be processed safely without locale and consent: report the whole upload
-        issues += [_file_issue(upload, public[f.name], "audio_upload_descriptor_invalid",
-                               "not processed: the upload's upload.yaml is missing or invalid (see the issues on "
-                               "upload.yaml)", "fix upload.yaml, then re-run this upload") for f in audio_files]
-        result.failed = len(audio_files)
-    else:
-        issues += [_unknown_kind(upload, public[f.name]) for f in inv.files if f.kind == "unknown"]
-        planned: dict[str, tuple[str, RecordingSettings, str, str]] = {}  # name -> conv, settings, hash, sha
-        items: list[Any] = []  # a job to decode, or Done(ledger entry) for an unchanged recording
+    def items(self) -> Iterator[Job]:
+        upload, desc, public, result, issues = self.upload, self.desc, self.public, self.result, self.result.issues
+        if desc is None:
+            # nothing can be processed safely without locale and consent: report the whole upload
+            issues += [_file_issue(upload, public[f.name], "audio_upload_descriptor_invalid",
+                                   "not processed: the upload's upload.yaml is missing or invalid (see the issues on "
+                                   "upload.yaml)", "fix upload.yaml, then re-run this upload")
+                       for f in self.audio_files]
+            result.failed = len(self.audio_files)
+            return
+        issues += [_unknown_kind(upload, public[f.name]) for f in self.inv.files if f.kind == "unknown"]
+        erased = load_erased(self.layout.root)
         used_ids: dict[str, str] = {}
-        for f in audio_files:
+        for f in self.audio_files:
             if f.name in desc.rejected_rows:
                 issues.append(_file_issue(upload, public[f.name], "audio_settings_row_rejected",
                                           f"not processed: its recordings.csv row (line {desc.rejected_rows[f.name]}) "
@@ -157,63 +161,94 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
                 result.failed += 1
                 continue
             used_ids[conv] = public[f.name]
-            shash = settings_hash(settings.keep_channels, target_rate, quality)
-            rel = layout.normalized_audio_rel(upload, conv)
-            planned[f.name] = (conv, settings, shash, f.sha256)
-            key = item_key(NORMALIZE_VERSION, f.sha256, shash, conv, rel, max_duration_s)
-            prev = ledger.reuse(f.name, key)
-            if prev is not None and (prev.failure is not None or (layout.root / rel).is_file()):
-                items.append(Done(prev))
-                continue
-            items.append({"src": str(upload_dir / f.name), "dst": str(layout.root / rel), "name": f.name,
-                          "public": public[f.name],
-                          "keep": settings.keep_channels, "rate": target_rate, "block_s": block_s, "quality": quality,
-                          "key": key, "upload": upload, "max_duration_s": max_duration_s})
-        todo = [i for i in items if not isinstance(i, Done)]
-        fresh = {i["name"] for i in todo}
-        result.decoded = len(todo)
-        result.skipped = len(items) - result.decoded
-        procs = pool_size(len(todo), workers, sum(Path(i["src"]).stat().st_size for i in todo), DECODE_BYTES_PER_S)
-        ticks = progress.ticking(items, STAGE, upload, "files")
-        for entry in ordered_map(_normalize_batch, ticks, workers=procs):
-            if refuse is not None and entry.failure is None and entry.item in fresh \
-                    and refuse(layout.root / layout.normalized_audio_rel(upload, planned[entry.item][0])):
-                (layout.root / layout.normalized_audio_rel(upload, planned[entry.item][0])).unlink(missing_ok=True)
-                issues.append(_erased_issue(upload, public.get(entry.item, entry.item)))
-                result.erased += 1
-                continue  # not in the ledger either: nothing of it is kept
-            ledger.record(entry)
-            if entry.failure is not None:
-                failed.append(entry)
-                issues.append(entry.failure)
-                result.failed += 1
-                continue
-            conv, settings, shash, sha = planned[entry.item]
-            rep = InspectReport.model_validate(entry.outputs["inspect"])
-            rows.append(NormalizedAudio(
-                conv_id=conv, upload=upload, source_file=entry.item, public_file=public[entry.item],
-                source_sha256=sha, settings_hash=shash,
-                path=layout.normalized_audio_rel(upload, conv), sample_rate=rep.sample_rate, channels=rep.channels,
-                duration_s=rep.duration_s, kept_channels=settings.keep_channels if rep.source_channels else None,
-                settings=settings, inspect=rep))
+            shash = settings_hash(settings.keep_channels, self.target_rate, self.quality)
+            rel = self.layout.normalized_audio_rel(upload, conv)
+            self.planned[f.name] = (conv, settings, shash, f.sha256)
+            key = item_key(NORMALIZE_VERSION, f.sha256, shash, conv, rel, self.max_duration_s)
+            yield Job(f.name, key, {
+                "src": str(self.upload_dir / f.name), "dst": str(self.layout.root / rel), "name": f.name,
+                "public": public[f.name], "keep": settings.keep_channels, "rate": self.target_rate,
+                "block_s": self.block_s, "quality": self.quality, "key": key, "upload": upload,
+                "max_duration_s": self.max_duration_s})
 
-    rows.sort(key=lambda r: r.source_file)
-    with JsonlWriter(layout.audio_index(upload)) as w:
-        for r in rows:
-            w.write(r.model_dump(mode="json"))
-    ledger.save()
-    result.recordings = len(rows)
-    result.issues = issues
-    write_name_map(layout.name_map(upload), [(r.conv_id, r.public_file, r.source_file) for r in rows])
-    notes = [{"conv_id": r.conv_id, "file": f"{upload}/{r.public_file}", "note": n}
-             for r in rows for n in r.inspect.notes]
-    failures = [{"file": public.get(e.item, e.item), "key": e.key,
-                 "issue": e.failure.model_dump(mode="json", exclude_none=True)} for e in failed]
-    write_report(layout.upload_report(upload), result, fingerprint=inv.fingerprint, notes=notes, failures=failures,
-                 counts={"files": len(inv.files), "audio_files": len(audio_files), "recordings": result.recordings,
-                         "decoded": result.decoded, "skipped": result.skipped, "failed": result.failed,
-                         "by_kind": result.counts})
-    return result
+    def reusable(self, entry: LedgerEntry) -> bool:
+        wav = self.layout.root / self.layout.normalized_audio_rel(self.upload, self.planned[entry.item][0])
+        return entry.failure is not None or wav.is_file()
+
+    def workers_for(self, todo: Sequence[dict[str, Any]]) -> int:
+        return pool_size(len(todo), self.workers, sum(Path(i["src"]).stat().st_size for i in todo), DECODE_BYTES_PER_S)
+
+    def progress(self, plan: Sequence[Any]) -> Iterator[Any]:
+        return progress.ticking(plan, STAGE, self.upload, "files")
+
+    def accept(self, entry: LedgerEntry, reused: bool) -> LedgerEntry | None:
+        layout, upload, result = self.layout, self.upload, self.result
+        conv, settings, shash, sha = self.planned[entry.item]
+        wav = layout.root / layout.normalized_audio_rel(upload, conv)
+        if self.refuse is not None and entry.failure is None and not reused and self.refuse(wav):
+            wav.unlink(missing_ok=True)
+            result.issues.append(_erased_issue(upload, self.public.get(entry.item, entry.item)))
+            result.erased += 1
+            return None  # not in the ledger either: nothing of it is kept
+        if entry.failure is not None:
+            self.failed.append(entry)
+            result.failed += 1
+            return entry
+        rep = InspectReport.model_validate(entry.outputs["inspect"])
+        self.rows.append(NormalizedAudio(
+            conv_id=conv, upload=upload, source_file=entry.item, public_file=self.public[entry.item],
+            source_sha256=sha, settings_hash=shash,
+            path=layout.normalized_audio_rel(upload, conv), sample_rate=rep.sample_rate, channels=rep.channels,
+            duration_s=rep.duration_s, kept_channels=settings.keep_channels if rep.source_channels else None,
+            settings=settings, inspect=rep))
+        return entry
+
+    def finish(self, counts: RunCounts) -> None:
+        layout, upload, result, rows = self.layout, self.upload, self.result, self.rows
+        result.decoded, result.skipped = counts.processed, counts.reused
+        rows.sort(key=lambda r: r.source_file)
+        with JsonlWriter(layout.audio_index(upload)) as w:
+            for r in rows:
+                w.write(r.model_dump(mode="json"))
+        result.recordings = len(rows)
+        write_name_map(layout.name_map(upload), [(r.conv_id, r.public_file, r.source_file) for r in rows])
+
+    def upstream(self) -> str:
+        return self.inv.fingerprint
+
+    def output_path(self) -> Path:
+        return self.layout.audio_index(self.upload)
+
+    def report_extra(self) -> dict[str, Any]:
+        result, rows, upload = self.result, self.rows, self.upload
+        notes = [{"conv_id": r.conv_id, "file": f"{upload}/{r.public_file}", "note": n}
+                 for r in rows for n in r.inspect.notes]
+        failures = [{"file": self.public.get(e.item, e.item), "key": e.key,
+                     "issue": e.failure.model_dump(mode="json", exclude_none=True)}
+                    for e in self.failed if e.failure is not None]
+        return {"fingerprint": self.inv.fingerprint, "notes": notes, "failures": failures,
+                "counts": {"files": len(self.inv.files), "audio_files": len(self.audio_files),
+                           "recordings": result.recordings, "decoded": result.decoded, "skipped": result.skipped,
+                           "failed": result.failed, "by_kind": result.counts}}
+
+
+def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_rate: int = TARGET_RATE,
+                     quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S,
+                     max_duration_s: float | None = DEFAULT_MAX_DURATION_S,
+                     refuse: Callable[[Path], bool] | None = None, run_key: str = "") -> UploadAudioResult:
+    """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened.
+
+    A recording the erasure ledger names (its bytes or its conversation id) is not decoded; `refuse(wav)`
+    is asked of every newly normalized file (erasure's fingerprint test, for re-encoded copies) and a
+    refused one is deleted and left out, like an erased file.
+
+    A recording is keyed (core.stage) by its bytes, the settings that shape its wav, its conversation id
+    and the duration cap; an unchanged key reuses the ledger's row (or its failure) without decoding.
+    """
+    stage = _NormalizeStage(layout, upload, workers, target_rate, quality, block_s, max_duration_s, refuse)
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
+    run_stage(stage)
+    return stage.result
 
 
 def _erased_issue(upload: str, name: str) -> Issue:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -363,17 +363,40 @@ class Done(Generic[T]):
     value: T
 
 
+PoolKind = Literal["spawn", "fork", "forkserver"]
+
+
+@dataclass(frozen=True)
+class PoolSettings:
+    """How a stage's worker processes start: `kind` (spawn: a fresh interpreter; forkserver: forked from a clean
+    server that imported `preload`), and `fresh` (one task per process: for a library that keeps state between
+    calls inside a process, such as espeak-ng, so the bytes do not depend on what ran before)."""
+
+    kind: PoolKind = "spawn"
+    fresh: bool = False
+    preload: tuple[str, ...] = ()
+
+    def executor(self, workers: int) -> ProcessPoolExecutor:
+        ctx = get_context(self.kind)
+        if self.kind == "forkserver" and self.preload:
+            ctx.set_forkserver_preload(list(self.preload))
+        return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, max_tasks_per_child=1 if self.fresh else None)
+
+
 def ordered_map(
-    fn: Callable[[list[Any]], list[R]], items: Iterable[Any], workers: int = 1, batch: int = 1, window: int = 2
+    fn: Callable[[list[Any]], list[R]], items: Iterable[Any], workers: int = 1, batch: int = 1, window: int = 2,
+    pool: PoolSettings | None = None,
 ) -> Iterator[R | Any]:
-    """Results of `fn` over `items`, in input order, computed here (workers <= 1) or in a spawn process pool.
+    """Results of `fn` over `items`, in input order, computed here (workers <= 1) or in a process pool (`pool`,
+    spawn by default; a `fresh` pool is used even for one worker: its items never share a process).
 
     `fn` takes a list (a batch of up to `batch` items) and returns one result per item; it must be a
     module-level function (it is pickled to the workers). An item wrapped in `Done` is not computed: its
     value comes out at its place. Lazy and bounded: at most `window` batches per worker are in flight, so
     memory does not grow with the number of items. The output is identical for any `workers`.
     """
-    if workers <= 1:
+    pool = pool or PoolSettings()
+    if workers <= 1 and not pool.fresh:
         todo: list[Any] = []
         for item in items:
             if isinstance(item, Done):
@@ -393,7 +416,7 @@ def ordered_map(
     pending: deque[Future | Done] = deque()
     todo = []
     limit = max(1, window * workers)  # batches in flight
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    with pool.executor(max(1, workers)) as executor:
 
         def pop() -> list[Any]:
             head = pending.popleft()
@@ -406,19 +429,19 @@ def ordered_map(
         for item in items:
             if isinstance(item, Done):
                 if todo:
-                    pending.append(pool.submit(fn, todo))
+                    pending.append(executor.submit(fn, todo))
                     todo = []
                 pending.append(item)
             else:
                 todo.append(item)
                 if len(todo) >= batch:
-                    pending.append(pool.submit(fn, todo))
+                    pending.append(executor.submit(fn, todo))
                     todo = []
             yield from ready()
             # bounded: wait for the oldest batch while too many are in flight or queued behind it
             while sum(isinstance(p, Future) for p in pending) > limit or len(pending) > 64 * limit * batch:
                 yield from pop()
         if todo:
-            pending.append(pool.submit(fn, todo))
+            pending.append(executor.submit(fn, todo))
         while pending:
             yield from pop()

@@ -39,7 +39,6 @@ def raw_uploads(context: dg.AssetExecutionContext, data: DataResource) -> dg.Mat
     if not upload_dir.is_dir():
         raise dg.Failure(f"upload folder {upload_dir} does not exist",
                          metadata={"fix": "remove the partition or restore the folder under data/raw/"})
-    layout.ingest_marker(upload).unlink(missing_ok=True)  # "ingested" again only once this run gets to the end
     inv = current_inventory(upload_dir, layout.inventory(upload))  # re-hashed only when name:size:mtime changed
     atomic_write_json(layout.inventory(upload), inv.model_dump(mode="json"))
     counts = inv.counts()
@@ -66,9 +65,11 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
 
     with logged_progress(context):
         from vak_pipeline.erasure import refuse_audio
+        from vak_pipeline.uploads.ingested import config_key
 
         res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality,
-                               max_duration_s=config.max_duration_s, refuse=refuse_audio(data.layout.root))
+                               max_duration_s=config.max_duration_s, refuse=refuse_audio(data.layout.root),
+                               run_key=config_key(context.run.run_config))
     errors = [i for i in res.issues if i.severity.value == "ERROR"]
     context.log.info(f"{context.partition_key}: {res.recordings} recordings ({res.decoded} decoded, "
                      f"{res.skipped} unchanged), {res.failed} failed")
@@ -127,12 +128,9 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
     changed = [u for u, fp in current.items() if seen.get(u) != fp]
     if mirror is None:  # what `vak run` (or an earlier run) already ingested as it is now needs no run
         from vak_pipeline import writers
-        from vak_pipeline.uploads.ingested import is_ingested
+        from vak_pipeline.report.freshness import is_ingested
 
-        from .versions import context_code
-
-        code = context_code(context)
-        changed = [u for u in changed if not is_ingested(data.layout, u, current[u], code=code)]
+        changed = [u for u in changed if not is_ingested(data.layout, u, current[u])]
         busy = [u for u in changed if writers.busy(data.layout.writer_lock(u))]
         if busy:  # another writer (vak run, a run of another instance) is at it: look again next tick
             context.log.info(f"{len(busy)} uploads are being written by another run; looked at again next tick")
@@ -159,15 +157,13 @@ def upload_sensor(context: dg.SensorEvaluationContext, data: DataResource) -> dg
                          "(vak run's or Dagster's); when they succeed, republish_after_ingest re-validates, "
                          "re-splits and rebuilds the exports and the steward report. Nothing changed: no run.")
 def nightly_reingest(context: dg.ScheduleEvaluationContext, data: DataResource):
-    from vak_pipeline.uploads.ingested import uploads_to_ingest
+    from vak_pipeline.report.freshness import uploads_to_ingest
 
     when = context.scheduled_execution_time
     stamp = when.strftime("%Y-%m-%d") if when else "manual"
     from vak_pipeline import writers
 
-    from .versions import context_code
-
-    todo = {u: fp for u, fp in uploads_to_ingest(data.layout, code=context_code(context)).items()
+    todo = {u: fp for u, fp in uploads_to_ingest(data.layout).items()
             if not writers.busy(data.layout.writer_lock(u))}  # one being written now is looked at tomorrow
     if not todo:
         return dg.SkipReason("no upload changed since its last ingest; the published release is current")

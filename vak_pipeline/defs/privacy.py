@@ -27,9 +27,11 @@ class RedactionConfig(config_class(RedactionSettings)):
 def redacted_manifest(context: dg.AssetExecutionContext, config: RedactionConfig,
                       data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.redaction.stage import redact_upload
+    from vak_pipeline.uploads.ingested import config_key
 
     settings = library_settings(config, RedactionSettings)
-    res = redact_upload(data.layout, context.partition_key, settings, workers=config.workers)
+    res = redact_upload(data.layout, context.partition_key, settings, workers=config.workers,
+                        run_key=config_key(context.run.run_config))
     if res.skipped_redaction:
         context.log.warning(f"REDACTION SKIPPED: {res.skipped_redaction} record(s) left unredacted and marked "
                             "skip_redaction; validation rejects them")

@@ -38,13 +38,15 @@ class TranscribeConfig(config_class(CleanupSettings)):
 def transcripts(context: dg.AssetExecutionContext, config: TranscribeConfig, data: DataResource,
                 whisper: WhisperResource, diarizer: DiarizerResource) -> dg.MaterializeResult:
     from vak_pipeline.speech.stage import speech_report_path, transcribe_upload
+    from vak_pipeline.uploads.ingested import config_key
 
     upload = context.partition_key
     mono_diarizer, why = diarizer.choose()
     context.log.info(f"{upload}: mono recordings: {why}")
     cleanup = library_settings(config, CleanupSettings)
     with logged_progress(context):
-        res = transcribe_upload(data.layout, upload, whisper.settings(), mono_diarizer, cleanup=cleanup)
+        res = transcribe_upload(data.layout, upload, whisper.settings(), mono_diarizer, cleanup=cleanup,
+                                run_key=config_key(context.run.run_config))
     context.log.info(f"{upload}: {res.conversations} transcripts ({res.transcribed} new, {res.skipped} unchanged), "
                      f"{res.needs_diarization} need diarization, {res.failed} failed; engine {res.engine}")
     return dg.MaterializeResult(metadata={
@@ -75,9 +77,11 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
 
     upload = context.partition_key
     from vak_pipeline.erasure import refuse_text
+    from vak_pipeline.uploads.ingested import config_key
 
     res = tag_upload(data.layout, upload, max_gap_s=config.max_gap_s,
-                     limits=library_settings(config, TagSettings).limits, refuse=refuse_text(data.layout.root))
+                     limits=library_settings(config, TagSettings).limits, refuse=refuse_text(data.layout.root),
+                     run_key=config_key(context.run.run_config))
     context.log.info(f"{upload}: {res.records} records ({res.from_audio} audio, {res.from_text} text, "
                      f"{res.from_vakforge} vakforge), {len(res.issues)} issues")
     return dg.MaterializeResult(metadata={

@@ -32,15 +32,11 @@ class SynthConfig(config_class(SynthSettings)):
 @os_errors_as_sentences
 def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataResource) -> dg.MaterializeResult:
     from vak_pipeline.synth import synth_upload
-    from vak_pipeline.uploads.ingested import mark_ingested
-
-    from .versions import job_code
+    from vak_pipeline.uploads.ingested import config_key
 
     settings = library_settings(config, SynthSettings)
-    res = synth_upload(data.layout, context.partition_key, settings)
-    # the last ingest step: what `vak run`, the sensor and the schedule read as "already ingested"
-    mark_ingested(data.layout, context.partition_key, job_code(context.job_def),
-                  context.run.run_config, context.run.run_id)
+    # its report closes the chain `vak run`, the sensor and the schedule read as "already ingested" (freshness)
+    res = synth_upload(data.layout, context.partition_key, settings, run_key=config_key(context.run.run_config))
     context.log.info(
         f"{context.partition_key}: {res.rendered} rendered ({res.audio_s:.1f} s of audio), "
         f"{res.cached} unchanged, {res.passed_through} passed through, {res.failed} failed; "

@@ -105,8 +105,8 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
     if layout.content_index.is_file():
         with ContentIndex.open(layout.content_index) as index:
             index.remove(convs)
-    for upload in p.uploads:  # the next run re-ingests these uploads (every unchanged item is reused)
-        layout.ingest_marker(upload).unlink(missing_ok=True)
+    for upload in p.uploads:  # the next run re-ingests these uploads (every unchanged item is reused):
+        layout.synth_report(upload).unlink(missing_ok=True)  # the last link of report.freshness's chain
     layout.publish_marker.unlink(missing_ok=True)
     return entry
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -52,13 +50,3 @@ def stage_version() -> str:
     from ..locales.registry import packs_fingerprint
 
     return f"{STAGE_VERSION}-{RECOGNIZERS_VERSION}-{packs_fingerprint()}"
-
-
-@functools.lru_cache(maxsize=1)
-def code_version() -> str:
-    """Hash of the redaction package, the PII recognizers and the locale packs' code (what decides what is PII)."""
-    pkg = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for path in sorted(p for d in (pkg, pkg.parent / "pii", pkg.parent / "locales") for p in d.rglob("*.py")):
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]

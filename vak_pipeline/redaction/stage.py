@@ -31,16 +31,15 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from ..core.issue import Issue
+from ..core.runner import Job, Stage, output_token, run_stage
 from ..core.stage import (
     SLOT,
     Done,
     KeyTemplate,
-    Ledger,
     LedgerEntry,
     PlacedWriter,
     PreviousLines,
     StageResult,
-    ordered_map,
     write_report,
 )
 from ..layout import DataLayout
@@ -51,8 +50,7 @@ from ..uploads.descriptor import load_descriptor
 from .audio import publish_copy, write_masked
 from .published import clean_published, pseudonym_key
 from .redact import redact_record_full
-from .settings import STAGE_VERSION, RedactionSettings  # noqa: F401  (re-exported)
-from .settings import code_version as _code_version  # noqa: F401  (re-exported)
+from .settings import STAGE_VERSION, RedactionSettings, stage_version  # noqa: F401  (re-exported)
 
 log = logging.getLogger(__name__)
 STAGE = "redacted_manifest"
@@ -128,38 +126,22 @@ def _published(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
 
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
-                  workers: int = 1, batch: int = 64) -> RedactionResult:
+                  workers: int = 1, batch: int = 64, run_key: str = "") -> RedactionResult:
     """Redact every record of one upload; see the module docstring. Bad lines become Issues; the issues and
     counts also go to work/<upload>/redaction_report.json (core.stage.write_report).
 
-    workers > 1 redacts changed records in a spawn process pool, `batch` records per task
-    (core.stage.ordered_map); lines, logs, ledger and issues come out in input order, identical to workers=1.
+    workers > 1 redacts changed records in a spawn process pool, `batch` records per task (core.runner);
+    lines, logs, ledger and issues come out in input order, identical to workers=1.
     """
-    settings = settings or RedactionSettings()
-    src, out_path = layout.conversations(upload), layout.redacted(upload)
-    result = RedactionResult(upload=upload)
-    if not src.exists():
-        result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
-                                    "materialize tagged_turns for this upload first"))
-        write_report(layout.redaction_report(upload), result)
-        return result
-    names = descriptor_names(layout, upload)
-    redact = functools.partial(_redact_batch, layout, upload, names, settings)
-    with (Ledger.load(layout.stage_ledger(upload, STAGE)) as ledger, PreviousLines(out_path) as previous,
-          PlacedWriter(out_path) as out):
-        items = _items(layout, upload, src, settings, names, ledger, previous, result)
-        for line, entry, part in ordered_map(redact, items, workers, batch if workers > 1 else 1):
-            _merge(result, part)
-            if entry is None:
-                if line is not None:
-                    out.write(line)
-                continue
-            if line is not None:
-                if "published" not in entry.outputs:  # taken after publishing, so the next run sees them
-                    entry.outputs["published"] = _published(layout, upload, entry.item)
-                entry.outputs["line"] = out.place(line)
-            ledger.record(entry)
-    write_report(layout.redaction_report(upload), result, counts_by_type=dict(sorted(result.counts_by_type.items())))
+    stage = _RedactStage(layout, upload, settings or RedactionSettings(), workers, batch)
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
+    if not layout.conversations(upload).exists():
+        stage.result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
+                                          "materialize tagged_turns for this upload first"))
+        write_report(stage.report_path(), stage.result)
+        return stage.result
+    run_stage(stage)
+    result = stage.result
     if result.skipped_redaction:
         log.warning("REDACTION SKIPPED for upload %s: %d real/public record(s) left unredacted and marked "
                     "meta.skip_redaction=true, pii_redacted=false; they will be rejected by validation and never "
@@ -167,60 +149,116 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     return result
 
 
-def _items(layout: DataLayout, upload: str, src: Path, settings: RedactionSettings, names: tuple[str, ...],
-           ledger: Ledger, previous: PreviousLines, result: RedactionResult) -> Iterator[Any]:
-    """The upload's lines in order: a job (raw line, line number, key) for a record to redact, or
-    Done((line, ledger entry, result part)) for one whose outcome is known here (bad, synthetic, skipped,
-    or unchanged since the last run)."""
-    # the fingerprint holds the version, recognizers and pack files; with the names, encoded once a run
-    keys = KeyTemplate(STAGE_VERSION, SLOT, [names, settings.fingerprint()], SLOT)
-    for jl in iter_jsonl(src, parse=False):
-        if jl.error:
-            if jl.code != "empty_file":
-                yield Done((None, None, RedactionResult(issues=[_issue(
-                    upload, f"redaction_{jl.code}", jl.error, "fix or remove this line in the tagged_turns output",
-                    jl.line)])))
-            continue
-        result.records += 1
-        try:
-            rec = VakRecord.model_validate_json(jl.raw)
-        except ValidationError as exc:
-            yield Done((None, None, RedactionResult(failed=1, issues=[_issue(
-                upload, "redaction_record_invalid", f"record does not match the canonical schema "
-                f"({exc.error_count()} errors); not redacted, left out of redacted.jsonl",
-                "fix the record in the text/speech stage output", jl.line)])))
-            continue
-        if rec.meta.source == "synthetic":  # no real person's data: published as it is
-            line, part = _publish_synthetic(layout, upload, rec, jl.line)
-            yield Done((line, None, part))
-            continue
-        if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
-            meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False, "redaction_log": None})
-            yield Done((dumps_line(rec.model_copy(update={"meta": meta}).dump()), None,
-                        RedactionResult(skipped_redaction=1)))
-            continue
-        key = keys(hashlib.sha256(jl.raw or b"").hexdigest(), _sources(layout, upload, rec.id))
-        reused = _reused(layout, upload, ledger.reuse(rec.id, key), previous, jl.line)
-        yield Done(reused) if reused is not None else (jl.raw, jl.line, key)
+class _RedactStage(Stage):
+    """redacted_manifest on the stage runner: a job per real record to redact; every other line is known here."""
+
+    name = STAGE
+    version = STAGE_VERSION
+    report = DataLayout.redaction_report
+
+    def __init__(self, layout: DataLayout, upload: str, settings: RedactionSettings, workers: int,
+                 batch: int) -> None:
+        self.layout, self.upload, self.settings = layout, upload, settings
+        self.workers, self.batch = workers, batch if workers > 1 else 1
+        self.result = RedactionResult(upload=upload)
+        self.names = descriptor_names(layout, upload)
+        self.process = functools.partial(_redact_batch, layout, upload, self.names, settings)
+        self.lines: dict[str, int] = {}  # item -> its line number in this run, while it is in flight
+        self.hits: dict[str, tuple[LedgerEntry, str | None, RedactionResult]] = {}  # reusable entries, as reused
+
+    def outputs(self) -> list[Any]:
+        path = self.layout.redacted(self.upload)
+        self.previous, self.out = PreviousLines(path), PlacedWriter(path)
+        return [self.previous, self.out]
+
+    def report_extra(self) -> dict[str, Any]:
+        return {"counts_by_type": dict(sorted(self.result.counts_by_type.items()))}
+
+    def code_version(self) -> str:
+        return stage_version()  # STAGE_VERSION, the recognizers' version and the packs
+
+    def upstream(self) -> str:
+        return output_token(self.layout.speech_report(self.upload), "tagged_turns")
+
+    def output_path(self) -> Path:
+        return self.layout.redacted(self.upload)
+
+    def items(self) -> Iterator[Job | Done]:
+        """The upload's lines in order: a Job for a record to redact, or Done((line, result part)) for one whose
+        outcome is known here (bad, synthetic, skipped)."""
+        layout, upload, settings, result = self.layout, self.upload, self.settings, self.result
+        # the fingerprint holds the version, recognizers and pack files; with the names, encoded once a run
+        keys = KeyTemplate(STAGE_VERSION, SLOT, [self.names, settings.fingerprint()], SLOT)
+        for jl in iter_jsonl(layout.conversations(upload), parse=False):
+            if jl.error:
+                if jl.code != "empty_file":
+                    yield Done((None, RedactionResult(issues=[_issue(
+                        upload, f"redaction_{jl.code}", jl.error, "fix or remove this line in the tagged_turns output",
+                        jl.line)])))
+                continue
+            result.records += 1
+            try:
+                rec = VakRecord.model_validate_json(jl.raw)
+            except ValidationError as exc:
+                yield Done((None, RedactionResult(failed=1, issues=[_issue(
+                    upload, "redaction_record_invalid", f"record does not match the canonical schema "
+                    f"({exc.error_count()} errors); not redacted, left out of redacted.jsonl",
+                    "fix the record in the text/speech stage output", jl.line)])))
+                continue
+            if rec.meta.source == "synthetic":  # no real person's data: published as it is
+                yield Done(_publish_synthetic(layout, upload, rec, jl.line))
+                continue
+            if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
+                meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False,
+                                                   "redaction_log": None})
+                yield Done((dumps_line(rec.model_copy(update={"meta": meta}).dump()),
+                            RedactionResult(skipped_redaction=1)))
+                continue
+            key = keys(hashlib.sha256(jl.raw or b"").hexdigest(), _sources(layout, upload, rec.id))
+            self.lines[rec.id] = jl.line
+            yield Job(rec.id, key, (jl.raw, jl.line, key))
+
+    def reusable(self, entry: LedgerEntry) -> bool:
+        reused = _reused(self.layout, self.upload, entry, self.previous, self.lines[entry.item])
+        if reused is not None:
+            self.hits[entry.item] = reused
+        return reused is not None
+
+    def passed(self, value: tuple[str | None, RedactionResult]) -> None:
+        line, part = value
+        _merge(self.result, part)
+        if line is not None:
+            self.out.write(line)
+
+    def accept(self, entry: LedgerEntry, reused: bool) -> LedgerEntry:
+        """Place the record's line; its issues reach the result through the runner (`entry.reported()`)."""
+        self.lines.pop(entry.item, None)
+        if reused:
+            entry, line, part = self.hits.pop(entry.item)
+        else:
+            line, part = entry.outputs.pop("_line", None), RedactionResult.model_validate(entry.outputs.pop("_part"))
+            if line is not None:  # taken after publishing, so the next run sees them
+                entry.outputs["published"] = _published(self.layout, self.upload, entry.item)
+        _merge(self.result, part.model_copy(update={"issues": []}))
+        if line is not None:
+            entry.outputs["line"] = self.out.place(line)
+        return entry
 
 
-def _reused(layout: DataLayout, upload: str, entry: LedgerEntry | None, previous: PreviousLines,
-            line_no: int) -> tuple[str | None, LedgerEntry, RedactionResult] | None:
-    """(line, entry, result part) of an unchanged record: its failure, or its redacted line when its published
+def _reused(layout: DataLayout, upload: str, entry: LedgerEntry, previous: PreviousLines,
+            line_no: int) -> tuple[LedgerEntry, str | None, RedactionResult] | None:
+    """(entry, line, result part) of an unchanged record: its failure, or its redacted line when its published
     files are as this stage left them. Its issues are reported again, with the record's line of this run."""
-    if entry is None:
-        return None
     if entry.failure is not None or entry.issues:
         entry = entry.model_copy(update={
             "failure": entry.failure.model_copy(update={"line": line_no}) if entry.failure is not None else None,
             "issues": [i.model_copy(update={"line": line_no}) for i in entry.issues]})
     if entry.failure is not None:
-        return None, entry, RedactionResult(failed=1, issues=entry.reported())
+        return entry, None, RedactionResult(failed=1)
     line = previous.read(entry.outputs.get("line"))
     if line is None or entry.outputs.get("published") != _published(layout, upload, entry.item):
         return None
-    return line, entry, RedactionResult(unchanged=1, counts_by_type=dict(entry.outputs.get("counts", {})),
-                                        issues=entry.reported())
+    return entry, line, RedactionResult(unchanged=1, counts_by_type=dict(entry.outputs.get("counts", {})))
 
 
 def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
@@ -254,22 +292,24 @@ def _merge(result: RedactionResult, part: RedactionResult) -> None:
 
 
 def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
-                  jobs: list[tuple[bytes, int, str]]) -> list[tuple[str | None, LedgerEntry, RedactionResult]]:
-    """Redact a batch of changed records (in a worker process or here): (line, ledger entry, result part)."""
-    out: list[tuple[str | None, LedgerEntry, RedactionResult]] = []
+                  jobs: list[tuple[bytes, int, str]]) -> list[LedgerEntry]:
+    """Redact a batch of changed records (in a worker process or here): a ledger entry each, carrying its line
+    (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`)."""
+    out: list[LedgerEntry] = []
     for raw, line_no, key in jobs:
         rec = VakRecord.model_validate_json(raw)
         part = RedactionResult()
         audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
         done = _redact_one(layout, upload, rec, names, settings, audio_path, layout.work_alignment(upload, rec.id),
                            line_no, part)
+        carried = {"_part": part.model_dump(exclude={"issues"})}
         if done is None:
             issues = part.issues if len(part.issues) > 1 else []
-            out.append((None, LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues), part))
+            out.append(LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues, outputs=carried))
             continue
         line, counts = done
-        entry = LedgerEntry(item=rec.id, key=key, outputs={"counts": counts}, issues=part.issues)
-        out.append((line, entry, part))
+        out.append(LedgerEntry(item=rec.id, key=key, outputs={"counts": counts, "_line": line, **carried},
+                               issues=part.issues))
     return out
 
 

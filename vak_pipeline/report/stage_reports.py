@@ -2,9 +2,9 @@
 
 Every stage writes what it could not use to a report file under work/<upload>/ (normalized_audio:
 report.json; transcripts, text_import and tagged_turns: sections of speech_report.json; redacted_manifest:
-redaction_report.json; synth: synth_report.json). Their formats are being unified (one stage core, issue
-14); this module is the only place that knows them, so the funnel, the asset checks and the report change
-in one place when they do. It returns plain `StageIssue`s: which stage, and the Issue it reported.
+redaction_report.json; synth: synth_report.json), all through `core.stage.write_report`; this module is
+the only place that knows them, so the funnel, the asset checks and the report change in one place when they
+do. It returns plain `StageIssue`s: which stage, and the Issue it reported.
 """
 
 from __future__ import annotations
@@ -35,6 +35,11 @@ _SOURCES: tuple[tuple[str, Callable[[DataLayout, str], Path], str | None], ...] 
     ("redacted", DataLayout.redaction_report, None),
     ("synthesized", DataLayout.synth_report, None),
 )
+
+
+def read_by_funnel(report: Callable[[DataLayout, str], Path], section: str | None) -> bool:
+    """Whether the funnel reads this report file (and section): every stage's must be (a test holds them to it)."""
+    return any(report is report_of and section == sec for _, report_of, sec in _SOURCES)
 
 
 class StageIssue(BaseModel):
@@ -84,4 +89,4 @@ def stage_counts(layout: DataLayout, upload: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-__all__ = ["StageIssue", "stage_counts", "stage_issues"]
+__all__ = ["StageIssue", "read_by_funnel", "stage_counts", "stage_issues"]

@@ -24,15 +24,15 @@ from typing import Any
 
 from ..core.erasure import load_erased
 from ..core.issue import Issue, Severity
+from ..core.runner import Job, RunCounts, Stage, iter_stage
 from ..core.stage import (
     SLOT,
+    Done,
     KeyTemplate,
-    Ledger,
     LedgerEntry,
     PlacedWriter,
     PreviousLines,
     StageResult,
-    write_report,
 )
 from ..layout import DataLayout
 from ..locales.registry import packs_fingerprint
@@ -40,6 +40,7 @@ from ..schema.record import VakRecord
 from ..storage import JsonLine, JsonlWriter, atomic_write_json, dumps_line, iter_jsonl, sha256_file
 from ..uploads.descriptor import load_descriptor
 from ..uploads.ids import public_file
+from ..uploads.ingested import recorded_fingerprint
 from ..uploads.inventory import is_plain_file, links
 from ..uploads.limits import DEFAULT_LIMITS, InputLimits, first_long_turn, turn_count
 from ..uploads.links import link_issue
@@ -103,55 +104,182 @@ class TextRecord:
     line: str
 
 
-class _Incremental:
-    """The ledger side of the stage: keys each line, reuses an unchanged one, records what each line gave."""
+@dataclass
+class _File:
+    """One text file as the import goes through it: its format and context, and the ids its lines used so far."""
 
-    def __init__(self, layout: DataLayout, upload: str, result: TextImportResult,
-                 limits: InputLimits = DEFAULT_LIMITS) -> None:
-        self.layout, self.upload, self.result, self.limits = layout, upload, result, limits
-        self.ledger = Ledger.load(layout.stage_ledger(upload, TEXT_STAGE))
-        self.previous = PreviousLines(layout.text_records(upload))
+    fmt: _Format
+    ctx: Any
+    duplicate: Callable[[str, int, int], Issue]
+    seen: dict[str, int]
+    keys: KeyTemplate | None = None
+
+
+def _lines(layout: DataLayout, upload: str, limits: InputLimits,
+           keep_map: bool) -> Iterator[Issue | tuple[_File, JsonLine]]:
+    """The descriptor's and the files' issues, and every well-formed line with its file, in file and line order.
+    A line over `limits.max_line_bytes` is skipped unread (an issue)."""
+    for src in _files(layout, upload, limits, keep_map=keep_map):
+        if isinstance(src, Issue):
+            yield src
+            continue
+        fmt, ctx, path = src
+        file = _File(fmt, ctx, fmt.duplicate(ctx.file), {})
+        for jl in iter_jsonl(path, max_line_bytes=limits.max_line_bytes):
+            if jl.error:
+                issue = fmt.line_error(jl.code, jl.error, ctx.file, jl.line)
+                if jl.code == "line_too_long":
+                    issue = issue.model_copy(update={"fix": "split the record, or raise limits.max_line_bytes in "
+                                                            "the tagged_turns config"})
+                yield issue
+                continue
+            yield file, jl
+
+
+def _map(file: _File, jl: JsonLine, limits: InputLimits) -> LineImport:
+    """Check and map one line; one with a turn over `limits.max_turn_chars` is refused before it is mapped."""
+    long = turn_too_long(jl.value, file.fmt.kind, limits, file.ctx.file, jl.line)
+    return LineImport(source_id=None, checked=False, pre=[long]) if long is not None \
+        else file.fmt.line(jl.value, file.ctx, jl.line)
+
+
+def _settle(layout: DataLayout, logs_of: str | None, file: _File, li: LineImport, line: int, erased: Any,
+            refuse: Callable[[VakRecord], bool] | None, write_logs: bool) -> tuple[list[Issue | ImportedRecord], bool]:
+    """A line's issues and record in order, with the checks that depend on more than the line (a duplicate id,
+    the erasure ledger); and whether its record was withdrawn (not kept, not logged, not named, not recorded)."""
+    out: list[Issue | ImportedRecord] = []
+    withdrawn = False
+    for x in li.settle(file.seen, line, file.duplicate):
+        if not isinstance(x, ImportedRecord):
+            out.append(x)
+        elif erased and (erased.has_conv(x.record.id) or (refuse is not None and refuse(x.record))):
+            out.append(erased_issue(file.ctx.file, line))
+            withdrawn = True
+        else:
+            if write_logs and x.redaction_log is not None:
+                # the pipeline's logs wait in the upload's release files; a plain import's land in root
+                write_redaction_log(layout, logs_of, x)
+            out.append(x)
+    return out, withdrawn
+
+
+def _entry(item: str, key: str, li: LineImport, place: dict[str, Any] | None) -> LedgerEntry:
+    """What a line gave, for the ledger: its source id, its issues (how many came before the duplicate check),
+    and where its record is."""
+    issues = li.pre + li.post
+    failure = None if li.imported else next((i for i in issues if i.severity == Severity.ERROR), None)
+    outputs: dict[str, Any] = {"id": li.source_id, "checked": li.checked, "pre": len(li.pre),
+                               "mapped": li.imported is not None}
+    if place is not None and li.imported is not None:
+        outputs["record"] = place
+        outputs["log"] = li.imported.record.meta.redaction_log  # aidb: the token log it was written with
+    return LedgerEntry(item=item, key=key, outputs=outputs, failure=failure,
+                       issues=issues if issues != [failure] else [])
+
+
+class _TextImportStage(Stage):
+    """The text import on the stage runner: an item per well-formed line, mapped here, its record placed in
+    text_records.jsonl and emitted (with its issues, in order) to tagged_turns as it comes."""
+
+    name = TEXT_STAGE
+    version = TEXT_IMPORT_VERSION
+    report = DataLayout.speech_report
+    section = TEXT_STAGE
+
+    def __init__(self, layout: DataLayout, upload: str, result: TextImportResult, limits: InputLimits,
+                 refuse: Callable[[VakRecord], bool] | None) -> None:
+        self.layout, self.upload, self.result, self.limits, self.refuse = layout, upload, result, limits, refuse
         self.packs = packs_fingerprint()  # LID cues and the locale of every record come from the packs
+        self.erased = load_erased(layout.root)
+        self.inflight: dict[str, tuple[_File, JsonLine]] = {}
+        self.mapped: dict[str, tuple[LineImport, str | None]] = {}  # item -> its import (and reused line)
+        self.emitted: list[TextRecord | Issue] = []
+        self.process = self._map_lines  # here: the import contexts are not sent to workers
 
-    def keys(self, fmt: _Format, ctx: Any) -> KeyTemplate:
-        """The keys of one file's lines: what they share (the file, its settings, the packs) encoded once."""
-        return KeyTemplate(TEXT_IMPORT_VERSION, fmt.kind, ctx.file, SLOT, SLOT, ctx.settings.model_dump(mode="json"),
-                           self.packs, self.limits.max_turn_chars, self.limits.max_turns)  # over a limit: refused
+    def outputs(self) -> list[Any]:
+        self.previous, self.out = PreviousLines(self.layout.text_records(self.upload)), \
+            PlacedWriter(self.layout.text_records(self.upload))
+        return [self.previous, self.out]
 
-    @staticmethod
-    def key(keys: KeyTemplate, jl: JsonLine) -> str:
-        """A line's key: its file's, plus its number and a hash of its bytes."""
-        return keys(jl.line, hashlib.sha256(jl.raw or b"").hexdigest())
+    def items(self) -> Iterator[Job | Done]:
+        for x in _lines(self.layout, self.upload, self.limits, keep_map=True):
+            if isinstance(x, Issue):
+                yield Done(x)
+                continue
+            file, jl = x
+            if file.keys is None:  # what a file's lines share (the file, its settings, the packs) encoded once
+                file.keys = KeyTemplate(TEXT_IMPORT_VERSION, file.fmt.kind, file.ctx.file, SLOT, SLOT,
+                                        file.ctx.settings.model_dump(mode="json"), self.packs,
+                                        self.limits.max_turn_chars, self.limits.max_turns)  # over a limit: refused
+            item = f"{file.ctx.file}:{jl.line}"
+            self.inflight[item] = (file, jl)
+            key = file.keys(jl.line, hashlib.sha256(jl.raw or b"").hexdigest())
+            yield Job(item, key, (item, key))
 
-    def reuse(self, item: str, key: str, line: int) -> tuple[LineImport, str | None] | None:
-        """The line as the ledger recorded it, with its record's JSONL line, when its key is unchanged and its
-        record and log are still there."""
-        entry = self.ledger.reuse(item, key)
-        if entry is None:
-            return None
-        out = entry.outputs
+    def _map_lines(self, jobs: list[tuple[str, str]]) -> list[LedgerEntry]:
+        out = []
+        for item, key in jobs:
+            file, jl = self.inflight[item]
+            self.mapped[item] = (_map(file, jl, self.limits), None)
+            out.append(LedgerEntry(item=item, key=key))  # what it gave is recorded once it is settled (accept)
+        return out
+
+    def reusable(self, entry: LedgerEntry) -> bool:
+        """The line as the ledger recorded it, when its record and log are still there."""
+        out, line = entry.outputs, self.inflight[entry.item][1].line
         imported, text = None, None
         if out.get("mapped"):
             text = self.previous.read(out.get("record"))
             log = out.get("log")
-            logs = self.layout.release_files(self.upload)
-            if text is None or (log is not None and not (logs / log).is_file()):
-                return None
+            if text is None or (log is not None and not (self.layout.release_files(self.upload) / log).is_file()):
+                return False
             imported = ImportedRecord(VakRecord.model_validate_json(text), None, line)
         issues, n_pre = entry.reported(), int(out.get("pre", 0))
-        return LineImport(source_id=out.get("id"), checked=bool(out.get("checked")), pre=issues[:n_pre],
-                          imported=imported, post=issues[n_pre:]), text
+        self.mapped[entry.item] = (LineImport(source_id=out.get("id"), checked=bool(out.get("checked")),
+                                              pre=issues[:n_pre], imported=imported, post=issues[n_pre:]), text)
+        return True
 
-    def record(self, item: str, key: str, li: LineImport, place: dict[str, Any] | None) -> None:
-        issues = li.pre + li.post
-        failure = None if li.imported else next((i for i in issues if i.severity == Severity.ERROR), None)
-        outputs: dict[str, Any] = {"id": li.source_id, "checked": li.checked, "pre": len(li.pre),
-                                   "mapped": li.imported is not None}
-        if place is not None and li.imported is not None:
-            outputs["record"] = place
-            outputs["log"] = li.imported.record.meta.redaction_log  # aidb: the token log it was written with
-        self.ledger.record(LedgerEntry(item=item, key=key, outputs=outputs, failure=failure,
-                                       issues=issues if issues != [failure] else []))
+    def passed(self, value: Issue) -> None:
+        self.emit(value)
+
+    def accept(self, entry: LedgerEntry, reused: bool) -> LedgerEntry | None:
+        file, jl = self.inflight.pop(entry.item)
+        li, text = self.mapped.pop(entry.item)
+        outs, withdrawn = _settle(self.layout, self.upload, file, li, jl.line, self.erased, self.refuse, True)
+        place = None
+        for x in outs:
+            if isinstance(x, ImportedRecord):
+                line = text if text is not None else dumps_line(x.record.dump())
+                place = self.out.place(line)
+                self.emitted.append(TextRecord(x.record, line))
+            else:
+                self.emit(x)
+        return None if withdrawn else _entry(entry.item, entry.key, li, place)
+
+    def emit(self, issue: Issue) -> None:
+        self.result.issues.append(issue)
+        self.emitted.append(issue)
+
+    def reported(self, entry: LedgerEntry) -> list[Issue]:
+        return []  # emitted in order by accept, the duplicate-id check included
+
+    def drain(self) -> list[TextRecord | Issue]:
+        out, self.emitted = self.emitted, []
+        return out
+
+    def code_version(self) -> str:
+        return f"{TEXT_IMPORT_VERSION}-{self.packs}"
+
+    def upstream(self) -> str:
+        return recorded_fingerprint(self.layout, self.upload) or ""
+
+    def output_path(self) -> Path:
+        return self.layout.text_records(self.upload)
+
+    def finish(self, counts: RunCounts) -> None:
+        self.result.lines, self.result.reused, self.result.imported = counts.processed + counts.reused, \
+            counts.reused, counts.processed
+        self.result.records = self.out.count
 
 
 def _files(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS,
@@ -206,68 +334,6 @@ def turn_too_long(obj: dict[str, Any], kind: str, limits: InputLimits, file: str
                  record_id=rid[:80] if rid else None, turn_index=turn, field=fld, file=file, line=line)
 
 
-def _import(layout: DataLayout, upload: str, write_logs: bool, stage: _Incremental | None = None,
-            out: PlacedWriter | None = None,
-            limits: InputLimits = DEFAULT_LIMITS,
-            refuse: Callable[[VakRecord], bool] | None = None) -> Iterator[VakRecord | TextRecord | Issue]:
-    """Records and issues of the upload's text sources in file and line order; with `stage`, line by line
-    through its ledger, every record also written to `out` (and yielded with its line, as a TextRecord).
-    A line over `limits.max_line_bytes` is skipped unread; one with a turn over `limits.max_turn_chars` is
-    refused before it is mapped. A record the erasure ledger names (or `refuse` refuses) is left out."""
-    erased = load_erased(layout.root)
-    for src in _files(layout, upload, limits, keep_map=stage is not None):
-        if isinstance(src, Issue):
-            yield src
-            continue
-        fmt, ctx, path = src
-        seen: dict[str, int] = {}
-        duplicate = fmt.duplicate(ctx.file)
-        keys = stage.keys(fmt, ctx) if stage is not None else None
-        for jl in iter_jsonl(path, max_line_bytes=limits.max_line_bytes):
-            if jl.error:
-                issue = fmt.line_error(jl.code, jl.error, ctx.file, jl.line)
-                if jl.code == "line_too_long":
-                    issue = issue.model_copy(update={"fix": "split the record, or raise limits.max_line_bytes in "
-                                                            "the tagged_turns config"})
-                yield issue
-                continue
-            li, text = None, None
-            if stage is not None and keys is not None:
-                stage.result.lines += 1
-                item, key = f"{ctx.file}:{jl.line}", stage.key(keys, jl)
-                reused = stage.reuse(item, key, jl.line)
-                if reused is not None:
-                    li, text = reused
-                    stage.result.reused += 1
-            if li is None:
-                long = turn_too_long(jl.value, fmt.kind, limits, ctx.file, jl.line)
-                li = LineImport(source_id=None, checked=False, pre=[long]) if long is not None \
-                    else fmt.line(jl.value, ctx, jl.line)
-                if stage is not None:
-                    stage.result.imported += 1
-            place, withdrawn = None, False
-            for x in li.settle(seen, jl.line, duplicate):
-                if not isinstance(x, ImportedRecord):
-                    yield x
-                    continue
-                if erased and (erased.has_conv(x.record.id) or (refuse is not None and refuse(x.record))):
-                    # withdrawn: not kept, not logged, not named, not in the ledger
-                    yield erased_issue(ctx.file, jl.line)
-                    withdrawn = True
-                    continue
-                if write_logs and x.redaction_log is not None:
-                    # the pipeline's logs wait in the upload's release files; a plain import's land in root
-                    write_redaction_log(layout, upload if stage is not None else None, x)
-                if out is None:
-                    yield x.record
-                    continue
-                line = text if text is not None else dumps_line(x.record.dump())
-                place = out.place(line)
-                yield TextRecord(x.record, line)
-            if stage is not None and not withdrawn:
-                stage.record(item, key, li, place)
-
-
 def erased_issue(file: str, line: int | None) -> Issue:
     """A record left out because the erasure ledger names it (its id is not repeated here)."""
     return Issue(code="record_erased", severity=Severity.WARN, family="provenance", file=file, line=line,
@@ -279,13 +345,20 @@ def erased_issue(file: str, line: int | None) -> Issue:
 def iter_text_records(layout: DataLayout, upload: str, write_logs: bool = True,
                       limits: InputLimits = DEFAULT_LIMITS) -> Iterator[VakRecord | Issue]:
     """Canonical records (and Issues) from the text sources of data/raw/<upload>/, streamed, nothing kept."""
-    for x in _import(layout, upload, write_logs, limits=limits):
-        yield x.record if isinstance(x, TextRecord) else x
+    erased = load_erased(layout.root)
+    for x in _lines(layout, upload, limits, keep_map=False):
+        if isinstance(x, Issue):
+            yield x
+            continue
+        file, jl = x
+        outs, _ = _settle(layout, None, file, _map(file, jl, limits), jl.line, erased, None, write_logs)
+        for y in outs:
+            yield y.record if isinstance(y, ImportedRecord) else y
 
 
 def import_text(layout: DataLayout, upload: str, result: TextImportResult,
                 limits: InputLimits = DEFAULT_LIMITS,
-                refuse: Callable[[VakRecord], bool] | None = None) -> Iterator[TextRecord | Issue]:
+                refuse: Callable[[VakRecord], bool] | None = None, run_key: str = "") -> Iterator[TextRecord | Issue]:
     """The text import stage: what `iter_text_records` yields, incrementally (see module doc), each record
     with its JSONL line.
 
@@ -293,15 +366,9 @@ def import_text(layout: DataLayout, upload: str, result: TextImportResult,
     speech_report.json are written and `result` holds the counts and issues.
     """
     result.upload, result.records_file = upload, str(layout.text_records(upload))
-    stage = _Incremental(layout, upload, result, limits)
-    with stage.ledger, stage.previous, PlacedWriter(layout.text_records(upload)) as out:
-        for x in _import(layout, upload, True, stage, out, limits, refuse):
-            if isinstance(x, Issue):
-                result.issues.append(x)
-            assert not isinstance(x, VakRecord)  # with `out`, every record comes with its line
-            yield x
-        result.records = out.count
-    write_report(layout.speech_report(upload), result, section=TEXT_STAGE)
+    stage = _TextImportStage(layout, upload, result, limits, refuse)
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
+    yield from iter_stage(stage)
 
 
 def write_redaction_log(layout: DataLayout, upload: str | None, item: ImportedRecord) -> Path:

@@ -15,9 +15,11 @@ work/<upload>/speech_report.json.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -27,17 +29,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import progress
 from ..audio.crosstalk import measure_crosstalk
 from ..audio.models import NormalizedAudio
-from ..core.corrections import Correction, dropped_for_upload
+from ..core.corrections import Correction, dropped_for_upload, upload_digest
 from ..core.corrections import for_upload as corrections_for_upload
 from ..core.erasure import ErasedSet, load_erased
 from ..core.issue import Issue, Severity
-from ..core.stage import Ledger, LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
+from ..core.runner import Job, RunCounts, Stage, made_of, output_token, run_stage
+from ..core.stage import LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
 from ..layout import DataLayout
 from ..locales.lid import tag_languages
 from ..schema.alignment import Alignment
 from ..schema.record import Diarization, VakRecord
 from ..sources.text import (
     TEXT_IMPORT_VERSION,
+    TEXT_STAGE,
     TextImportResult,
     TextRecord,
     erased_issue,
@@ -46,6 +50,7 @@ from ..sources.text import (
 from ..sources.vakforge import iter_vakforge_imports
 from ..storage import JsonlWriter, atomic_write_json, dumps_line, iter_models
 from ..uploads.ids import is_safe_id
+from ..uploads.ingested import recorded_fingerprint
 from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from .asr import AsrSettings, ModelNotAvailable, Transcriber, read_channels
 from .cleanup import Cleaned, CleanupSettings, clean_segments
@@ -257,61 +262,112 @@ def _transcribe_row(layout: DataLayout, upload: str, row: NormalizedAudio, key: 
     return _Outcome(LedgerEntry(item=row.conv_id, key=key), line, cleaned, elapsed)
 
 
-def _reused(entry: LedgerEntry | None, previous: PreviousLines) -> _Outcome | None:
-    """The ledger's outcome of an unchanged recording: its failure, or its transcript line if still there."""
-    if entry is None or entry.failure is not None:
-        return None if entry is None else _Outcome(entry)
-    line = previous.read(entry.outputs.get("line"))
-    return None if line is None else _Outcome(entry, line)
-
-
 def transcribe_upload(layout: DataLayout, upload: str, asr_settings: AsrSettings | None = None,
                       diarizer: Diarizer | None = None, transcriber: Transcriber | None = None,
-                      cleanup: CleanupSettings | None = None) -> TranscribeResult:
+                      cleanup: CleanupSettings | None = None, run_key: str = "") -> TranscribeResult:
     """ASR (and speaker attribution) of every recording of an upload; see module doc."""
-    cleanup = cleanup or CleanupSettings()
-    asr_settings = asr_settings or (transcriber.settings if transcriber else AsrSettings())
-    transcriber = transcriber or Transcriber(asr_settings)  # the model loads on first use only
-    out_path = layout.transcripts(upload)
-    result = TranscribeResult(upload=upload, engine=asr_settings.engine(), transcripts=str(out_path))
-    rows = read_audio_rows(layout, upload, result.issues)
-    ledger = Ledger.load(layout.stage_ledger(upload, STAGE))
-    removed: Counter[str] = Counter()
-    with PreviousLines(out_path) as previous, PlacedWriter(out_path) as w:
-        for row in progress.ticking(rows, STAGE, upload, "audio s", lambda r: r.duration_s, lambda r: r.shown_file):
-            key = cache_key(row, asr_settings, diarizer, cleanup)
-            done = _reused(ledger.reuse(row.conv_id, key), previous)
-            if done is not None:
-                result.skipped += 1 if done.line is not None else 0
+    stage = _TranscribeStage(layout, upload, asr_settings, diarizer, transcriber, cleanup)
+    stage.run_key = run_key  # the run config that shaped it (report.freshness)
+    run_stage(stage)
+    return stage.result
+
+
+class _TranscribeStage(Stage):
+    """transcripts on the stage runner: an item per recording, processed here (the model is loaded once, in this
+    process), its transcript line placed in transcripts.jsonl."""
+
+    name = STAGE
+    version = TRANSCRIBE_VERSION
+    report = DataLayout.speech_report
+    section = STAGE
+
+    def __init__(self, layout: DataLayout, upload: str, asr_settings: AsrSettings | None, diarizer: Diarizer | None,
+                 transcriber: Transcriber | None, cleanup: CleanupSettings | None) -> None:
+        self.layout, self.upload, self.diarizer = layout, upload, diarizer
+        self.cleanup = cleanup or CleanupSettings()
+        self.asr = asr_settings or (transcriber.settings if transcriber else AsrSettings())
+        self.transcriber = transcriber or Transcriber(self.asr)  # the model loads on first use only
+        self.result = TranscribeResult(upload=upload, engine=self.asr.engine(),
+                                       transcripts=str(layout.transcripts(upload)))
+        self.rows: dict[str, NormalizedAudio] = {}
+        self.outcomes: dict[str, _Outcome] = {}  # item -> what this run's transcription gave, until placed
+        self.hits: dict[str, str] = {}  # item -> its previous transcript line, still in place
+        self.removed: Counter[str] = Counter()
+        self.process = self._transcribe  # here, never pickled: the workers are 1
+
+    def outputs(self) -> list[Any]:
+        self.previous, self.out = PreviousLines(self.layout.transcripts(self.upload)), \
+            PlacedWriter(self.layout.transcripts(self.upload))
+        return [self.previous, self.out]
+
+    def items(self) -> Iterator[Job]:
+        rows = read_audio_rows(self.layout, self.upload, self.result.issues)
+        for row in progress.ticking(rows, STAGE, self.upload, "audio s", lambda r: r.duration_s,
+                                    lambda r: r.shown_file):
+            self.rows[row.conv_id] = row
+            key = cache_key(row, self.asr, self.diarizer, self.cleanup)
+            yield Job(row.conv_id, key, (row, key))
+
+    def _transcribe(self, jobs: list[tuple[NormalizedAudio, str]]) -> list[LedgerEntry]:
+        out = []
+        for row, key in jobs:
+            done = _transcribe_row(self.layout, self.upload, row, key, self.transcriber, self.diarizer, self.cleanup)
+            self.outcomes[row.conv_id] = done
+            out.append(done.entry)
+        return out
+
+    def reusable(self, entry: LedgerEntry) -> bool:
+        """Its failure (reported again), or its transcript line when it is still where it was placed."""
+        if entry.failure is not None:
+            return True
+        line = self.previous.read(entry.outputs.get("line"))
+        if line is not None:
+            self.hits[entry.item] = line
+        return line is not None
+
+    def accept(self, entry: LedgerEntry, reused: bool) -> LedgerEntry | None:
+        result, row = self.result, self.rows.pop(entry.item)
+        done = _Outcome(entry, self.hits.pop(entry.item, None)) if reused else self.outcomes.pop(entry.item)
+        if reused and done.line is not None:
+            result.skipped += 1
+        if done.line is not None:
+            done.entry.outputs = {"line": self.out.place(done.line)}  # where its transcript line is now
+        if done.entry.failure is not None:
+            if done.entry.failure.code == "needs_diarization":
+                result.needs_diarization += 1
             else:
-                done = _transcribe_row(layout, upload, row, key, transcriber, diarizer, cleanup)
-            if done.line is not None:
-                done.entry.outputs = {"line": w.place(done.line)}  # where its transcript line is now
-            if done.remember:
-                ledger.record(done.entry)
-            if done.entry.failure is not None:
+                result.failed += 1
+            if not done.remember:  # a failure of the set-up: reported, not recorded, so retried next run
                 result.issues.append(done.entry.failure)
-                if done.entry.failure.code == "needs_diarization":
-                    result.needs_diarization += 1
-                else:
-                    result.failed += 1
-            if done.cleaned is not None:
-                _count_transcribed(result, removed, row, done)
-        result.conversations = w.count
-    ledger.save()
-    result.asr_seconds = round(result.asr_seconds, 3)
-    result.audio_seconds = round(result.audio_seconds, 3)
-    for name in ("speech_seconds", "bleed_skipped_seconds", "decoded_seconds"):
-        setattr(result, name, round(getattr(result, name), 3))
-    result.removed = dict(sorted(removed.items()))
-    write_report(layout.speech_report(upload), result, section=STAGE, counts={
-        "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
-        "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
-        "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
-        "speech_seconds": result.speech_seconds, "bleed_skipped_seconds": result.bleed_skipped_seconds,
-        "decoded_seconds": result.decoded_seconds,
-        "removed": result.removed, "crosstalk": result.crosstalk})
-    return result
+                return None
+        if done.cleaned is not None:
+            _count_transcribed(result, self.removed, row, done)
+        return done.entry
+
+    def upstream(self) -> str:
+        return output_token(self.layout.upload_report(self.upload))
+
+    def output_path(self) -> Path:
+        return self.layout.transcripts(self.upload)
+
+    def finish(self, counts: RunCounts) -> None:
+        result = self.result
+        result.conversations = self.out.count
+        result.asr_seconds = round(result.asr_seconds, 3)
+        result.audio_seconds = round(result.audio_seconds, 3)
+        for name in ("speech_seconds", "bleed_skipped_seconds", "decoded_seconds"):
+            setattr(result, name, round(getattr(result, name), 3))
+        result.removed = dict(sorted(self.removed.items()))
+
+    def report_extra(self) -> dict[str, Any]:
+        result = self.result
+        return {"counts": {
+            "engine": result.engine, "conversations": result.conversations, "transcribed": result.transcribed,
+            "skipped": result.skipped, "failed": result.failed, "needs_diarization": result.needs_diarization,
+            "audio_seconds": result.audio_seconds, "asr_seconds": result.asr_seconds, "rtf": result.rtf,
+            "speech_seconds": result.speech_seconds, "bleed_skipped_seconds": result.bleed_skipped_seconds,
+            "decoded_seconds": result.decoded_seconds,
+            "removed": result.removed, "crosstalk": result.crosstalk}}
 
 
 def _count_transcribed(result: TranscribeResult, removed: Counter[str], row: NormalizedAudio, done: _Outcome) -> None:
@@ -337,7 +393,7 @@ def _needs_tagging(rec: VakRecord) -> bool:
 
 def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_GAP_S,
                limits: InputLimits = DEFAULT_LIMITS,
-               refuse: Callable[[VakRecord], bool] | None = None) -> TagResult:
+               refuse: Callable[[VakRecord], bool] | None = None, run_key: str = "") -> TagResult:
     """Canonical records of an upload: transcribed calls, text sources and vakforge imports; see module doc.
 
     A record the erasure ledger names, or that `refuse` (erasure's text test: an erased conversation under
@@ -409,7 +465,7 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
                                       alignment.model_dump(mode="json", exclude_none=True))
                     result.from_audio += 1
         text = TextImportResult()
-        for origin, items in (("text", import_text(layout, upload, text, limits, refuse)),
+        for origin, items in (("text", import_text(layout, upload, text, limits, refuse, run_key)),
                               ("vakforge", iter_vakforge_imports(layout, upload, limits))):
             for item in items:
                 if isinstance(item, Issue):
@@ -431,8 +487,25 @@ def tag_upload(layout: DataLayout, upload: str, max_gap_s: float = DEFAULT_MAX_G
         "records": result.records, "from_audio": result.from_audio, "from_text": result.from_text,
         "from_vakforge": result.from_vakforge, "turns": result.turns, "tool_turns": result.tool_turns,
         "overlaps": result.overlaps, "langs": result.langs, "reviewed": result.reviewed,
-        "reviewed_turns": result.reviewed_turns, "review_unfit": result.review_unfit})
+        "reviewed_turns": result.reviewed_turns, "review_unfit": result.review_unfit},
+        **made_of(tag_version(), tag_upstream(layout, upload), run_key, out_path))
     return result
+
+
+def tag_version() -> str:
+    """What the tagged_turns report records as its code: TAG_VERSION and the locale packs (language ID)."""
+    from ..locales.registry import packs_fingerprint
+
+    return f"{TAG_VERSION}-{packs_fingerprint()}"
+
+
+def tag_upstream(layout: DataLayout, upload: str) -> str:
+    """What tagged_turns is made from: the transcripts' and the text import's outputs, the upload's files and
+    its human corrections (a new review re-runs what it changes)."""
+    report = layout.speech_report(upload)
+    parts = [output_token(report, STAGE), output_token(report, TEXT_STAGE), recorded_fingerprint(layout, upload),
+             upload_digest(layout.root, upload)]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
 
 
 def _reviewed(upload: str, row: NormalizedAudio, rec: VakRecord, alignment: Alignment, correction: Correction,

@@ -1,11 +1,6 @@
-"""Which uploads are already ingested as they are now: one answer, read from the data root.
-
-The last step of every ingest run (the `synth` asset, whoever launched the run: `vak run`, the UI, the
-upload sensor, the nightly schedule) writes work/<upload>/ingest_done.json saying what the ingest was made
-of: the upload's fingerprint as its inventory recorded it, the locale packs, the pipeline code (the assets'
-code versions), the digest of its human corrections (core.corrections) and the run config that shapes
-outputs. `vak run`, the sensor and the schedule all ask `is_ingested`, so none redoes what another did. An
-upload that changed since, or an ingest that stopped half-way (no marker for this fingerprint), is not ingested.
+"""What a run was made of, hashed: the run config that shapes outputs (`config_key`, recorded by every stage's
+report as `made_of.run`: report.freshness reads them) and the inputs of the live release (`published_stamp`,
+recorded at the swap by the `release` step).
 """
 
 from __future__ import annotations
@@ -14,10 +9,8 @@ import hashlib
 import json
 from typing import Any
 
-from ..core.corrections import upload_digest
 from ..layout import DataLayout
 from ..storage import atomic_write_json
-from .inventory import fingerprint
 
 
 def recorded_fingerprint(layout: DataLayout, upload: str) -> str | None:
@@ -41,52 +34,6 @@ def config_key(run_config: dict[str, Any] | None) -> str:
     rc = {k: v for k, v in (run_config or {}).items() if k not in ("loggers", "execution")}
     rc["resources"] = {k: v for k, v in (rc.get("resources") or {}).items() if k != "data"}
     return hashlib.sha256(json.dumps(clean(rc), sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def _packs() -> str:
-    from ..locales.registry import packs_fingerprint
-
-    return packs_fingerprint()
-
-
-def mark_ingested(layout: DataLayout, upload: str, code: str, run_config: dict[str, Any] | None,
-                  run_id: str = "") -> dict[str, Any] | None:
-    """Record that the ingest of `upload` got to the end (called by the last ingest step). Returns the
-    marker, or None when the upload has no recorded inventory (nothing was ingested)."""
-    fp = recorded_fingerprint(layout, upload)
-    if fp is None:
-        return None
-    marker = {"fingerprint": fp, "packs": _packs(), "code": code, "config": config_key(run_config), "run_id": run_id,
-              "review": upload_digest(layout.root, upload)}
-    atomic_write_json(layout.ingest_marker(upload), marker)
-    return marker
-
-
-def is_ingested(layout: DataLayout, upload: str, current: str | None = None, *, code: str | None = None,
-                run_config: dict[str, Any] | None = None, any_config: bool = True) -> bool:
-    """True when `upload` (with fingerprint `current`, computed when not given) needs no ingest run.
-
-    `code` (the assets' code versions, hashed) is compared when given. The run config is compared only
-    when `any_config` is False (`vak run --config` asks for its own settings; the sensor and the schedule
-    launch with the defaults and take any complete ingest of these files)."""
-    if current is None:
-        try:
-            current = fingerprint(layout.upload_dir(upload))
-        except OSError:
-            return False
-    try:
-        marker = json.loads(layout.ingest_marker(upload).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    if not isinstance(marker, dict) or marker.get("fingerprint") != current:
-        return False
-    if not layout.redacted(upload).is_file() or marker.get("packs") != _packs():
-        return False
-    if code is not None and marker.get("code") != code:
-        return False
-    if marker.get("review") != upload_digest(layout.root, upload):  # a new human review re-runs what it changes
-        return False
-    return any_config or marker.get("config") == config_key(run_config)
 
 
 def published_stamp(layout: DataLayout, code: str, run_config: dict[str, Any] | None) -> str:
@@ -117,16 +64,3 @@ def is_published(layout: DataLayout, code: str, run_config: dict[str, Any] | Non
         return False
     return (isinstance(marker, dict) and layout.manifest.is_file() and layout.splits.is_file()
             and marker.get("stamp") == published_stamp(layout, code, run_config))
-
-
-def uploads_to_ingest(layout: DataLayout, code: str | None = None) -> dict[str, str]:
-    """upload -> current fingerprint, for every upload folder that is new or changed since its last ingest."""
-    out: dict[str, str] = {}
-    for upload in layout.uploads():
-        try:
-            fp = fingerprint(layout.upload_dir(upload))
-        except OSError:
-            continue  # a folder being moved away: the next evaluation sees it
-        if not is_ingested(layout, upload, fp, code=code):
-            out[upload] = fp
-    return out

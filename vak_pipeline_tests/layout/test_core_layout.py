@@ -20,7 +20,6 @@ def test_stage_state_reports_and_markers_are_named_by_the_layout():
     assert layout.redaction_report("u1") == work / "redaction_report.json"
     assert layout.text_records("u1") == work / "text_records.jsonl"
     assert layout.stage_ledger("u1", "normalized_audio") == work / "ledger" / "normalized_audio.jsonl"
-    assert layout.ingest_marker("u1") == work / "ingest_done.json"
     assert layout.publish_marker == Path("/d/.publish_done.json")
     assert layout.validation_report == Path("/d/reports/validation.jsonl")
     assert layout.steward_html == Path("/d/reports/steward/index.html")

@@ -1,5 +1,5 @@
 """One writer per upload, whoever launches: the writer lock under the data root (vak_pipeline.writers), the
-one "already ingested" answer the last ingest step writes, and one Dagster instance per dataset."""
+one "already ingested" answer read from the stage reports, and one Dagster instance per dataset."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from typer.testing import CliRunner
 from vak_pipeline import writers
 from vak_pipeline.cli import app
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.orchestrate import ingest_code, run_pipeline
-from vak_pipeline.uploads.ingested import config_key, is_ingested
+from vak_pipeline.orchestrate import run_pipeline
+from vak_pipeline.report.freshness import is_ingested
+from vak_pipeline.uploads.ingested import config_key
 from vak_pipeline_tests import processes
 
 pytestmark = pytest.mark.timeout(600)
@@ -117,12 +118,13 @@ def chats(tmp_path_factory) -> Path:
     return root
 
 
-def test_the_last_ingest_step_writes_the_one_already_ingested_answer(chats):
+def test_the_stage_reports_give_the_one_already_ingested_answer(chats):
+    """Written by the graph's stages (not by vak run: the daemon's runs write them too), each report naming
+    its upstream's output and the run config's key."""
     layout = DataLayout.at(chats)
-    marker = layout.ingest_marker("sample-chats")
-    assert marker.is_file()  # written by the graph (synth), not by vak run: the daemon's runs write it too
-    assert is_ingested(layout, "sample-chats", code=ingest_code(), run_config={}, any_config=False)
-    assert not is_ingested(layout, "sample-chats", code="another-code")
+    assert is_ingested(layout, "sample-chats") and is_ingested(layout, "sample-chats", run_key=config_key({}))
+    other = {"ops": {"synth": {"config": {"rate_wpm": 150}}}}  # `vak run --config` with other settings
+    assert not is_ingested(layout, "sample-chats", run_key=config_key(other))
 
 
 def test_the_release_step_writes_the_one_already_published_answer_whoever_launched_it(chats):
@@ -146,12 +148,12 @@ def test_the_release_step_writes_the_one_already_published_answer_whoever_launch
 
 
 def test_vak_run_waits_for_a_daemon_ingest_of_the_same_upload_and_then_skips_it(chats, spawn):
-    """A daemon-launched run is ingesting the upload (its step holds the lock; its marker is not written
-    yet): `vak run` waits for it instead of writing the upload too, then finds it ingested and skips it."""
+    """A daemon-launched run is ingesting the upload (its step holds the lock; its last stage's report is not
+    written yet): `vak run` waits for it instead of writing the upload too, then finds it ingested and skips it."""
     layout = DataLayout.at(chats)
-    marker = layout.ingest_marker("sample-chats")
+    marker = layout.synth_report("sample-chats")
     saved = marker.read_bytes()
-    marker.unlink()  # what raw_uploads of the daemon's run does first
+    marker.unlink()  # the daemon's run has not got to synth yet
     other = _other_process_holds(spawn, layout.writer_lock("sample-chats"), "daemon-run-1", 12.0,
                                  then=f"Path({str(marker)!r}).write_bytes({saved!r})")
     lines: list[str] = []

@@ -22,7 +22,7 @@ from vak_pipeline.core.erasure import ErasureEntry, append_entry, digest, now
 from vak_pipeline.review.annotations import correction_of, import_export
 from vak_pipeline.review.tasks import export_tasks
 from vak_pipeline.schema import Alignment
-from vak_pipeline.uploads.ingested import is_ingested, mark_ingested
+from vak_pipeline.speech.stage import tag_upstream
 
 from . import builders as b
 
@@ -163,14 +163,12 @@ def test_the_store_keeps_reviewer_and_time_and_a_later_review_replaces_an_earlie
 
 
 def test_a_new_review_makes_the_upload_not_ingested(call):
-    from vak_pipeline.uploads.inventory import fingerprint
-
-    call.inventory("calls").write_text(json.dumps({"fingerprint": fingerprint(call.upload_dir("calls"))}))
-    assert mark_ingested(call, "calls", "code", None) is not None
-    assert is_ingested(call, "calls", code="code")
+    # tagged_turns is made of the transcripts, the text import, the files and the corrections: a new review
+    # changes what its report must have been made from, so the chain `is_ingested` reads no longer holds
+    before = tag_upstream(call, "calls")
     reviewed(call)
     assert upload_digest(call.root, "calls") is not None
-    assert not is_ingested(call, "calls", code="code")
+    assert tag_upstream(call, "calls") != before
 
 
 def test_a_correction_of_replaced_audio_is_reported_not_applied(call):

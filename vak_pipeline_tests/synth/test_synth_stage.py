@@ -166,3 +166,19 @@ def test_a_rendering_is_the_same_bytes_in_every_process_and_run():
                                 timeout=300).stdout
             for _ in range(2)}
     assert len(runs) == 1
+
+
+def test_its_issues_reach_the_funnel_through_its_report(tmp_path):
+    """synth runs on the stage runner: its report is the one shape every stage writes (`vak run`'s problem list
+    reads its errors the same way), read by the funnel; its ledger says what it rendered."""
+    from vak_pipeline.core.stage import Ledger
+    from vak_pipeline.report.stage_reports import stage_issues
+
+    long = make_record("long", turns=[turn("user", 0, 0, "word " * 50)], locale="en-GB")
+    layout = setup(tmp_path, [long, chat("a")])
+    synth_upload(layout, UPLOAD, SynthSettings(max_turn_chars=100))
+    report = json.loads(layout.synth_report(UPLOAD).read_text())
+    assert set(report) >= {"upload", "stage", "counts", "issues"} and report["counts"]["rendered"] == 1
+    assert [i["code"] for i in report["issues"]] == ["synth_text_too_long"]
+    assert [(s.stage, s.issue.code) for s in stage_issues(layout, UPLOAD)] == [("synthesized", "synth_text_too_long")]
+    assert set(Ledger.load(layout.stage_ledger(UPLOAD, "synth")).previous) == {"a"}
