@@ -79,7 +79,10 @@ def _vak_flags() -> set[str]:
     from vak_pipeline.cli import app
 
     flags: set[str] = set()
-    for cmd in typer.main.get_command(app).commands.values():
+    commands = list(typer.main.get_command(app).commands.values())
+    while commands:  # sub-command groups too (`vak review export`)
+        cmd = commands.pop()
+        commands.extend(getattr(cmd, "commands", {}).values())
         for param in cmd.params:
             flags.update(o for o in (*param.opts, *param.secondary_opts) if o.startswith("--"))
     return flags
