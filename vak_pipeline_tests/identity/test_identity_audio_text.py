@@ -182,3 +182,29 @@ def test_energy_weights_are_zero_in_silence_and_full_in_speech(quiet_calls):
         w = p.weights[ch]
         assert len(w) == len(p.channels[ch]) and w.dtype == np.uint8
         assert (w == 0).mean() > 0.5 and (w == 255).any()  # each side is silent most of the call
+
+
+def test_per_item_lookups_use_an_index_so_the_cost_per_chat_stays_flat(tmp_path):
+    """A key table searched by item without an index is a scan of every key ever indexed, per item added."""
+    with _index(tmp_path) as index:
+        for table in ("tband", "akey"):
+            rows = index.conn.execute(f"EXPLAIN QUERY PLAN SELECT k FROM {table} WHERE seq = 1")
+            plan = " ".join(str(r) for r in rows)
+            assert "USING" in plan and "SCAN" not in plan, (table, plan)
+
+
+def test_a_text_printed_by_an_older_scheme_is_printed_again_once(tmp_path, monkeypatch):
+    import vak_pipeline.identity.records as records
+    from vak_pipeline.identity.text import PRINT_VERSION
+
+    record = {"id": "c1", "turns": [{"speaker": "user", "text": "my parcel never arrived"},
+                                    {"speaker": "agent", "text": "sorry, let me look"}]}
+    calls = []
+    monkeypatch.setattr(records, "text_print", lambda turns: calls.append(1) or text_print(turns))
+    with _index(tmp_path) as index:
+        index.add_text("c1", "u", "turns:old-scheme-key", lambda: text_print([("user", "x")]))
+        records.index_record(index, record, "u", tmp_path)
+        records.index_record(index, record, "u", tmp_path)
+        assert len(calls) == 1
+        key = index.conn.execute("SELECT content_key FROM item WHERE conv_id = 'c1'").fetchone()[0]
+        assert key.startswith(f"turns{PRINT_VERSION}:")
