@@ -90,7 +90,8 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
     entry = ErasureEntry(at=now(), by=by, reference=reference, selector=p.selector,
                          speakers=sorted({digest(v) for v in p.values}) if p.selector == "speaker" else [],
                          conversations=sorted({digest(c) for c in convs}), files=sorted(set(files)),
-                         pcm=sorted(set(pcm)), texts=sorted(set(texts)), prints=prints, hours=round(p.hours, 4))
+                         pcm=sorted(set(pcm)), texts=sorted(set(texts)), prints=prints, hours=round(p.hours, 4),
+                         uploads=sorted({digest(u) for u in p.uploads}))
     purged = 0
     if purge_raw:
         purged = _purge_raw(layout, p)
@@ -102,8 +103,8 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
     if layout.content_index.is_file():
         with ContentIndex.open(layout.content_index) as index:
             index.remove(convs)
-    for upload in p.uploads:  # the next run re-ingests these uploads (every unchanged item is reused)
-        layout.ingest_marker(upload).unlink(missing_ok=True)
+    # the uploads touched need no marker deleted: their ingest markers are keyed on the ledger entries that
+    # touch them (sources.ingested), so the next run re-ingests exactly these (every unchanged item is reused)
     layout.publish_marker.unlink(missing_ok=True)
     return entry
 

@@ -3,9 +3,10 @@
 The last step of every ingest run (the `synth` asset, whoever launched the run: `vak run`, the UI, the
 upload sensor, the nightly schedule) writes work/<upload>/ingest_done.json saying what the ingest was made
 of: the upload's fingerprint as its inventory recorded it, the locale packs, the pipeline code (the assets'
-code versions) and the run config that shapes outputs. `vak run`, the sensor and the schedule all ask
-`is_ingested`, so none redoes what another did. An upload that changed since, or an ingest that stopped
-half-way (no marker for this fingerprint), is not ingested.
+code versions), the run config that shapes outputs and the erasure ledger's entries that touch the upload
+(so an erasure makes exactly the uploads it touched stale, without deleting anything). `vak run`, the
+sensor and the schedule all ask `is_ingested`, so none redoes what another did. An upload that changed since,
+or an ingest that stopped half-way (no marker for this fingerprint), is not ingested.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import hashlib
 import json
 from typing import Any
 
+from ..core.erasure import ledger_key
 from ..layout import DataLayout
 from ..storage import atomic_write_json
 from .inventory import fingerprint
@@ -55,7 +57,8 @@ def mark_ingested(layout: DataLayout, upload: str, code: str, run_config: dict[s
     fp = recorded_fingerprint(layout, upload)
     if fp is None:
         return None
-    marker = {"fingerprint": fp, "packs": _packs(), "code": code, "config": config_key(run_config), "run_id": run_id}
+    marker = {"fingerprint": fp, "packs": _packs(), "code": code, "config": config_key(run_config), "run_id": run_id,
+              "erasure": ledger_key(layout.root, upload)}
     atomic_write_json(layout.ingest_marker(upload), marker)
     return marker
 
@@ -79,6 +82,8 @@ def is_ingested(layout: DataLayout, upload: str, current: str | None = None, *, 
     if not isinstance(marker, dict) or marker.get("fingerprint") != current:
         return False
     if not layout.redacted(upload).is_file() or marker.get("packs") != _packs():
+        return False
+    if marker.get("erasure", "") != ledger_key(layout.root, upload):  # erased from since: ingest again
         return False
     if code is not None and marker.get("code") != code:
         return False

@@ -130,3 +130,25 @@ def test_other_audio_passes_the_erasure_test(tmp_path, call):
         {str(ch): base64.b64encode(f.astype("<u4").tobytes()).decode() for ch, f in enumerate(fp.channels)}]))
     refuse = refuse_audio(tmp_path)
     assert refuse is not None and refuse(call) and not refuse(other)
+
+
+def test_an_erasure_makes_exactly_the_uploads_it_touched_stale_without_deleting_their_markers(known):
+    """The ingest markers are keyed on the ledger entries that touch their upload (sources.ingested)."""
+    from vak_pipeline.erasure import carry_out
+    from vak_pipeline.sources.ingested import is_ingested, mark_ingested
+
+    layout = known
+    for upload in ("calls", "chats"):
+        layout.inventory(upload).parent.mkdir(parents=True, exist_ok=True)
+        layout.inventory(upload).write_text(json.dumps({"fingerprint": f"fp-{upload}"}))
+        layout.redacted(upload).write_text("")
+        assert mark_ingested(layout, upload, "code", None) is not None
+        assert is_ingested(layout, upload, f"fp-{upload}", code="code")
+    carry_out(layout, plan(layout, "conversation", ["chats-x-2"]))
+    assert layout.ingest_marker("chats").is_file() and layout.ingest_marker("calls").is_file()
+    assert not is_ingested(layout, "chats", "fp-chats", code="code")  # the ledger moved on for this upload
+    assert is_ingested(layout, "calls", "fp-calls", code="code")  # untouched: still ingested
+    mark_ingested(layout, "chats", "code", None)  # the re-ingest saw the ledger as it is now
+    assert is_ingested(layout, "chats", "fp-chats", code="code")
+    [entry] = read_entries(layout.root)
+    assert entry.uploads == [digest("chats")]  # a digest, like every name in the ledger
