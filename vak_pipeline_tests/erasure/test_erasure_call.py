@@ -82,11 +82,14 @@ def _published_audio(root: Path) -> Iterator[tuple[str, bytes]]:
 
 
 def _holding(root: Path, channels: list[np.ndarray]) -> list[str]:
-    """Where the published audio correlates with one of `channels`."""
+    """Where the published audio correlates with one of `channels` (with the score and the clip's seconds)."""
     hits = []
     for where, blob in _published_audio(root):
-        if any(_ncc(c, e) >= SAME for c in _mono_channels(blob) for e in channels):
-            hits.append(where)
+        for c in _mono_channels(blob):
+            score = max(_ncc(c, e) for e in channels)
+            if score >= SAME:
+                hits.append(f"{where} ({score:.2f}, {len(c) / RATE:.1f} s)")
+                break
     return hits
 
 
