@@ -52,8 +52,9 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
     if len(short) < RATE // 4 or norm < 1e-3:
         return 0.0  # too short or silent to say anything
     dots = fftconvolve(long, short[::-1], mode="valid")
-    energy = np.sqrt(np.maximum(fftconvolve(long**2, np.ones(len(short)), mode="valid"), 1e-12))
-    return float(np.max(np.abs(dots) / (norm * energy)))
+    energy = np.sqrt(np.maximum(fftconvolve(long**2, np.ones(len(short)), mode="valid"), 0.0))
+    speech = energy > 0.1 * norm  # a window of (near) silence correlates with nothing
+    return float(np.max(np.abs(dots[speech]) / (norm * energy[speech]))) if speech.any() else 0.0
 
 
 def _published_audio(root: Path) -> Iterator[tuple[str, bytes]]:
