@@ -45,6 +45,9 @@ class ErasureEntry(BaseModel):
     texts: list[str] = Field(default_factory=list, description="digests of the normalised text keys (identity)")
     prints: list[dict[str, Any]] = Field(default_factory=list,
                                          description="Chromaprint fingerprints per channel (base64), for re-encodes")
+    weights: list[dict[str, Any]] = Field(default_factory=list,
+                                          description="energy weights of those frames per channel (base64 uint8), "
+                                                      "in the order of `prints`; silence counts for nothing")
     uploads: list[str] = Field(default_factory=list,
                                description="digests of the uploads it touched (their ingest is stale after it); "
                                            "empty in entries written before: every upload")
@@ -62,6 +65,7 @@ class ErasedSet:
     pcm: set[str] = field(default_factory=set)
     texts: set[str] = field(default_factory=set)
     prints: list[dict[str, Any]] = field(default_factory=list)
+    weights: list[dict[str, Any]] = field(default_factory=list)  # parallel to prints ({} where none was kept)
     entries: int = 0
 
     def has_conv(self, conv_id: str) -> bool:
@@ -122,6 +126,7 @@ def load_erased(root: Path) -> ErasedSet:
         s.pcm.update(e.pcm)
         s.texts.update(e.texts)
         s.prints.extend(e.prints)
+        s.weights.extend([*e.weights, *[{}] * (len(e.prints) - len(e.weights))][:len(e.prints)])
     return s
 
 

@@ -10,7 +10,6 @@ record's normalised text key is compared with the ledger's text digests.
 
 from __future__ import annotations
 
-import base64
 import re
 import tarfile
 import tempfile
@@ -25,7 +24,7 @@ from ..identity.audio import audio_print, bit_error
 from ..identity.text import text_print
 from ..layout import DataLayout
 from ..storage import iter_jsonl
-from .run import MAX_BIT_ERROR, MIN_OVERLAP
+from .run import MAX_BIT_ERROR, MIN_OVERLAP, Stored, stored_prints
 
 _TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9_.-]{2,199}")
 AUDIO_SUFFIXES = {".wav", ".flac"}
@@ -66,8 +65,7 @@ def verify(layout: DataLayout | Path, include_raw: bool = False) -> list[Trace]:
     erased = load_erased(layout.root)
     if not erased:
         return []
-    stored = [{int(ch): np.frombuffer(base64.b64decode(fp), dtype="<u4") for ch, fp in p.items()}
-              for p in erased.prints]
+    stored = stored_prints(erased)
     traces: list[Trace] = []
     for path in _files(layout.root, include_raw):
         rel = path.relative_to(layout.root).as_posix()
@@ -90,7 +88,7 @@ def verify(layout: DataLayout | Path, include_raw: bool = False) -> list[Trace]:
     return traces
 
 
-def _audio_is_erased(path: Path, pcm: set[str], stored: list[dict[int, np.ndarray]]) -> bool:
+def _audio_is_erased(path: Path, pcm: set[str], stored: Stored) -> bool:
     try:
         ap = audio_print(path)
     except Exception:  # noqa: BLE001 - a file that does not decode holds no erased audio we can find
@@ -99,8 +97,8 @@ def _audio_is_erased(path: Path, pcm: set[str], stored: list[dict[int, np.ndarra
         return True
     mine = [(c, w) for c, w in zip((*ap.channels, ap.mix), (*ap.weights, ap.mix_weights), strict=False)
             if c is not None]
-    return any(bit_error(m, fp, MIN_OVERLAP, _any_offset(m, fp), wa=w) <= MAX_BIT_ERROR
-               for chans in stored for fp in chans.values() for m, w in mine)
+    return any(bit_error(m, fp, MIN_OVERLAP, _any_offset(m, fp), wa=w, wb=fw) <= MAX_BIT_ERROR
+               for chans in stored for fp, fw in chans for m, w in mine)
 
 
 def _any_offset(a: np.ndarray, b: np.ndarray) -> int:
@@ -138,7 +136,7 @@ def _embedded_audio(path: Path) -> Iterator[tuple[str, bytes]]:
                     yield f"row group {g}, row {i}, column {name}", blob
 
 
-def _blob_is_erased(blob: bytes, pcm: set[str], stored: list[dict[int, np.ndarray]]) -> bool:
+def _blob_is_erased(blob: bytes, pcm: set[str], stored: Stored) -> bool:
     suffix = ".flac" if blob[:4] == b"fLaC" else ".wav"
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"blob{suffix}"

@@ -152,3 +152,23 @@ def test_an_erasure_makes_exactly_the_uploads_it_touched_stale_without_deleting_
     assert is_ingested(layout, "chats", "fp-chats", code="code")
     [entry] = read_entries(layout.root)
     assert entry.uploads == [digest("chats")]  # a digest, like every name in the ledger
+
+
+def test_a_hissing_copy_of_an_erased_call_with_long_silences_is_refused_by_its_weighted_prints(tmp_path):
+    """The ledger keeps each channel's energy weights with its fingerprint: silence counts for nothing, so low
+    noise over the seconds each side is silent does not hide the copy (and two quiet calls stay apart)."""
+    rng = random.Random(5)
+    x, y = (render_call(rng, "Hello, you are through to billing.", gap=4.0) for _ in range(2))
+    sf.write(tmp_path / "call.wav", x, SR, subtype="PCM_16")
+    sf.write(tmp_path / "other.wav", y, SR, subtype="PCM_16")
+    hiss = write_variant(x, "noise-50", tmp_path / "hiss")
+    fp = audio_print(tmp_path / "call.wav")
+
+    def b64(a) -> str:
+        return base64.b64encode(a.tobytes()).decode()
+
+    append_entry(tmp_path, ErasureEntry(at=now(), selector="conversation",
+                                        prints=[{str(c): b64(f.astype("<u4")) for c, f in enumerate(fp.channels)}],
+                                        weights=[{str(c): b64(w) for c, w in enumerate(fp.weights)}]))
+    refuse = refuse_audio(tmp_path)
+    assert refuse is not None and refuse(hiss) and not refuse(tmp_path / "other.wav")
