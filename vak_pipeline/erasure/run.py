@@ -43,14 +43,20 @@ def _prints(layout: DataLayout, conv_ids: list[str]) -> tuple[list[str], list[st
                      conn.execute("SELECT ch, fp FROM chan WHERE seq = ?", row)}
             if chans:
                 prints.append({str(ch): fp for ch, fp in sorted(chans.items())})
-                weights.append({str(ch): base64.b64encode(w).decode() for ch, w in sorted(
-                    conn.execute("SELECT ch, w FROM cweight WHERE seq = ?", row).fetchall())})
+                weights.append({str(ch): base64.b64encode(w).decode() for ch, w in _weights(conn, row[0])})
     finally:
         conn.close()
     return pcm, texts, prints, weights
 
 
 Stored = list[list[tuple[np.ndarray, "np.ndarray | None"]]]  # per recording: (fingerprint, weights) per channel
+
+
+def _weights(conn: sqlite3.Connection, seq: int) -> list[tuple[int, bytes]]:
+    try:
+        return sorted(conn.execute("SELECT ch, w FROM cweight WHERE seq = ?", (seq,)).fetchall())
+    except sqlite3.OperationalError:  # an index from before weights were kept
+        return []
 
 
 def stored_prints(erased: ErasedSet) -> Stored:
