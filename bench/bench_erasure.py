@@ -34,11 +34,11 @@ def _vak(*args: str, cwd: Path) -> tuple[float, float, str]:
     return float(secs), float(rss), out.stdout
 
 
-def run(quick: bool = False) -> list[dict]:
+def run(quick: bool = False, size: int | None = None) -> list[dict]:
     sys.path.insert(0, str(ROOT / "scripts"))
     from make_corpus import make_upload
 
-    n = 1_000 if quick else 10_000
+    n = size or (1_000 if quick else 10_000)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "data"
         make_upload(root, "chats", 0, n)
@@ -60,6 +60,10 @@ def run(quick: bool = False) -> list[dict]:
 
 
 if __name__ == "__main__":
+    import argparse
+
     from .__main__ import print_table
 
-    print_table(run(quick=True))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--size", type=int, default=1_000, help="conversations in the dataset (full bench: 10000)")
+    print_table(run(size=ap.parse_args().size))

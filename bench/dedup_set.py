@@ -5,7 +5,8 @@ variants deliveries produce (positives) and look-alikes that are different conve
 
 Deterministic: the same arguments give the same files. Positives: WAV/FLAC of the same PCM, resampled to 8,
 44.1 and 48 kHz, +-3 dB gain, 300 ms trimmed, 400 ms of silence added, MP3 and Ogg re-encodes, the mono mix
-of a stereo call; chats re-exported with new ids, timestamps, case, punctuation and whitespace, and one word
+of a stereo call, low hiss (-50 dBFS) over everything (every third call has seconds of silence on each
+channel between turns); chats re-exported with new ids, timestamps, case, punctuation and whitespace, and one word
 edited. Hard negatives: two calls of the same agent voice opening with the same script; two chats from one
 template with different customer turns.
 """
@@ -47,8 +48,9 @@ def _speak(text: str, voice: tuple[str, int, int, int]) -> np.ndarray:
     return soxr.resample(x, u.rate, SR) if u.rate != SR else x
 
 
-def render_call(rng: random.Random, opening: str) -> np.ndarray:
-    """A two-channel call: agent on channel 0 with the opening script, a customer on channel 1."""
+def render_call(rng: random.Random, opening: str, gap: float = 0.3) -> np.ndarray:
+    """A two-channel call: agent on channel 0 with the opening script, a customer on channel 1, `gap` seconds
+    of silence around each turn (a long gap leaves each channel silent most of the time)."""
     user = rng.choice(USERS)
     lines = [("agent", opening), ("user", f"Hi, {rng.choice(TOPICS)}."), ("agent", rng.choice(REPLIES)),
              ("user", f"Also {rng.choice(TOPICS)}."), ("agent", rng.choice(REPLIES)), ("user", rng.choice(CLOSINGS))]
@@ -56,17 +58,18 @@ def render_call(rng: random.Random, opening: str) -> np.ndarray:
     for who, text in lines:
         audio = _speak(text, AGENT if who == "agent" else user)
         chunks.append((0 if who == "agent" else 1, audio))
-    total = sum(len(a) for _, a in chunks) + int(0.3 * SR) * (len(chunks) + 1)
+    total = sum(len(a) for _, a in chunks) + int(gap * SR) * (len(chunks) + 1)
     out = np.zeros((total, 2), dtype=np.float32)
-    pos = int(0.3 * SR)
+    pos = int(gap * SR)
     for ch, audio in chunks:
         out[pos:pos + len(audio), ch] = audio * 0.8
-        pos += len(audio) + int(0.3 * SR)
+        pos += len(audio) + int(gap * SR)
     return out
 
 
 AUDIO_VARIANTS = ("flac", "resample8k", "resample44k", "resample48k", "gain+3", "gain-3", "trim300", "pad400",
-                  "mp3", "ogg", "mono")
+                  "mp3", "ogg", "mono", "noise-50")
+LONG_GAP = 4.0  # every third bench call: each side silent for seconds while the other talks
 
 
 def write_variant(x: np.ndarray, kind: str, path_stem: Path) -> Path:
@@ -93,6 +96,10 @@ def write_variant(x: np.ndarray, kind: str, path_stem: Path) -> Path:
     elif kind == "ogg":
         p = path_stem.with_suffix(".ogg")
         sf.write(p, x, SR, format="OGG", subtype="VORBIS")
+    elif kind.startswith("noise"):  # a recorder's low hiss (independent per channel) over the silences too
+        p = path_stem.with_suffix(".wav")
+        noise = np.random.default_rng(len(x)).normal(0.0, 10 ** (int(kind[5:]) / 20), x.shape)
+        sf.write(p, x + noise.astype(np.float32), SR, subtype="PCM_16")
     elif kind == "mono":
         p = path_stem.with_suffix(".wav")
         sf.write(p, x.mean(axis=1), SR, subtype="PCM_16")
@@ -111,18 +118,18 @@ class Pair:
 
 
 def make_calls(out: Path, n: int, seed: int = 7) -> Iterator[Pair]:
-    """`n` base calls as WAV, each with one variant file per kind; every other call shares its agent opening
-    with the next (hard negatives)."""
+    """`n` base calls as WAV, each with one or two variant files; every other call shares its agent opening
+    with the next (hard negatives); every third has long silences on each channel."""
     rng = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
     bases: list[Path] = []
     for i in range(n):
-        x = render_call(rng, OPENINGS[(i // 2) % len(OPENINGS)])
+        x = render_call(rng, OPENINGS[(i // 2) % len(OPENINGS)], LONG_GAP if i % 3 == 2 else 0.3)
         base = out / f"call{i:03d}.wav"
         sf.write(base, x, SR, subtype="PCM_16")
         bases.append(base)
         kind = AUDIO_VARIANTS[i % len(AUDIO_VARIANTS)]
-        for k in {kind, AUDIO_VARIANTS[(i + 5) % len(AUDIO_VARIANTS)]}:
+        for k in sorted({kind, AUDIO_VARIANTS[(i + 5) % len(AUDIO_VARIANTS)]}):
             yield Pair("audio", str(base), str(write_variant(x, k, out / f"call{i:03d}_{k}")), True, k)
     for i in range(0, n - 1, 2):  # same agent, same opening script, other customer and content
         yield Pair("audio", str(bases[i]), str(bases[i + 1]), False, "same_opening")

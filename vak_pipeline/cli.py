@@ -478,12 +478,28 @@ def erase_cmd(
 
         report = run_pipeline(data, run_config=None, echo=typer.echo)
         typer.echo(f"next release: {report.release}")
+    _scrub_run_history(data, p.conv_ids)
     traces = verify(data)
     for t in traces:
         typer.echo(f"  trace: {t.render()}")
     typer.echo("verified: no trace left" if not traces else
                "traces remain (publish again, or run `vak verify-erased` after the next run)")
     raise typer.Exit(0 if not traces else 1)
+
+
+def _scrub_run_history(data: Path, conv_ids: list[str]) -> None:
+    """Runs of the dataset's Dagster instance that named an erased id are deleted and its files compacted."""
+    import os
+
+    from .defs.erasure import compact_instance_files, scrub_instance
+    from .orchestrate import instance_home, open_instance
+
+    home = instance_home(data)
+    with open_instance(home, persistent=True) as inst:
+        deleted = scrub_instance(inst, conv_ids)
+    busy = compact_instance_files(str(home) if home else os.environ.get("DAGSTER_HOME"))
+    typer.echo(f"run history: {deleted} run(s) that named an erased conversation deleted"
+               + (f"; in use, not compacted: {', '.join(busy)}" if busy else ""))
 
 
 @app.command("verify-erased")

@@ -45,6 +45,12 @@ class ErasureEntry(BaseModel):
     texts: list[str] = Field(default_factory=list, description="digests of the normalised text keys (identity)")
     prints: list[dict[str, Any]] = Field(default_factory=list,
                                          description="Chromaprint fingerprints per channel (base64), for re-encodes")
+    weights: list[dict[str, Any]] = Field(default_factory=list,
+                                          description="energy weights of those frames per channel (base64 uint8), "
+                                                      "in the order of `prints`; silence counts for nothing")
+    uploads: list[str] = Field(default_factory=list,
+                               description="digests of the uploads it touched (their ingest is stale after it); "
+                                           "empty in entries written before: every upload")
     hours: float = 0.0
     purged_raw: int = 0
 
@@ -59,6 +65,7 @@ class ErasedSet:
     pcm: set[str] = field(default_factory=set)
     texts: set[str] = field(default_factory=set)
     prints: list[dict[str, Any]] = field(default_factory=list)
+    weights: list[dict[str, Any]] = field(default_factory=list)  # parallel to prints ({} where none was kept)
     entries: int = 0
 
     def has_conv(self, conv_id: str) -> bool:
@@ -73,6 +80,14 @@ class ErasedSet:
 
     def __bool__(self) -> bool:
         return self.entries > 0
+
+
+def ledger_key(root: Path, upload: str) -> str:
+    """What an upload's ingest must have seen of the ledger: the entries that touch it, hashed ("" when none).
+    An ingest marker keyed on it goes stale when an erasure touches the upload, and only then."""
+    d = digest(upload)
+    touching = [e.model_dump_json() for e in read_entries(root) if not e.uploads or d in e.uploads]
+    return hashlib.sha256("\n".join(touching).encode()).hexdigest()[:16] if touching else ""
 
 
 def forget_in_splits(root: Path):
@@ -111,6 +126,7 @@ def load_erased(root: Path) -> ErasedSet:
         s.pcm.update(e.pcm)
         s.texts.update(e.texts)
         s.prints.extend(e.prints)
+        s.weights.extend([*e.weights, *[{}] * (len(e.prints) - len(e.weights))][:len(e.prints)])
     return s
 
 

@@ -64,3 +64,47 @@ def reingest_after_erasure(context: dg.RunStatusSensorContext):
         return dg.SkipReason("a dry run (or nothing matched): nothing to re-ingest")
     return [dg.RunRequest(run_key=f"after-erasure:{context.dagster_run.run_id}:{u}", partition_key=u,
                           tags={"vak/trigger": "after_erasure", "vak/launched_by": "sensor"}) for u in uploads]
+
+
+def scrub_instance(instance: dg.DagsterInstance, conv_ids: list[str], keep_run: str | None = None) -> int:
+    """Delete every run of `instance` whose tags, run config or events (log messages, metadata, asset check
+    tables) name one of the erased conversation ids, with its events and captured compute logs (Dagster's
+    public `delete_run`, `delete_logs`); `keep_run` (the erasure's own run, still going) is left. Returns how
+    many runs were deleted. Run tags never hold a conversation id by design (defs/tags.py: data root, launcher,
+    writer), and partition keys are uploads, so what this finds are logs and check metadata of earlier runs."""
+    needles = sorted({c for c in conv_ids if c})
+    if not needles:
+        return 0
+    deleted = 0
+    for run in instance.get_runs():
+        if run.run_id == keep_run:
+            continue
+        text = repr(run.tags) + repr(run.run_config) + "".join(repr(e) for e in instance.all_logs(run.run_id))
+        if not any(c in text for c in needles):
+            continue
+        instance.delete_run(run.run_id)
+        try:
+            instance.compute_log_manager.delete_logs(prefix=[run.run_id])
+        except NotImplementedError:  # a log manager that cannot delete: its files are named in docs/erasure.md
+            pass
+        deleted += 1
+    return deleted
+
+
+def compact_instance_files(home: str | None) -> list[str]:
+    """VACUUM the instance's SQLite files under `home`, so rows deleted by `scrub_instance` leave no bytes in
+    free pages; returns the files that could not be compacted (in use by a running webserver or daemon)."""
+    import sqlite3
+    from pathlib import Path
+
+    busy = []
+    for db in sorted(Path(home).rglob("*.db")) if home else []:
+        try:
+            conn = sqlite3.connect(str(db), timeout=5)
+            try:
+                conn.execute("VACUUM")
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            busy.append(str(db))
+    return busy

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.corrections import drop_conversations
-from ..core.erasure import ErasureEntry, append_entry, digest, load_erased, now
+from ..core.erasure import ErasedSet, ErasureEntry, append_entry, digest, load_erased, now
 from ..identity import ContentIndex
 from ..identity.audio import audio_print, bit_error
 from ..layout import DataLayout
@@ -22,13 +22,15 @@ from .plan import ErasurePlan, raw_file, text_key
 MAX_BIT_ERROR, MIN_OVERLAP = 0.15, 0.8  # the identity defaults: a re-encoded copy of erased audio is refused
 
 
-def _prints(layout: DataLayout, conv_ids: list[str]) -> tuple[list[str], list[str], list[dict]]:
-    """(PCM exact keys, text key digests, fingerprints) the content index holds for the conversations."""
+def _prints(layout: DataLayout, conv_ids: list[str]) -> tuple[list[str], list[str], list[dict], list[dict]]:
+    """(PCM exact keys, text key digests, fingerprints, their energy weights) the content index holds for the
+    conversations."""
     pcm: list[str] = []
     texts: list[str] = []
     prints: list[dict] = []
+    weights: list[dict] = []
     if not layout.content_index.is_file():
-        return pcm, texts, prints
+        return pcm, texts, prints, weights
     conn = sqlite3.connect(str(layout.content_index))
     try:
         for conv in conv_ids:
@@ -42,9 +44,30 @@ def _prints(layout: DataLayout, conv_ids: list[str]) -> tuple[list[str], list[st
                      conn.execute("SELECT ch, fp FROM chan WHERE seq = ?", row)}
             if chans:
                 prints.append({str(ch): fp for ch, fp in sorted(chans.items())})
+                weights.append({str(ch): base64.b64encode(w).decode() for ch, w in _weights(conn, row[0])})
     finally:
         conn.close()
-    return pcm, texts, prints
+    return pcm, texts, prints, weights
+
+
+Stored = list[list[tuple[np.ndarray, "np.ndarray | None"]]]  # per recording: (fingerprint, weights) per channel
+
+
+def _weights(conn: sqlite3.Connection, seq: int) -> list[tuple[int, bytes]]:
+    try:
+        return sorted(conn.execute("SELECT ch, w FROM cweight WHERE seq = ?", (seq,)).fetchall())
+    except sqlite3.OperationalError:  # an index from before weights were kept
+        return []
+
+
+def stored_prints(erased: ErasedSet) -> Stored:
+    """Per erased recording, its channels' (fingerprint, energy weights or None) from the ledger."""
+    out = []
+    for p, w in zip(erased.prints, erased.weights, strict=True):
+        out.append([(np.frombuffer(base64.b64decode(fp), dtype="<u4"),
+                     np.frombuffer(base64.b64decode(w[ch]), dtype=np.uint8) if ch in w else None)
+                    for ch, fp in p.items()])
+    return out
 
 
 def _raw_sha(layout: DataLayout, upload: str, public_rel: str) -> str | None:
@@ -75,7 +98,7 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
     `vak erase` runs them at once). Returns the ledger entry (digests and counts only)."""
     layout = DataLayout.at(layout)
     convs = p.conv_ids
-    pcm, texts, prints = _prints(layout, convs)
+    pcm, texts, prints, weights = _prints(layout, convs)
     texts += [digest(f.text_key) for f in p.found if f.text_key and not f.is_audio]
     files: list[str] = []
     for f in p.found:
@@ -91,7 +114,9 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
     entry = ErasureEntry(at=now(), by=by, reference=reference, selector=p.selector,
                          speakers=sorted({digest(v) for v in p.values}) if p.selector == "speaker" else [],
                          conversations=sorted({digest(c) for c in convs}), files=sorted(set(files)),
-                         pcm=sorted(set(pcm)), texts=sorted(set(texts)), prints=prints, hours=round(p.hours, 4))
+                         pcm=sorted(set(pcm)), texts=sorted(set(texts)), prints=prints, weights=weights,
+                         hours=round(p.hours, 4),
+                         uploads=sorted({digest(u) for u in p.uploads}))
     purged = 0
     if purge_raw:
         purged = _purge_raw(layout, p)
@@ -105,8 +130,9 @@ def carry_out(layout: DataLayout | Path, p: ErasurePlan, by: str | None = None, 
     if layout.content_index.is_file():
         with ContentIndex.open(layout.content_index) as index:
             index.remove(convs)
-    for upload in p.uploads:  # the next run re-ingests these uploads (every unchanged item is reused):
-        layout.synth_report(upload).unlink(missing_ok=True)  # the last link of report.freshness's chain
+    # the uploads touched need nothing deleted: tagged_turns is made of the erasure ledger's entries that touch
+    # its upload (speech.stage.tag_upstream), so report.freshness finds exactly these uploads stale and the next
+    # run re-ingests them (every unchanged item is reused)
     layout.publish_marker.unlink(missing_ok=True)
     return entry
 
@@ -172,16 +198,16 @@ def refuse_audio(root: Path) -> Callable[[Path], bool] | None:
     erased = load_erased(root)
     if not erased or not (erased.pcm or erased.prints):
         return None
-    stored = [{int(ch): np.frombuffer(base64.b64decode(fp), dtype="<u4") for ch, fp in p.items()}
-              for p in erased.prints]
+    stored = stored_prints(erased)
 
     def refuse(wav: Path) -> bool:
         ap = audio_print(wav)
         if ap.exact in erased.pcm:
             return True
-        mine = [c for c in (*ap.channels, ap.mix) if c is not None]  # one side alone is still that voice
-        return any(any(bit_error(m, fp, MIN_OVERLAP) <= MAX_BIT_ERROR for m in mine for fp in chans.values())
-                   for chans in stored)
+        mine = [(c, w) for c, w in zip((*ap.channels, ap.mix), (*ap.weights, ap.mix_weights), strict=False)
+                if c is not None]  # one side alone is still that voice
+        return any(bit_error(m, fp, MIN_OVERLAP, wa=mw, wb=fw) <= MAX_BIT_ERROR
+                   for chans in stored for fp, fw in chans for m, mw in mine)
 
     return refuse
 

@@ -21,9 +21,10 @@ import numpy as np
 from ..storage import Closing
 from .audio import AudioPrint, bit_error, informative, sample_keys
 from .settings import IdentitySettings
-from .text import TextPrint, band_keys, similarity
+from .text import TextPrint, band_keys, similarities
 
 MIX = -1  # the channel number of a recording's mono mix
+Channel = tuple[np.ndarray, "np.ndarray | None"]  # Chromaprint frames and their energy weights
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -32,11 +33,15 @@ CREATE TABLE IF NOT EXISTS item (seq INTEGER PRIMARY KEY, conv_id TEXT NOT NULL 
 CREATE INDEX IF NOT EXISTS item_by_grp ON item (grp, seq);
 CREATE TABLE IF NOT EXISTS exact (k TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (k, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chan (seq INTEGER NOT NULL, ch INTEGER NOT NULL, fp BLOB NOT NULL, PRIMARY KEY (seq, ch));
+CREATE TABLE IF NOT EXISTS cweight (seq INTEGER NOT NULL, ch INTEGER NOT NULL, w BLOB NOT NULL, PRIMARY KEY (seq, ch));
 CREATE TABLE IF NOT EXISTS akey (k INTEGER NOT NULL, seq INTEGER NOT NULL, ch INTEGER NOT NULL,
     PRIMARY KEY (k, seq, ch)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tsig (seq INTEGER PRIMARY KEY, usr BLOB NOT NULL, oth BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS tband (k INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (k, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS link (a INTEGER NOT NULL, b INTEGER NOT NULL, how TEXT NOT NULL, PRIMARY KEY (a, b));
+-- by item too: a lookup or a delete of one item's keys must not scan every key (O(n) per item)
+CREATE INDEX IF NOT EXISTS akey_by_seq ON akey (seq);
+CREATE INDEX IF NOT EXISTS tband_by_seq ON tband (seq);
 CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 """
 
@@ -88,12 +93,15 @@ class ContentIndex(Closing):
         p = compute()
         seq = self._insert(conv_id, upload, "audio", content_key, p.seconds)
         self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (f"audio:{p.exact}", seq))
-        for ch, frames in [*enumerate(p.channels), (MIX, p.mix)]:
+        weights = [*p.weights, p.mix_weights] if len(p.weights) == len(p.channels) else [None] * (len(p.channels) + 1)
+        for (ch, frames), w in zip([*enumerate(p.channels), (MIX, p.mix)], weights, strict=True):
             if frames is None or (ch == MIX and len(p.channels) == 1):
                 continue
             self.conn.execute("INSERT INTO chan VALUES (?, ?, ?)", (seq, ch, frames.astype("<u4").tobytes()))
+            if w is not None:
+                self.conn.execute("INSERT INTO cweight VALUES (?, ?, ?)", (seq, ch, w.astype(np.uint8).tobytes()))
             self.conn.executemany("INSERT OR IGNORE INTO akey VALUES (?, ?, ?)",
-                                  ((k, seq, ch) for k in sample_keys(frames)))
+                                  ((k, seq, ch) for k in sample_keys(frames, weights=w)))
         return self._present(self._match_audio(seq, f"audio:{p.exact}"))
 
     def add_text(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint]) -> Match:
@@ -106,7 +114,7 @@ class ContentIndex(Closing):
         if p.words:
             self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, p.user.tobytes(), p.other.tobytes()))
             self.conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)",
-                                  ((k, seq) for k in band_keys(p.combined)))
+                                  ((k, seq) for k in band_keys(p.user, p.other)))
         return self._present(self._match_text(seq, f"text:{p.exact}"))
 
     def _known(self, conv_id: str, content_key: str) -> Match | None:
@@ -137,7 +145,7 @@ class ContentIndex(Closing):
         """Drop a conversation's prints and links (its content changed), remembering its sequence number."""
         conv_id = self.conn.execute("SELECT conv_id FROM item WHERE seq = ?", (seq,)).fetchone()[0]
         self.conn.execute("INSERT OR REPLACE INTO retired VALUES (?, ?)", (conv_id, seq))
-        for table in ("exact", "chan", "akey", "tsig", "tband"):
+        for table in ("exact", "chan", "cweight", "akey", "tsig", "tband"):
             self.conn.execute(f"DELETE FROM {table} WHERE seq = ?", (seq,))
         self.conn.execute("DELETE FROM link WHERE a = ? OR b = ?", (seq, seq))
         self.conn.execute("DELETE FROM item WHERE seq = ?", (seq,))
@@ -177,9 +185,11 @@ class ContentIndex(Closing):
         row = self.conn.execute("SELECT MIN(seq) FROM exact WHERE k = ? AND seq != ?", (key, seq)).fetchone()
         return row[0]
 
-    def _channels(self, seq: int) -> dict[int, np.ndarray]:
-        return {ch: np.frombuffer(fp, dtype="<u4") for ch, fp in
-                self.conn.execute("SELECT ch, fp FROM chan WHERE seq = ?", (seq,))}
+    def _channels(self, seq: int) -> dict[int, Channel]:
+        """Fingerprint and energy weights (None for items indexed before weights were kept) per channel."""
+        return {ch: (np.frombuffer(fp, dtype="<u4"), None if w is None else np.frombuffer(w, dtype=np.uint8))
+                for ch, fp, w in self.conn.execute(
+                    "SELECT c.ch, c.fp, w.w FROM chan c LEFT JOIN cweight w USING (seq, ch) WHERE c.seq = ?", (seq,))}
 
     def _match_audio(self, seq: int, exact_key: str) -> Match:
         peer = self._exact_peer(seq, exact_key)
@@ -212,14 +222,17 @@ class ContentIndex(Closing):
             return self._self(seq)
         usr, oth = (np.frombuffer(b, dtype=np.uint64) for b in row)
         t = self.settings.text_min_similarity
-        cands = self.conn.execute(
-            "SELECT o.seq, COUNT(*) AS n FROM tband m JOIN tband o ON o.k = m.k AND o.seq != m.seq "
-            "WHERE m.seq = ? GROUP BY o.seq ORDER BY n DESC, o.seq LIMIT 50", (seq,)).fetchall()
-        for other, _ in cands:
-            ou, oo = (np.frombuffer(b, dtype=np.uint64) for b in
-                      self.conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (other,)).fetchone())
-            if similarity(usr, ou) >= t and similarity(oth, oo) >= t:
-                return self._join(seq, other, "near_text")
+        cands = self.conn.execute(  # the 50 sharing most bands, with their signatures: one query
+            "SELECT c.seq, t.usr, t.oth FROM (SELECT o.seq AS seq, COUNT(*) AS n FROM tband m JOIN tband o "
+            "ON o.k = m.k AND o.seq != m.seq WHERE m.seq = ? GROUP BY o.seq ORDER BY n DESC, o.seq LIMIT 50) c "
+            "JOIN tsig t USING (seq) ORDER BY c.n DESC, c.seq", (seq,)).fetchall()
+        if not cands:
+            return self._self(seq)
+        ou = np.frombuffer(b"".join(c[1] for c in cands), dtype=np.uint64).reshape(len(cands), -1)
+        oo = np.frombuffer(b"".join(c[2] for c in cands), dtype=np.uint64).reshape(len(cands), -1)
+        same = (similarities(usr, ou) >= t) & (similarities(oth, oo) >= t)
+        if same.any():
+            return self._join(seq, cands[int(np.argmax(same))][0], "near_text")
         return self._self(seq)
 
     def _recheck(self) -> None:
@@ -289,20 +302,22 @@ def split_links(path: Path) -> Iterator[Callable[[str], list[str]] | None]:
         conn.close()
 
 
-def _same_recording(mine: dict[int, np.ndarray], theirs: dict[int, np.ndarray], max_ber: float,
-                    overlap: float) -> bool:
+def _ber(a: Channel, b: Channel, overlap: float) -> float:
+    return bit_error(a[0], b[0], overlap, wa=a[1], wb=b[1])
+
+
+def _same_recording(mine: dict[int, Channel], theirs: dict[int, Channel], max_ber: float, overlap: float) -> bool:
     """The mixes line up, and when both are multi-channel every informative channel has its counterpart."""
     mix_a, mix_b = mine.get(MIX, mine.get(0)), theirs.get(MIX, theirs.get(0))
-    if mix_a is None or mix_b is None or bit_error(mix_a, mix_b, overlap) > max_ber:
+    if mix_a is None or mix_b is None or _ber(mix_a, mix_b, overlap) > max_ber:
         return False
-    chans_a = [f for c, f in mine.items() if c != MIX and informative(f)]
-    chans_b = [f for c, f in theirs.items() if c != MIX and informative(f)]
+    chans_a = [f for c, f in mine.items() if c != MIX and informative(*f)]
+    chans_b = [f for c, f in theirs.items() if c != MIX and informative(*f)]
     if len(chans_a) > 1 and len(chans_b) > 1:
-        return all(any(bit_error(a, b, overlap) <= max_ber for b in chans_b) for a in chans_a)
+        return all(any(_ber(a, b, overlap) <= max_ber for b in chans_b) for a in chans_a)
     return True
 
 
-def _shares_channel(mine: dict[int, np.ndarray], theirs: dict[int, np.ndarray], max_ber: float,
-                    overlap: float) -> bool:
-    return any(bit_error(a, b, overlap) <= max_ber for c, a in mine.items() if c != MIX
+def _shares_channel(mine: dict[int, Channel], theirs: dict[int, Channel], max_ber: float, overlap: float) -> bool:
+    return any(_ber(a, b, overlap) <= max_ber for c, a in mine.items() if c != MIX
                for d, b in theirs.items() if d != MIX)

@@ -10,7 +10,7 @@ from typing import Any
 from ..storage import resolve_inside, sha256_file
 from .audio import audio_print
 from .index import ContentIndex, Match
-from .text import text_print
+from .text import PRINT_VERSION, text_print
 
 
 def _turns(record: dict[str, Any]) -> list[tuple[str, str]]:
@@ -31,5 +31,5 @@ def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_
     turns = _turns(record)
     if not turns:
         return None
-    key = "turns:" + hashlib.sha256(json.dumps(turns, ensure_ascii=False).encode()).hexdigest()
+    key = f"turns{PRINT_VERSION}:" + hashlib.sha256(json.dumps(turns, ensure_ascii=False).encode()).hexdigest()
     return index.add_text(record["id"], upload, key, lambda: text_print(turns))

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 # Bumped whenever a fingerprint or a match decision would change for the same input and settings.
-IDENTITY_VERSION = "1"
+IDENTITY_VERSION = "2"  # 2: audio bit errors weighed by frame energy
 
 
 class IdentitySettings(BaseModel):

@@ -31,7 +31,7 @@ from ..audio.crosstalk import measure_crosstalk
 from ..audio.models import NormalizedAudio
 from ..core.corrections import Correction, dropped_for_upload, upload_digest
 from ..core.corrections import for_upload as corrections_for_upload
-from ..core.erasure import ErasedSet, load_erased
+from ..core.erasure import ErasedSet, ledger_key, load_erased
 from ..core.issue import Issue, Severity
 from ..core.runner import Job, RunCounts, Stage, made_of, output_token, run_stage
 from ..core.stage import LedgerEntry, PlacedWriter, PreviousLines, StageResult, item_key, write_report
@@ -500,11 +500,11 @@ def tag_version() -> str:
 
 
 def tag_upstream(layout: DataLayout, upload: str) -> str:
-    """What tagged_turns is made from: the transcripts' and the text import's outputs, the upload's files and
-    its human corrections (a new review re-runs what it changes)."""
+    """What tagged_turns is made from: the transcripts' and the text import's outputs, the upload's files, its
+    human corrections and the erasure ledger's entries that touch it (a new review or erasure re-runs the upload)."""
     report = layout.speech_report(upload)
     parts = [output_token(report, STAGE), output_token(report, TEXT_STAGE), recorded_fingerprint(layout, upload),
-             upload_digest(layout.root, upload)]
+             upload_digest(layout.root, upload), ledger_key(layout.root, upload)]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
 
 

@@ -51,3 +51,33 @@ def test_a_real_erasure_is_tagged_and_re_ingests_what_it_touched(data):
                                                  dagster_event=res.get_run_success_event())
         [request] = reingest_after_erasure(ctx)
         assert request.partition_key == "calls" and request.tags["vak/launched_by"] == "sensor"
+
+
+@dg.op(config_schema={"text": str})
+def says(context) -> None:  # noqa: ANN001 - a string annotation is refused by Dagster here
+    text = context.op_config["text"]
+    context.log.info(f"record {text} checked")
+    context.log_event(dg.AssetObservation(asset_key="validated_manifest", metadata={"first": text}))
+
+
+@dg.job
+def talk():
+    says()
+
+
+def test_scrubbing_the_instance_deletes_the_runs_that_named_an_erased_id_and_leaves_no_byte(tmp_path):
+    from vak_pipeline.defs.erasure import compact_instance_files, scrub_instance
+
+    home = tmp_path / "instance"
+    home.mkdir()
+    with dg.DagsterInstance.local_temp(str(home)) as inst:
+        named = talk.execute_in_process(run_config={"ops": {"says": {"config": {"text": "chats-x-erased-77"}}}},
+                                        instance=inst).run_id
+        other = talk.execute_in_process(run_config={"ops": {"says": {"config": {"text": "chats-x-kept-12"}}}},
+                                        instance=inst).run_id
+        assert scrub_instance(inst, ["chats-x-erased-77"]) == 1
+        assert inst.get_run_by_id(named) is None and inst.get_run_by_id(other) is not None
+        assert scrub_instance(inst, ["chats-x-erased-77"]) == 0
+    assert compact_instance_files(str(home)) == []
+    hits = [p.name for p in home.rglob("*") if p.is_file() and b"chats-x-erased-77" in p.read_bytes()]
+    assert hits == [] and any(b"chats-x-kept-12" in p.read_bytes() for p in home.rglob("*.db"))

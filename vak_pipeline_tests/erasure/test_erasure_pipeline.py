@@ -50,13 +50,15 @@ def erased(tmp_path_factory) -> tuple[Path, dict, str]:
     shutil.copytree(REPO / "data" / "raw" / "sample-chats", up)
     with (up / "support.messages.jsonl").open("a", encoding="utf-8") as f:
         f.write(json.dumps(CHAT) + "\n")
-    _run("run", "--data", str(root))
-    assert ERASED in (root / "splits.json").read_text()
-    before = json.loads((root / "splits.json").read_text())["assignment"]
-    dry = _run("erase", "--data", str(root), "--value", PHONE)
-    assert ERASED in dry and "dry run" in dry and PHONE not in dry and "900461" not in dry
-    assert not (root / "work" / "erasure").exists()
-    out = _run("erase", "--data", str(root), "--value", PHONE, "--reference", "DSR-2026-041", "--yes")
+    with pytest.MonkeyPatch.context() as mp:  # the dataset's own instance, D/.dagster, as `vak run` makes it
+        mp.delenv("DAGSTER_HOME", raising=False)
+        _run("run", "--data", str(root))
+        assert ERASED in (root / "splits.json").read_text()
+        before = json.loads((root / "splits.json").read_text())["assignment"]
+        dry = _run("erase", "--data", str(root), "--value", PHONE)
+        assert ERASED in dry and "dry run" in dry and PHONE not in dry and "900461" not in dry
+        assert not (root / "work" / "erasure").exists()
+        out = _run("erase", "--data", str(root), "--value", PHONE, "--reference", "DSR-2026-041", "--yes")
     return root, before, out
 
 
@@ -70,6 +72,16 @@ def test_no_byte_of_the_data_root_holds_the_erased_id_or_text(erased):
     root, _, _ = erased
     assert _traces(root, [ERASED.encode(), SENTENCE.encode(), b"900461", b"chat-parcel-777"]) == []
     assert _run("verify-erased", "--data", str(root)).strip().endswith("no trace of any erased conversation")
+
+
+def test_the_datasets_dagster_instance_keeps_no_erased_id_in_its_sqlite_files(erased):
+    """Runs whose logs or check metadata named the erased conversation are deleted (Dagster's delete_run) and
+    the instance's SQLite files compacted, so not even a free page holds the id."""
+    root, _, out = erased
+    dbs = sorted((root / ".dagster").rglob("*.db"))
+    assert dbs and any(p.name == "runs.db" for p in dbs)
+    assert [p.name for p in dbs if ERASED.encode() in p.read_bytes() or b"chat-parcel-777" in p.read_bytes()] == []
+    assert "run history:" in out
 
 
 def test_the_ledger_keeps_digests_and_counts_never_the_value(erased):

@@ -130,3 +130,38 @@ def test_other_audio_passes_the_erasure_test(tmp_path, call):
         {str(ch): base64.b64encode(f.astype("<u4").tobytes()).decode() for ch, f in enumerate(fp.channels)}]))
     refuse = refuse_audio(tmp_path)
     assert refuse is not None and refuse(call) and not refuse(other)
+
+
+def test_an_erasure_makes_exactly_the_uploads_it_touched_stale_without_deleting_anything(known):
+    """tagged_turns is made of the ledger entries that touch its upload (speech.stage.tag_upstream): an erasure
+    changes what its report must have been made from in the uploads it touched, and only there."""
+    from vak_pipeline.erasure import carry_out
+    from vak_pipeline.speech.stage import tag_upstream
+
+    layout = known
+    before = {upload: tag_upstream(layout, upload) for upload in ("calls", "chats")}
+    carry_out(layout, plan(layout, "conversation", ["chats-x-2"]))
+    assert tag_upstream(layout, "chats") != before["chats"]  # the ledger moved on for this upload
+    assert tag_upstream(layout, "calls") == before["calls"]  # untouched: still ingested
+    [entry] = read_entries(layout.root)
+    assert entry.uploads == [digest("chats")]  # a digest, like every name in the ledger
+
+
+def test_a_hissing_copy_of_an_erased_call_with_long_silences_is_refused_by_its_weighted_prints(tmp_path):
+    """The ledger keeps each channel's energy weights with its fingerprint: silence counts for nothing, so low
+    noise over the seconds each side is silent does not hide the copy (and two quiet calls stay apart)."""
+    rng = random.Random(5)
+    x, y = (render_call(rng, "Hello, you are through to billing.", gap=4.0) for _ in range(2))
+    sf.write(tmp_path / "call.wav", x, SR, subtype="PCM_16")
+    sf.write(tmp_path / "other.wav", y, SR, subtype="PCM_16")
+    hiss = write_variant(x, "noise-50", tmp_path / "hiss")
+    fp = audio_print(tmp_path / "call.wav")
+
+    def b64(a) -> str:
+        return base64.b64encode(a.tobytes()).decode()
+
+    append_entry(tmp_path, ErasureEntry(at=now(), selector="conversation",
+                                        prints=[{str(c): b64(f.astype("<u4")) for c, f in enumerate(fp.channels)}],
+                                        weights=[{str(c): b64(w) for c, w in enumerate(fp.weights)}]))
+    refuse = refuse_audio(tmp_path)
+    assert refuse is not None and refuse(hiss) and not refuse(tmp_path / "other.wav")

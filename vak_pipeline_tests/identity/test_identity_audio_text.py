@@ -14,6 +14,7 @@ import soundfile as sf
 
 from bench.dedup_set import AUDIO_VARIANTS, SR, make_chats, render_call, write_variant
 from vak_pipeline.identity import ContentIndex, IdentitySettings, audio_print, text_print
+from vak_pipeline.identity.audio import bit_error
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -132,3 +133,78 @@ def test_keep_policy_and_a_missing_first_member(calls, tmp_path):
     with _index(tmp_path, keep="all") as index:
         assert list(index.kept_and_dropped(["a", "b", "c"])) == []
         assert index.links_of("a") == index.links_of("c") != []
+
+
+@pytest.fixture(scope="module")
+def quiet_calls(tmp_path_factory) -> tuple[Path, list[np.ndarray]]:
+    """Two calls of one agent with the same opening whose sides are silent for 4 s between turns."""
+    out = tmp_path_factory.mktemp("quiet")
+    rng = random.Random(5)
+    xs = [render_call(rng, "Thank you for calling Acme support, my name is Dana, how can I help you today?",
+                      gap=4.0) for _ in range(2)]
+    for i, x in enumerate(xs):
+        sf.write(out / f"quiet{i}.wav", x, SR, subtype="PCM_16")
+    return out, xs
+
+
+def test_a_noisy_copy_of_a_stereo_call_with_long_silences_is_found_per_channel(quiet_calls, tmp_path):
+    """Low hiss turns each channel's silences (most of a stereo call) into random fingerprint bits; frames that
+    are silence count for nothing, so every channel of the copy still matches its original."""
+    folder, xs = quiet_calls
+    original = audio_print(folder / "quiet0.wav")
+    for level in ("noise-60", "noise-50", "noise-40"):
+        copy = write_variant(xs[0], level, tmp_path / f"hiss_{level}")
+        p = audio_print(copy)
+        for ch in range(2):
+            assert bit_error(original.channels[ch], p.channels[ch], 0.8, wa=original.weights[ch],
+                             wb=p.weights[ch]) <= 0.1, (level, ch)
+            assert bit_error(original.channels[ch], p.channels[ch], 0.8) > 0.15  # silence outweighed speech
+        with _index(tmp_path / level) as index:
+            first = _add(index, "first", folder / "quiet0.wav")
+            again = _add(index, "again", copy, upload="resent")
+            assert (again.group, again.how) == (first.group, "near_audio"), level
+
+
+def test_silence_does_not_make_two_quiet_calls_alike(quiet_calls, tmp_path):
+    folder, _ = quiet_calls
+    a, b = (audio_print(folder / f"quiet{i}.wav") for i in range(2))
+    for ch in range(2):
+        assert bit_error(a.channels[ch], b.channels[ch], 0.8, wa=a.weights[ch], wb=b.weights[ch]) > 0.3
+    with _index(tmp_path) as index:
+        first, other = _add(index, "a", folder / "quiet0.wav"), _add(index, "b", folder / "quiet1.wav")
+        assert first.group != other.group and index.links_of("b") == []
+
+
+def test_energy_weights_are_zero_in_silence_and_full_in_speech(quiet_calls):
+    folder, xs = quiet_calls
+    p = audio_print(folder / "quiet0.wav")
+    for ch in range(2):
+        w = p.weights[ch]
+        assert len(w) == len(p.channels[ch]) and w.dtype == np.uint8
+        assert (w == 0).mean() > 0.5 and (w == 255).any()  # each side is silent most of the call
+
+
+def test_per_item_lookups_use_an_index_so_the_cost_per_chat_stays_flat(tmp_path):
+    """A key table searched by item without an index is a scan of every key ever indexed, per item added."""
+    with _index(tmp_path) as index:
+        for table in ("tband", "akey"):
+            rows = index.conn.execute(f"EXPLAIN QUERY PLAN SELECT k FROM {table} WHERE seq = 1")
+            plan = " ".join(str(r) for r in rows)
+            assert "USING" in plan and "SCAN" not in plan, (table, plan)
+
+
+def test_a_text_printed_by_an_older_scheme_is_printed_again_once(tmp_path, monkeypatch):
+    import vak_pipeline.identity.records as records
+    from vak_pipeline.identity.text import PRINT_VERSION
+
+    record = {"id": "c1", "turns": [{"speaker": "user", "text": "my parcel never arrived"},
+                                    {"speaker": "agent", "text": "sorry, let me look"}]}
+    calls = []
+    monkeypatch.setattr(records, "text_print", lambda turns: calls.append(1) or text_print(turns))
+    with _index(tmp_path) as index:
+        index.add_text("c1", "u", "turns:old-scheme-key", lambda: text_print([("user", "x")]))
+        records.index_record(index, record, "u", tmp_path)
+        records.index_record(index, record, "u", tmp_path)
+        assert len(calls) == 1
+        key = index.conn.execute("SELECT content_key FROM item WHERE conv_id = 'c1'").fetchone()[0]
+        assert key.startswith(f"turns{PRINT_VERSION}:")
