@@ -60,7 +60,10 @@ def check_audio_file(rec: VakRecord, ctx: ValidationContext, out: RecordIssues) 
         return
     info = ctx._audio_cache.get(str(target))
     if info is None:
-        info = _probe(str(target))
+        if ctx.digests is not None and target.is_file():  # unchanged bytes: the earlier publish's probe
+            info = tuple(ctx.digests.cached("audio_probe", target, lambda: list(_probe(str(target)))))
+        else:
+            info = _probe(str(target))
         ctx._audio_cache[str(target)] = info
     if info[0] == "missing":
         out.add("audio_file_missing", f"audio file {a.path} does not exist",
