@@ -30,7 +30,8 @@ def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_
     if audio.get("path") and not audio.get("synthesis"):
         path = resolve_inside(Path(base_dir), str(audio["path"]))
         if path is not None and path.is_file():
-            return index.add_audio(record["id"], upload, f"file:{(sha256 or sha256_file)(path)}", lambda: audio_print(path))
+            key = f"file:{(sha256 or sha256_file)(path)}"
+            return index.add_audio(record["id"], upload, key, lambda: audio_print(path))
     turns = _turns(record)
     if not turns:
         return None
