@@ -107,10 +107,19 @@ def _depends_on(record: dict[str, Any], build: ExportBuild, splits: Any, uploads
     return ("\0" + "\0".join(parts) + "\n").encode()
 
 
+def part_name(name: str, part: int) -> str:
+    """A shard's file name in the export: `<file>.part-0000` (built as shard 0) becomes shard `part`'s."""
+    base, sep, index = name.rpartition(PART_SUFFIX)
+    return f"{base}{PART_SUFFIX}{part:04d}" if sep and index.isdigit() else name
+
+
 def build_incrementally(build: ExportBuild, body: Callable[[ExportBuild, Any], None], workers: int,
                         run_shard: Callable[[tuple], tuple], join: Callable[[ExportBuild, int], None],
-                        add: Callable[[Counter, dict[str, Any]], None]) -> dict[str, int]:
-    """Build the export in `build.stage` from cached and newly built shards; {"shards", "built"}."""
+                        add: Callable[[Counter, dict[str, Any]], None],
+                        rename: Callable[[str, int], str] = part_name) -> dict[str, int]:
+    """Build the export in `build.stage` from cached and newly built shards; {"shards", "built"}.
+
+    Each shard is built as shard 0; `rename(file name, k)` names its files as shard k's (`part_name`)."""
     cache_root = build.layout.publish_cache / "exports" / build.final.name
     cache_root.mkdir(parents=True, exist_ok=True)
     with FileDigests.open(build.layout.publish_cache / "digests.sqlite") as digests:
@@ -148,7 +157,7 @@ def build_incrementally(build: ExportBuild, body: Callable[[ExportBuild, Any], N
             build.flag_counts.update(done["flags"])
             for name, tally in done["tallies"].items():
                 build.tallies[name].update(tally)
-            _place(entry, build.stage, k)
+            _place(entry, build.stage, k, rename)
         join(build, len(shards))
     finally:
         for path in tmp.values():
@@ -158,15 +167,13 @@ def build_incrementally(build: ExportBuild, body: Callable[[ExportBuild, Any], N
     return stats
 
 
-def _place(entry: Path, stage: Path, part: int) -> None:
-    """Link a shard's files into the stage (a copy where links fail); its parts renumbered to `part`."""
+def _place(entry: Path, stage: Path, part: int, rename: Callable[[str, int], str]) -> None:
+    """Link a shard's files into the stage (a copy where links fail), named by `rename` for shard `part`."""
     for src in _files(entry):
         rel = src.relative_to(entry)
         if rel.as_posix() == DONE:
             continue
-        base, sep, index = rel.name.rpartition(PART_SUFFIX)
-        name = f"{base}{PART_SUFFIX}{part:04d}" if sep and index.isdigit() else rel.name
-        dst = stage / rel.parent / name
+        dst = stage / rel.parent / (rel.name if src.is_dir() else rename(rel.name, part))
         if src.is_dir():
             dst.mkdir(parents=True, exist_ok=True)
             continue
