@@ -197,7 +197,8 @@ def _files(root: Path) -> Iterator[Path]:
 
 
 def _evict(cache_root: Path, keep: set[str]) -> None:
-    """Remove the shards the latest build did not use (their files stay wherever a release links them)."""
+    """Remove the shards the latest build did not use (their files stay wherever a release links them) and
+    any half-built shard a crashed build left (`.<key>.tmp-...`)."""
     for entry in cache_root.iterdir():
-        if entry.name not in keep and not entry.name.startswith("."):
+        if entry.name not in keep:
             shutil.rmtree(entry, ignore_errors=True)
