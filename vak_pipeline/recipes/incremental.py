@@ -107,10 +107,11 @@ def _depends_on(record: dict[str, Any], build: ExportBuild, splits: Any, uploads
     return ("\0" + "\0".join(parts) + "\n").encode()
 
 
-def part_name(name: str, part: int) -> str:
-    """A shard's file name in the export: `<file>.part-0000` (built as shard 0) becomes shard `part`'s."""
-    base, sep, index = name.rpartition(PART_SUFFIX)
-    return f"{base}{PART_SUFFIX}{part:04d}" if sep and index.isdigit() else name
+def part_name(rel: str, part: int) -> str:
+    """A shard's file (a path relative to the export) as shard `part`'s: `<file>.part-0000` (every shard is
+    built as shard 0) becomes `<file>.part-000k`; a record's own file keeps its name."""
+    base, sep, index = rel.rpartition(PART_SUFFIX)
+    return f"{base}{PART_SUFFIX}{part:04d}" if sep and index.isdigit() and "/" not in index else rel
 
 
 def build_incrementally(build: ExportBuild, body: Callable[[ExportBuild, Any], None], workers: int,
@@ -119,7 +120,8 @@ def build_incrementally(build: ExportBuild, body: Callable[[ExportBuild, Any], N
                         rename: Callable[[str, int], str] = part_name) -> dict[str, int]:
     """Build the export in `build.stage` from cached and newly built shards; {"shards", "built"}.
 
-    Each shard is built as shard 0; `rename(file name, k)` names its files as shard k's (`part_name`)."""
+    Each shard is built as shard 0; `rename(path in the export, k)` names its files as shard k's (`part_name`;
+    it is called for shard 0's files first, then shard 1's ...)."""
     cache_root = build.layout.publish_cache / "exports" / build.final.name
     cache_root.mkdir(parents=True, exist_ok=True)
     with FileDigests.open(build.layout.publish_cache / "digests.sqlite") as digests:
@@ -173,7 +175,7 @@ def _place(entry: Path, stage: Path, part: int, rename: Callable[[str, int], str
         rel = src.relative_to(entry)
         if rel.as_posix() == DONE:
             continue
-        dst = stage / rel.parent / (rel.name if src.is_dir() else rename(rel.name, part))
+        dst = stage / (rel if src.is_dir() else rename(rel.as_posix(), part))
         if src.is_dir():
             dst.mkdir(parents=True, exist_ok=True)
             continue

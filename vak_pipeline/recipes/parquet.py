@@ -181,14 +181,14 @@ def export_parquet(data_root: DataRoot, config: ParquetConfig | None = None,
                       incremental=True, part_name=piece_of_part)
 
 
-_PIECE = re.compile(r"^\.(?P<split>.+)-(?P<part>[0-9]{4})-(?P<n>[0-9]{5})\.parquet$")
+_PIECE = re.compile(r"^data/\.(?P<split>[^/]+)-(?P<part>[0-9]{4})-(?P<n>[0-9]{5})\.parquet$")
 
 
-def piece_of_part(name: str, part: int) -> str:
+def piece_of_part(rel: str, part: int) -> str:
     """A piece `_Pieces` wrote as shard 0, named as shard `part`'s (recipes.incremental): `name_files`
     then orders every shard's pieces as one build would."""
-    m = _PIECE.match(name)
-    return f".{m['split']}-{part:04d}-{m['n']}.parquet" if m else part_name(name, part)
+    m = _PIECE.match(rel)
+    return f"data/.{m['split']}-{part:04d}-{m['n']}.parquet" if m else part_name(rel, part)
 
 
 def _export_rows(build: ExportBuild, config: ParquetConfig) -> None:
