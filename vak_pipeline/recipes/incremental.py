@@ -48,11 +48,13 @@ class Shard:
 
 @cache
 def code_fingerprint() -> str:
-    """sha256 of every module of the package: a cached shard is never reused across a code change."""
+    """sha256 of every file of the package (modules, locale packs, schemas): a cached shard is never reused
+    across a code change."""
     pkg = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
-    for path in sorted(pkg.rglob("*.py")):
-        digest.update(path.relative_to(pkg).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(pkg.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            digest.update(path.relative_to(pkg).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
