@@ -108,6 +108,9 @@ def flags_of(q: RecordingQuality, t: QualityThresholds) -> list[str]:
     return out
 
 
+SNR_KIND = "snr_db/1"  # the key of snr_estimate_db's results in core.file_digests: bump when it changes
+
+
 def snr_estimate_db(path: Path, block_s: float = 30.0) -> float | None:
     """Loud-frame over quiet-frame energy (95th/10th percentile of 20 ms frames of all channels together).
 
@@ -194,7 +197,7 @@ class QualityIndex:
         """snr_estimate_db of the file, decoded once per content (core.file_digests, across publishes)."""
         if self._digests is None:
             self._digests = FileDigests.open(self.layout.publish_cache / "digests.sqlite")
-        return self._digests.cached("snr_db", wav, lambda: snr_estimate_db(wav))
+        return self._digests.cached(SNR_KIND, wav, lambda: snr_estimate_db(wav))
 
     def inspect(self, upload: str, conv_id: str) -> dict[str, Any] | None:
         if upload not in self._inspect:
