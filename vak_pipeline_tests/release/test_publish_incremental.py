@@ -75,6 +75,13 @@ def _release_tree(root: Path) -> dict[str, bytes]:
             if p.is_file() and p.name not in skip and p.relative_to(root).parts[0] not in ("raw", "work")}
 
 
+def _dominant(x) -> float:
+    import numpy as np
+
+    spectrum = np.abs(np.fft.rfft(x))
+    return float(np.argmax(spectrum) * 24000 / len(x))
+
+
 @pytest.fixture
 def decodes(monkeypatch) -> list[str]:
     """Every audio file validation decodes (its probe, its SNR), by name."""
@@ -126,3 +133,22 @@ def test_an_incremental_publish_equals_a_publish_from_scratch_byte_for_byte(tmp_
         assert name in scratch_tree
     different = [p for p in scratch_tree if incremental_tree[p] != scratch_tree[p]]
     assert different == []
+
+
+@pytest.mark.timeout(300)
+def test_a_shard_is_rebuilt_when_a_file_its_records_name_changes(tmp_path):
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _upload(root, "delivery-2", 4)
+    _publish(root)
+    wav = DataLayout.at(root).release_files("delivery-2") / "audio" / "delivery-2-c001.wav"
+    wav.unlink()  # re-redacted: new bytes under the same name, the manifest line unchanged
+    write_wav(wav, [tone(555, 3.0), tone(1555, 3.0)])
+    _publish(root)
+    for name in INCREMENTAL:
+        assert incremental.last_builds[name] == {"shards": 2, "built": 1}, name  # delivery-2's shard only
+    import soundfile as sf
+
+    exported = next((root / "exports" / "moshi_lora").glob("*/delivery-2-c001.wav"))
+    data, _ = sf.read(exported)
+    assert abs(_dominant(data[:, 0]) - 555) < 5  # the new bytes (the agent, channel 0), not the cached shard's
