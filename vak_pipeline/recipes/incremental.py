@@ -29,7 +29,7 @@ from typing import Any
 from ..core.file_digests import FileDigests
 from ..release import record_file_rels
 from ..rules.origin import record_origin
-from ..storage import Span, resolve_inside
+from ..storage import Span
 from .common import PART_SUFFIX, ExportBuild, config_hash
 
 SHARD_RECORDS = 2000  # records per shard at most: a big upload is several shards, built in parallel
@@ -100,12 +100,17 @@ def _depends_on(record: dict[str, Any], build: ExportBuild, splits: Any, uploads
         split = splits.split_of(rid)
         parts.append(split if split is not None else f"held:{splits.held_out_reason(rid)}")
     layout = build.layout
-    files = [resolve_inside(layout.release_root, rel) for rel in record_file_rels(record)]
+    # the paths as the recipes name them (they read through resolve_inside, which refuses what escapes): the
+    # key only needs each file's bytes, so no realpath per file here
+    files = [layout.release_root / rel for rel in record_file_rels(record) if ".." not in rel.split("/")]
     audio = record.get("audio")
     if isinstance(audio, dict) and audio.get("synthesis"):
         files += [layout.synth_sidecar(u, rid) for u in uploads]
     for path in files:
-        parts.append(digests.sha256(path) if path is not None and path.is_file() else "-")
+        try:
+            parts.append(digests.sha256(path))
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            parts.append("-")
     return ("\0" + "\0".join(parts) + "\n").encode()
 
 

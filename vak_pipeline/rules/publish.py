@@ -126,6 +126,7 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
                      erased: ErasedSet | None = None) -> None:
     ctx.file = _display(src, layout.root)
     files_root = _files_root(layout, src)
+    real_roots = (files_root.resolve(), layout.release_root.resolve()) if files_root else None
     for jl in iter_jsonl(src):
         if erased and isinstance(jl.value, dict) and erased.has_conv(str(jl.value.get("id"))):
             result.erased += 1  # the stages leave these out; a stale work file must not bring one back
@@ -141,7 +142,8 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             issues = [issue.model_copy(update={"file": ctx.file})]
             rec_ok, rid, line_obj, placed = False, None, None, []
         else:
-            placed = place_record_files(files_root, layout.release_root, jl.value) if files_root else []
+            placed = place_record_files(files_root, layout.release_root, jl.value,
+                                        real_roots) if files_root else []
             r = validate_record(jl.value, ctx, line=jl.line)
             issues, rec_ok, rid = r.issues, r.ok, r.record_id
             line_obj = r.record.dump() if rec_ok and r.record is not None else None
