@@ -128,6 +128,8 @@ class DataLayout:
     release_journal = _Under("root", "work", ".release-swap.json")
     # every conversation ever indexed by content (identity.ContentIndex): duplicates across deliveries
     content_index = _Under("root", "work", ".identity", "content.sqlite")
+    # what earlier publishes checked and built, by content: file digests, audio checks, export shards
+    publish_cache = _Under("root", "work", ".publish")
     previous_release_dir = _Under("root", "work", ".release-previous")
     blocked_candidates_dir = _Under("root", "work", ".release-blocked")  # every blocked candidate's verdict + report
 

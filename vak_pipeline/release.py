@@ -157,13 +157,16 @@ def record_file_rels(record: dict[str, Any]) -> list[str]:
     return [r for r in rels if r.replace("\\", "/").split("/")[0] in RECORD_FILE_DIRS]
 
 
-def place_record_files(files_root: Path, release_root: Path, record: dict[str, Any]) -> list[Path]:
+def place_record_files(files_root: Path, release_root: Path, record: dict[str, Any],
+                       real_roots: tuple[Path, Path] | None = None) -> list[Path]:
     """Link a record's files from its upload's release files (`files_root`) into a release tree; returns the
     files placed. A file already there (an earlier record with the same id) is left as it is; a file the
-    upload does not have is not placed (validation then reports it missing, resolved in the release)."""
+    upload does not have is not placed (validation then reports it missing, resolved in the release).
+    `real_roots`: both roots already resolved (the caller places many records)."""
     placed = []
+    real_src, real_dst = real_roots if real_roots is not None else (None, None)
     for rel in record_file_rels(record):
-        src, dst = resolve_inside(files_root, rel), resolve_inside(release_root, rel)
+        src, dst = resolve_inside(files_root, rel, real_src), resolve_inside(release_root, rel, real_dst)
         if src is None or dst is None or dst.exists() or src.is_symlink() or not src.is_file():
             continue
         link_or_copy(src, dst)

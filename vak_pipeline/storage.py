@@ -271,8 +271,9 @@ def line_spans(path: Path, n: int) -> list[Span]:
     return spans
 
 
-def resolve_inside(base: Path, rel: str) -> Path | None:
-    """`rel` resolved under `base`, or None if it is absolute, has a '..' segment or escapes via links."""
+def resolve_inside(base: Path, rel: str, real_base: Path | None = None) -> Path | None:
+    """`rel` resolved under `base`, or None if it is absolute, has a '..' segment or escapes via links.
+    `real_base`: `base` already resolved (a caller checking many paths under one base resolves it once)."""
     if not rel or "\x00" in rel or os.path.isabs(rel) or rel.startswith(("/", "\\")) or ":" in rel.split("/")[0][1:2]:
         return None
     parts = rel.replace("\\", "/").split("/")
@@ -280,7 +281,7 @@ def resolve_inside(base: Path, rel: str) -> Path | None:
         return None
     target = (Path(base) / rel)
     try:
-        real_base = Path(base).resolve()
+        real_base = real_base if real_base is not None else Path(base).resolve()
         real = target.resolve()
     except (OSError, ValueError):
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ def _turns(record: dict[str, Any]) -> list[tuple[str, str]]:
             if isinstance(t, dict) and t.get("text")]
 
 
-def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_dir: Path) -> Match | None:
+def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_dir: Path,
+                 sha256: Callable[[Path], str] | None = None) -> Match | None:
     """Index one valid record; None when it has nothing to identify it by (no readable audio, no text).
+    `sha256`: how a file's digest is found (core.file_digests remembers them across publishes).
 
     Synthesized audio is rendered from the text, so a synthesized call is identified by its text too:
     two copies of one chat are the same chat whatever voices or seeds rendered them."""
@@ -27,7 +30,8 @@ def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_
     if audio.get("path") and not audio.get("synthesis"):
         path = resolve_inside(Path(base_dir), str(audio["path"]))
         if path is not None and path.is_file():
-            return index.add_audio(record["id"], upload, f"file:{sha256_file(path)}", lambda: audio_print(path))
+            key = f"file:{(sha256 or sha256_file)(path)}"
+            return index.add_audio(record["id"], upload, key, lambda: audio_print(path))
     turns = _turns(record)
     if not turns:
         return None

@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ..core.file_digests import FileDigests
 from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..rules.origin import record_kind, record_origin
@@ -107,6 +108,9 @@ def flags_of(q: RecordingQuality, t: QualityThresholds) -> list[str]:
     return out
 
 
+SNR_KIND = "snr_db/1"  # the key of snr_estimate_db's results in core.file_digests: bump when it changes
+
+
 def snr_estimate_db(path: Path, block_s: float = 30.0) -> float | None:
     """Loud-frame over quiet-frame energy (95th/10th percentile of 20 ms frames of all channels together).
 
@@ -187,6 +191,13 @@ class QualityIndex:
         self.layout = layout
         self._inspect: dict[str, dict[str, dict[str, Any]]] = {}
         self._confidence: dict[str, dict[str, float]] = {}
+        self._digests: FileDigests | None = None
+
+    def snr_db(self, wav: Path) -> float | None:
+        """snr_estimate_db of the file, decoded once per content (core.file_digests, across publishes)."""
+        if self._digests is None:
+            self._digests = FileDigests.open(self.layout.publish_cache / "digests.sqlite")
+        return self._digests.cached(SNR_KIND, wav, lambda: snr_estimate_db(wav))
 
     def inspect(self, upload: str, conv_id: str) -> dict[str, Any] | None:
         if upload not in self._inspect:
@@ -248,7 +259,7 @@ def recording_quality(
         if wav is None or not wav.is_file():
             wav = resolve_inside(index.layout.release_root, str(audio.get("path") or ""))
         if wav is not None and wav.is_file():
-            q.snr_db = snr_estimate_db(wav)
+            q.snr_db = index.snr_db(wav)
     meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
     q.cross_talk_db = cross_talk_db(meta, (row or {}).get("inspect"))
     q.hallucination_drops = hallucination_drops(meta)

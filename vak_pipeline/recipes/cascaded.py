@@ -103,7 +103,8 @@ class _TtsSets:
 
 def export_cascaded(data_root: DataRoot, config: CascadedConfig | None = None,
                     out_dir: str | Path | None = None) -> BuildResult:
-    return run_recipe(RECIPE, data_root, config or CascadedConfig(), _export_records, out_dir, finish=_finish)
+    return run_recipe(RECIPE, data_root, config or CascadedConfig(), _export_records, out_dir, finish=_finish,
+                      incremental=True)
 
 
 def _export_records(build: ExportBuild, config: CascadedConfig) -> None:

@@ -34,6 +34,8 @@ numbered in order and a sharded build would interleave them.
 from __future__ import annotations
 
 import io
+import re
+from collections import Counter
 from pathlib import Path
 from typing import Literal
 
@@ -43,6 +45,7 @@ from pydantic import BaseModel, ConfigDict
 from ..schema import VakRecord
 from .audio_io import AudioProblem, audio_file, linkable_wav, read_audio, resample_int16, role_channels, write_wav
 from .common import BuildResult, ExportBuild, safe_name
+from .incremental import part_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .moshi_lora import synthetic_stereo
 from .shards import run_recipe
@@ -74,7 +77,32 @@ class DuplexS2SConfig(BaseModel):
 def export_duplex_s2s(
     data_root: str | Path, config: DuplexS2SConfig | None = None, out_dir: str | Path | None = None
 ) -> BuildResult:
-    return run_recipe(RECIPE, data_root, config or DuplexS2SConfig(), _export_records, out_dir, finish=_finish)
+    return run_recipe(RECIPE, data_root, config or DuplexS2SConfig(), _export_records, out_dir, finish=_finish,
+                      incremental=True, part_name=SharNumbers())
+
+
+class SharNumbers:
+    """Names a manifest shard's Shar files after the earlier shards' (recipes.incremental): every shard is
+    built from Shar shard 0, so its `<split>/<field>.NNNNNN.<ext>` files move up by the number of Shar shards
+    the shards before it wrote to that split (what lhotse's `shard_offset` would have named them)."""
+
+    _NAME = re.compile(r"^(?P<split>[^/]+)/(?P<field>[A-Za-z_]+)\.(?P<n>[0-9]{6})\.(?P<ext>[^/]+)$")
+
+    def __init__(self) -> None:
+        self.part = 0
+        self.offset: Counter = Counter()  # split -> Shar shards written by the manifest shards placed so far
+        self.here: Counter = Counter()  # split -> Shar shards of the manifest shard being placed
+
+    def __call__(self, rel: str, part: int) -> str:
+        if part != self.part:
+            self.offset.update(self.here)
+            self.here, self.part = Counter(), part
+        m = self._NAME.match(rel)
+        if m is None:
+            return part_name(rel, part)
+        n = int(m["n"])
+        self.here[m["split"]] = max(self.here[m["split"]], n + 1)
+        return f"{m['split']}/{m['field']}.{n + self.offset[m['split']]:06d}.{m['ext']}"
 
 
 def _wav_recording(samples: np.ndarray, rate: int, recording_id: str):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from ..schema import Meta, VakRecord
 from ..storage import atomic_write_text, resolve_inside
 from .audio_io import AudioProblem, read_audio
 from .common import BuildResult, ExportBuild, SynthesizedAudio, safe_name
+from .incremental import part_name
 from .masking import RedactedAudio, apply_masks, load_masks
 from .shards import run_recipe
 from .spoken import SpokenForms, spoken_forms
@@ -179,7 +181,18 @@ TALLIES = ("split", "locale", "source", "consent", "license")
 
 def export_parquet(data_root: DataRoot, config: ParquetConfig | None = None,
                    out_dir: str | Path | None = None) -> BuildResult:
-    return run_recipe(RECIPE, data_root, config or ParquetConfig(), _export_rows, out_dir, finish=_finish)
+    return run_recipe(RECIPE, data_root, config or ParquetConfig(), _export_rows, out_dir, finish=_finish,
+                      incremental=True, part_name=piece_of_part)
+
+
+_PIECE = re.compile(r"^data/\.(?P<split>[^/]+)-(?P<part>[0-9]{4})-(?P<n>[0-9]{5})\.parquet$")
+
+
+def piece_of_part(rel: str, part: int) -> str:
+    """A piece `_Pieces` wrote as shard 0, named as shard `part`'s (recipes.incremental): `name_files`
+    then orders every shard's pieces as one build would."""
+    m = _PIECE.match(rel)
+    return f"data/.{m['split']}-{part:04d}-{m['n']}.parquet" if m else part_name(rel, part)
 
 
 def _export_rows(build: ExportBuild, config: ParquetConfig) -> None:

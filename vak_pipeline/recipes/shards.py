@@ -24,6 +24,7 @@ from ..layout import DataRoot
 from ..splits import open_splits
 from ..storage import JsonlWriter, Span, line_spans
 from .common import PART_SUFFIX, BuildResult, ExportBuild, export_build
+from .incremental import build_incrementally
 
 PARALLEL_MIN_BYTES = 8 << 20  # below this a worker's start-up costs more than it saves
 Body = Callable[[ExportBuild, Any], None]
@@ -36,20 +37,37 @@ def effective_workers(workers: int) -> int:
 
 def run_recipe(recipe: str, data_root: DataRoot, config: BaseModel, body: Body,
                out_dir: str | Path | None = None, finish: Callable[[ExportBuild], None] | None = None,
-               require_splits: bool = True, diagnostics_ext: str = ".jsonl") -> BuildResult:
-    """Build exports/<recipe>/ with `body`, in `config.workers` processes when the manifest is big enough."""
+               require_splits: bool = True, diagnostics_ext: str = ".jsonl", incremental: bool = False,
+               part_name: Callable[[str, int], str] | None = None) -> BuildResult:
+    """Build exports/<recipe>/ with `body`, in `config.workers` processes when the manifest is big enough.
+
+    `incremental`: the recipe's files are shard-composable (a record's own files, appended files joined in
+    order), so an export into the data root's exports/ builds only the shards of what changed since the last
+    build (recipes.incremental); one into another `out_dir` is built whole. `part_name(file name, k)` names
+    a file that shard 0 wrote as shard k's (default: `<file>.part-0000` -> `<file>.part-000k`)."""
     workers = effective_workers(getattr(config, "workers", 1))
     with export_build(recipe, data_root, config, out_dir, require_splits, diagnostics_ext) as build:
         manifest = build.layout.manifest
         spans = line_spans(manifest, workers) if workers > 1 and manifest.stat().st_size >= PARALLEL_MIN_BYTES \
             else []
-        if len(spans) > 1:
+        if incremental and out_dir is None and manifest.stat().st_size > 0 and _cache_writable(build):
+            build_incrementally(build, body, workers, _shard, _join_parts, _add,
+                                *([part_name] if part_name is not None else []))
+        elif len(spans) > 1:
             _run_shards(build, body, spans)
         else:
             body(build, config)
         if finish is not None:
             finish(build)
     return build.result()
+
+
+def _cache_writable(build: ExportBuild) -> bool:
+    try:
+        (build.layout.publish_cache / "exports").mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only data root (`vak export -o` elsewhere): built whole, nothing kept
+        return False
+    return True
 
 
 def _run_shards(build: ExportBuild, body: Body, spans: list[Span]) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.file_digests import FileDigests
 from ..core.issue import Issue, Severity
 
 
@@ -18,6 +19,7 @@ class ValidationContext:
     allow_unconsented: bool = False  # the --allow-unconsented override for consent: none
     names: tuple[str, ...] = ()  # known person names the PII re-check must also catch
     file: str | None = None
+    digests: FileDigests | None = None  # audio checks remembered by content across publishes (None: not kept)
     _schema_cache: dict[str, Any] = field(default_factory=dict, repr=False)
     _audio_cache: dict[str, Any] = field(default_factory=dict, repr=False)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.erasure import ErasedSet, load_erased
+from ..core.file_digests import FileDigests
 from ..core.issue import Issue, Severity
 from ..identity import ContentIndex, IdentitySettings
 from ..identity.records import index_record
@@ -76,6 +77,9 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     member the keep policy names is released, the others are rejected as `duplicate_content`.
     """
     ctx = ctx or ValidationContext(base_dir=layout.release_root)
+    digests = None
+    if ctx.digests is None:  # audio checked in an earlier publish is not decoded again (keyed by its bytes)
+        ctx.digests = digests = FileDigests.open(layout.publish_cache / "digests.sqlite")
     layout.reports.mkdir(parents=True, exist_ok=True)
     candidates = layout.root / f".{layout.manifest.name}.candidates"
     issues_path = layout.validation_report
@@ -105,6 +109,9 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     finally:
         if index is not None:
             index.close()
+        if digests is not None:
+            digests.close()
+            ctx.digests = None
         if candidates.exists():
             os.unlink(candidates)
     atomic_write_json(layout.duplicates_report, duplicates_summary(result, identity.mostly_duplicates))
@@ -119,6 +126,7 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
                      erased: ErasedSet | None = None) -> None:
     ctx.file = _display(src, layout.root)
     files_root = _files_root(layout, src)
+    real_roots = (files_root.resolve(), layout.release_root.resolve()) if files_root else None
     for jl in iter_jsonl(src):
         if erased and isinstance(jl.value, dict) and erased.has_conv(str(jl.value.get("id"))):
             result.erased += 1  # the stages leave these out; a stale work file must not bring one back
@@ -134,7 +142,8 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             issues = [issue.model_copy(update={"file": ctx.file})]
             rec_ok, rid, line_obj, placed = False, None, None, []
         else:
-            placed = place_record_files(files_root, layout.release_root, jl.value) if files_root else []
+            placed = place_record_files(files_root, layout.release_root, jl.value,
+                                        real_roots) if files_root else []
             r = validate_record(jl.value, ctx, line=jl.line)
             issues, rec_ok, rid = r.issues, r.ok, r.record_id
             line_obj = r.record.dump() if rec_ok and r.record is not None else None
@@ -155,7 +164,8 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             upload = origin.upload if origin is not None and origin.upload else src.parent.name
             result.records_by_upload[upload] += 1
             if index is not None:
-                index_record(index, line_obj, upload, ctx.base_dir)
+                index_record(index, line_obj, upload, ctx.base_dir,
+                             sha256=ctx.digests.sha256 if ctx.digests is not None else None)
             cand.write(line_obj)
             continue
         unplace(placed)

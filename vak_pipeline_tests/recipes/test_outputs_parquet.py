@@ -68,8 +68,11 @@ def test_dataset_card_header_points_at_every_split(root):
     build = json.loads((result.out_dir / "build.json").read_text())
     assert build["manifest_hash"] == manifest_hash(root / "vakforge.jsonl")
     assert build["counts"]["rows"] == 20 and "turns[].tool_call.arguments" in build["json_string_columns"]
+    # a file per split and manifest shard with rows of it (recipes.incremental: each upload's run of lines, here
+    # batch-7's one record, then the 20 without an upload)
     assert [p.name for p in sorted((result.out_dir / "data").iterdir())] == [
-        "test-00000-of-00001.parquet", "train-00000-of-00001.parquet", "validation-00000-of-00001.parquet"]
+        "test-00000-of-00001.parquet", "train-00000-of-00002.parquet", "train-00001-of-00002.parquet",
+        "validation-00000-of-00001.parquet"]
 
 
 def test_rows_per_file_shards_a_split(root):

@@ -1,0 +1,115 @@
+"""Publish in proportion to the change (issue 34): the publish steps (validated_manifest with its quality rules,
+splits, the five exports, the swap) after a delivery of 5 % more conversations, against the first publish of
+the same data directory, in one run.
+
+The corpus is made here, as the ingest stages leave it (redacted records and their audio under work/), so the
+figure is publish's alone: stereo calls of distinct tones (every record its own audio, no duplicates) and
+text conversations, in one upload; the delivery is a second upload of 5 % as many of each. Calls last 40 s (the
+e2e corpus's mean). Quick: 100 calls + 2,000 chats; full: 1,000 calls + 20,000 chats. Aim: the second publish
+<= 15 % of the first. Not included: the steward report (a step of its own, not built from shards).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+CALL_S = 40.0
+
+
+def make_upload(root: Path, name: str, calls: int, chats: int, seed: int) -> None:
+    """An upload as redacted_manifest leaves it: records in work/<upload>/redacted.jsonl, audio in release/."""
+    from vak_pipeline.layout import DataLayout
+    from vak_pipeline_tests.builders import make_audio, make_record, tone, write_manifest, write_wav
+
+    layout = DataLayout.at(root)
+    (root / "raw" / name).mkdir(parents=True)
+    words = ["inverter", "battery", "meter", "panel", "router", "charger", "heater", "pump", "modem", "boiler"]
+    records = []
+    for i in range(calls + chats):
+        j = seed * 100_000 + i
+        cid = f"{name}-c{i:06d}"
+        speakers = {"agent": f"voice{i % 16}", "user": f"{name}-cust{i}"}
+        origin = {"upload": name, "file": f"{name}/calls.vakforge.jsonl", "line": i + 1}
+        turns = [("user", 0.0, 1.5, f"hello my {words[j % 10]} {words[(j // 10) % 10]} {words[(j // 100) % 10]} "
+                                    f"and {words[(j // 1000) % 10]} {words[(j // 10_000) % 10]} are off"),
+                 ("agent", 1.6, 3.5, f"sure I will check the {words[(j * 7) % 10]} {words[(j // 7) % 10]} now"),
+                 ("user", 3.6, 5.5, f"thanks the {words[(j * 3) % 10]} {words[(j // 3) % 10]} "
+                                    f"{words[(j // 30) % 10]} too")]
+        audio = None
+        if i < calls:
+            write_wav(layout.release_files(name) / "audio" / f"{cid}.wav",
+                      [tone(200 + (j % 5000) * 0.37, CALL_S), tone(900 + (j % 3000) * 0.53, CALL_S)])
+            audio = make_audio(cid, CALL_S)
+        records.append(make_record(cid, speakers, turns, audio=audio, origin=origin))
+    layout.work(name).mkdir(parents=True, exist_ok=True)
+    write_manifest(layout.redacted(name), records)
+
+
+def publish(root: Path) -> dict[str, float]:
+    """The publish job's library calls, in its order; seconds per step."""
+    from vak_pipeline.identity import split_links
+    from vak_pipeline.layout import DataLayout
+    from vak_pipeline.recipes.cascaded import export_cascaded
+    from vak_pipeline.recipes.duplex_s2s import export_duplex_s2s
+    from vak_pipeline.recipes.moshi_lora import export_moshi_lora
+    from vak_pipeline.recipes.parquet import export_parquet
+    from vak_pipeline.recipes.turn_based import export_turn_based
+    from vak_pipeline.release import begin_candidate, promote
+    from vak_pipeline.report.quality import QualityThresholds, quality_rules
+    from vak_pipeline.rules.publish import publish_manifest
+    from vak_pipeline.splits import SplitConfig, split_manifest
+
+    steps: dict[str, float] = {}
+    t = time.perf_counter()
+    layout = begin_candidate(DataLayout.at(root))
+    inputs = [layout.manifest_input(u) for u in layout.uploads()]
+    result = publish_manifest(layout, inputs, extra_rules=quality_rules(layout, QualityThresholds()))
+    steps["validated_manifest"] = time.perf_counter() - t
+    t = time.perf_counter()
+    with split_links(layout.content_index) as links:
+        split_manifest(layout.manifest, layout.splits, SplitConfig(), links=links)
+    steps["splits"] = time.perf_counter() - t
+    for name, export in (("moshi_lora", export_moshi_lora), ("turn_based", export_turn_based),
+                         ("cascaded", export_cascaded), ("parquet", export_parquet),
+                         ("duplex_s2s", export_duplex_s2s)):
+        t = time.perf_counter()
+        export(layout)
+        steps[name] = time.perf_counter() - t
+    t = time.perf_counter()
+    promote(layout, result.manifest_sha256)
+    steps["release"] = time.perf_counter() - t
+    return steps
+
+
+def run(quick: bool = False) -> list[dict]:
+    sys.path.insert(0, str(ROOT))
+    calls, chats = (100, 2000) if quick else (1000, 20_000)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "data"
+        make_upload(root, "delivery-1", calls, chats, seed=1)
+        first = publish(root)
+        make_upload(root, "delivery-2", calls // 20, chats // 20, seed=2)
+        second = publish(root)
+    b = "publish"
+    for step in first:
+        rows.append({"bench": b, "metric": f"after a 5% delivery: {step}", "value": round(second[step], 2),
+                     "unit": "s", "reference": round(first[step], 2),
+                     "ratio": round(second[step] / max(first[step], 1e-9), 3), "note": "reference = first publish"})
+    one, two = sum(first.values()), sum(second.values())
+    rows.append({"bench": b, "metric": f"after a 5% delivery: whole publish ({calls} calls + {chats} chats, +5%)",
+                 "value": round(two, 1), "unit": "s", "reference": round(one, 1), "ratio": round(two / one, 3),
+                 "note": "aim <= 0.15; reference = the first publish of the same data directory"})
+    return rows
+
+
+if __name__ == "__main__":
+    from .__main__ import print_table
+
+    print_table(run(quick="--full" not in sys.argv))

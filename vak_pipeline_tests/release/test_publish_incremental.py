@@ -1,0 +1,154 @@
+"""Publish in proportion to the change (issue 34): after a delivery, validation decodes only the audio files
+it has not seen (keyed by their bytes), splits assign only the new ids, and each export builds only the
+shards of what changed, while the release is byte for byte what a build with no cache writes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vak_pipeline.identity import split_links
+from vak_pipeline.layout import DataLayout
+from vak_pipeline.recipes import incremental
+from vak_pipeline.recipes.cascaded import CascadedConfig, export_cascaded
+from vak_pipeline.recipes.duplex_s2s import export_duplex_s2s
+from vak_pipeline.recipes.moshi_lora import export_moshi_lora
+from vak_pipeline.recipes.parquet import export_parquet
+from vak_pipeline.recipes.turn_based import export_turn_based
+from vak_pipeline.release import begin_candidate, promote
+from vak_pipeline.report import quality
+from vak_pipeline.rules import audio as audio_rules
+from vak_pipeline.rules.publish import publish_manifest
+from vak_pipeline.splits import SplitConfig, split_manifest
+from vak_pipeline_tests.builders import make_audio, make_record, tone, write_manifest, write_wav
+
+EXPORTS = {"moshi_lora": export_moshi_lora, "turn_based": export_turn_based, "parquet": export_parquet,
+           "duplex_s2s": export_duplex_s2s,
+           "cascaded": lambda layout: export_cascaded(layout, CascadedConfig(tts_splits=["train", "test"]))}
+INCREMENTAL = tuple(EXPORTS)  # every export is built from shards
+
+
+def _upload(root: Path, name: str, n: int) -> None:
+    """An upload as the ingest stages leave it: redacted records (every other one a stereo call, its audio in
+    work/<upload>/release/) and a raw folder."""
+    layout = DataLayout.at(root)
+    (root / "raw" / name).mkdir(parents=True)
+    records, base = [], 100 * int(name.rsplit("-", 1)[1])  # every upload's own voices and words
+    for i in range(n):
+        cid = f"{name}-c{i:03d}"
+        speakers = {"agent": f"voice{i % 3}", "user": f"{name}-cust{i}"}
+        origin = {"upload": name, "file": f"{name}/calls.vakforge.jsonl", "line": i + 1}
+        words = ["inverter", "battery", "meter", "panel", "router", "charger", "heater", "pump", "modem", "boiler"]
+        j = i + base // 10
+        turns = [("user", 0.0, 1.0, f"hello my {words[j % 10]} and {words[(j // 10) % 10]} are off"),
+                 ("agent", 1.1, 2.0, f"sure I will check the {words[(j + 3) % 10]} of yours now"),
+                 ("user", 2.1, 2.9, f"thanks the {words[(j * 7) % 10]} and {words[(j // 3) % 10]} too")]
+        if i % 2:
+            write_wav(layout.release_files(name) / "audio" / f"{cid}.wav",
+                      [tone(300 + base + 20 * i, 3.0), tone(1700 + base + 10 * i, 3.0)])
+            records.append(make_record(cid, speakers, turns, audio=make_audio(cid, 3.0), origin=origin))
+        else:
+            records.append(make_record(cid, speakers, turns, origin=origin))
+    layout.work(name).mkdir(parents=True, exist_ok=True)
+    write_manifest(layout.redacted(name), records)
+
+
+def _publish(root: Path):
+    """validated_manifest, splits, every export and the swap, as the publish job runs them."""
+    layout = begin_candidate(DataLayout.at(root))
+    inputs = [layout.manifest_input(u) for u in layout.uploads()]
+    result = publish_manifest(layout, inputs, extra_rules=quality.quality_rules(layout, quality.QualityThresholds()))
+    with split_links(layout.content_index) as links:
+        split_manifest(layout.manifest, layout.splits, SplitConfig(seed=3), links=links)
+    for export in EXPORTS.values():
+        export(layout)
+    promote(layout, result.manifest_sha256)
+    return result
+
+
+def _release_tree(root: Path) -> dict[str, bytes]:
+    """Every published file but the verdict (it carries the time of the swap) and the splits' SQLite index."""
+    skip = {"verdict.json", ".splits.json.sqlite"}
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name not in skip and p.relative_to(root).parts[0] not in ("raw", "work")}
+
+
+def _dominant(x) -> float:
+    import numpy as np
+
+    spectrum = np.abs(np.fft.rfft(x))
+    return float(np.argmax(spectrum) * 24000 / len(x))
+
+
+@pytest.fixture
+def decodes(monkeypatch) -> list[str]:
+    """Every audio file validation decodes (its probe, its SNR), by name."""
+    seen: list[str] = []
+    probe, snr = audio_rules._probe, quality.snr_estimate_db
+    monkeypatch.setattr(audio_rules, "_probe", lambda p: (seen.append(Path(p).name), probe(p))[1])
+    monkeypatch.setattr(quality, "snr_estimate_db", lambda p, **kw: (seen.append(Path(p).name), snr(p, **kw))[1])
+    return seen
+
+
+@pytest.mark.timeout(300)
+def test_a_second_publish_decodes_only_the_new_uploads_audio(tmp_path, decodes):
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 8)
+    first = _publish(root)
+    assert first.valid == 8 and first.rejected == 0
+    assert sorted(set(decodes)) == [f"delivery-1-c{i:03d}.wav" for i in (1, 3, 5, 7)]
+    decodes.clear()
+    _upload(root, "delivery-2", 4)
+    second = _publish(root)
+    assert second.valid == 12
+    assert sorted(set(decodes)) == ["delivery-2-c001.wav", "delivery-2-c003.wav"]  # no unchanged file again
+
+
+@pytest.mark.timeout(600)
+def test_an_incremental_publish_equals_a_publish_from_scratch_byte_for_byte(tmp_path):
+    root, before = tmp_path / "data", tmp_path / "after-first"
+    _upload(root, "delivery-1", 12)
+    _publish(root)
+    shutil.copytree(root, before, symlinks=True)  # the data root as the second delivery finds it
+    _upload(root, "delivery-2", 4)
+    _publish(root)
+    for name in INCREMENTAL:  # only the new upload's shard was built
+        assert incremental.last_builds[name] == {"shards": 2, "built": 1}, name
+    incremental_tree = _release_tree(root)
+
+    shutil.rmtree(root)
+    shutil.copytree(before, root, symlinks=True)
+    shutil.rmtree(DataLayout.at(root).publish_cache)  # nothing remembered: every file checked, every shard built
+    _upload(root, "delivery-2", 4)
+    _publish(root)
+    for name in INCREMENTAL:
+        assert incremental.last_builds[name] == {"shards": 2, "built": 2}, name
+    scratch_tree = _release_tree(root)
+
+    assert sorted(incremental_tree) == sorted(scratch_tree)
+    assert any(p.startswith("exports/moshi_lora/train/") for p in scratch_tree)
+    for name in ("vakforge.jsonl", "splits.json"):
+        assert name in scratch_tree
+    different = [p for p in scratch_tree if incremental_tree[p] != scratch_tree[p]]
+    assert different == []
+
+
+@pytest.mark.timeout(300)
+def test_a_shard_is_rebuilt_when_a_file_its_records_name_changes(tmp_path):
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _upload(root, "delivery-2", 4)
+    _publish(root)
+    wav = DataLayout.at(root).release_files("delivery-2") / "audio" / "delivery-2-c001.wav"
+    wav.unlink()  # re-redacted: new bytes under the same name, the manifest line unchanged
+    write_wav(wav, [tone(555, 3.0), tone(1555, 3.0)])
+    _publish(root)
+    for name in INCREMENTAL:
+        assert incremental.last_builds[name] == {"shards": 2, "built": 1}, name  # delivery-2's shard only
+    import soundfile as sf
+
+    exported = next((root / "exports" / "moshi_lora").glob("*/delivery-2-c001.wav"))
+    data, _ = sf.read(exported)
+    assert abs(_dominant(data[:, 0]) - 555) < 5  # the new bytes (the agent, channel 0), not the cached shard's
