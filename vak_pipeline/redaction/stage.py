@@ -191,7 +191,7 @@ def _items(layout: DataLayout, upload: str, src: Path, settings: RedactionSettin
                 "fix the record in the text/speech stage output", jl.line)])))
             continue
         if rec.meta.source == "synthetic":  # no real person's data: published as it is
-            line, part = _publish_synthetic(layout, upload, rec, jl.line)
+            line, part = _publish_synthetic(layout, upload, rec, names, jl.line)
             yield Done((line, None, part))
             continue
         if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
@@ -223,11 +223,18 @@ def _reused(layout: DataLayout, upload: str, entry: LedgerEntry | None, previous
                                         issues=entry.reported())
 
 
-def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
+def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...],
                        line: int) -> tuple[str | None, RedactionResult]:
     """A synthetic record's audio and word timings, kept unchanged as its release files; its audio.path made
-    the release's."""
+    the release's. Its turns are nobody's words, but its speaker ids and metadata came from whoever built the
+    upload (an e-mail as a speaker id, a customer's name in metadata): cleaned like every other record's."""
     part = RedactionResult(synthetic=1)
+    try:
+        rec, counts = clean_published(rec, get_pack(rec.locale), names,
+                                      functools.partial(pseudonym_key, layout.root / "work"))
+        part.counts_by_type.update(counts)
+    except UnknownLocale:
+        pass  # validation rejects the locale; nothing of this record is published
     if rec.audio is not None:
         src = resolve_inside(layout.root, rec.audio.path)
         if src is None or not src.is_file():
