@@ -6,7 +6,9 @@ have. So identifiers get a second, token-level check: a letter token of 3+ chara
 when the name lexicon (names-dataset, `name_lexicon`) lists it as a first or last name and no word list
 calls it an ordinary word; a token no word list knows (`raghunathan`, `quarrington`) that sits next to a
 name or another PII hit is taken as the rest of that name (call recorders write "<number>_<first>-<last>").
-A lone unknown token (`hinglish`, `aidb`) stays: without a neighbour it is no evidence of a person.
+A lone token is a name only when the lexicon's rare-name table lists it (`raghunathan.wav`: a name of many
+countries that no English or other word list knows, see `name_lexicon._rare_names`); any other lone unknown token
+(`hinglish`, `aidb`) stays, and so do words (`order.wav`, `support.wav`, `billing-march.wav`).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
         is_first = any(c in LATIN_COUNTRIES for c in first)
         return bool(first or last) and wordfreq.zipf_frequency(t, "en") < (FIRST_ZIPF if is_first else LAST_ZIPF)
 
-    return frozenset(t for t in (*lex.first, *lex.last) if is_name(t)), ordinary
+    return frozenset(t for t in (*lex.first, *lex.last) if is_name(t)) | (lex.rare - ordinary), ordinary
 
 
 def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
