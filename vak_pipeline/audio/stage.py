@@ -25,6 +25,7 @@ from ..parallel import pool_size
 from ..sources.descriptor import RecordingSettings, load_descriptor
 from ..sources.ids import conversation_id, public_file
 from ..sources.inventory import current_inventory, kind_of
+from ..sources.limits import DEFAULT_LIMITS, InputLimits
 from ..sources.links import link_issue
 from ..sources.names import write_name_map
 from ..storage import JsonlWriter, iter_jsonl
@@ -99,7 +100,8 @@ def _unknown_kind(upload: str, name: str) -> Issue:
 def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_rate: int = TARGET_RATE,
                      quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S,
                      max_duration_s: float | None = DEFAULT_MAX_DURATION_S,
-                     refuse: Callable[[Path], bool] | None = None) -> UploadAudioResult:
+                     refuse: Callable[[Path], bool] | None = None,
+                     limits: InputLimits = DEFAULT_LIMITS) -> UploadAudioResult:
     """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened.
 
     A recording the erasure ledger names (its bytes or its conversation id) is not decoded; `refuse(wav)`
@@ -112,7 +114,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     upload_dir = layout.upload_dir(upload)
     result = UploadAudioResult(upload=upload, audio_index=str(layout.audio_index(upload)),
                                report=str(layout.upload_report(upload)))
-    desc, issues = load_descriptor(upload_dir)
+    desc, issues = load_descriptor(upload_dir, limits)  # the input limits every stage reads (sources.limits)
     inv = current_inventory(upload_dir, layout.inventory(upload))
     result.counts = inv.counts()
     audio_files = [f for f in inv.files if f.kind == "audio"]

@@ -68,7 +68,8 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
         from vak_pipeline.erasure import refuse_audio
 
         res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality,
-                               max_duration_s=config.max_duration_s, refuse=refuse_audio(data.layout.root))
+                               max_duration_s=config.max_duration_s, refuse=refuse_audio(data.layout.root),
+                               limits=data.input_limits)
     errors = [i for i in res.issues if i.severity.value == "ERROR"]
     context.log.info(f"{context.partition_key}: {res.recordings} recordings ({res.decoded} decoded, "
                      f"{res.skipped} unchanged), {res.failed} failed")

@@ -29,7 +29,8 @@ def redacted_manifest(context: dg.AssetExecutionContext, config: RedactionConfig
     from vak_pipeline.redaction.stage import redact_upload
 
     settings = library_settings(config, RedactionSettings)
-    res = redact_upload(data.layout, context.partition_key, settings, workers=config.workers)
+    res = redact_upload(data.layout, context.partition_key, settings, workers=config.workers,
+                        limits=data.input_limits)
     if res.skipped_redaction:
         context.log.warning(f"REDACTION SKIPPED: {res.skipped_redaction} record(s) left unredacted and marked "
                             "skip_redaction; validation rejects them")

@@ -9,10 +9,15 @@ import dagster as dg
 from pydantic import Field, PrivateAttr
 
 from vak_pipeline.layout import DataLayout
+from vak_pipeline.sources.limits import InputLimits
 from vak_pipeline.speech.asr import AsrSettings
 from vak_pipeline.speech.diarize import DiarizerSettings
 
 from .config import config_class, library_settings
+
+
+class LimitsConfig(config_class(InputLimits)):
+    """sources.limits.InputLimits, as config (the data resource's `limits`)."""
 
 
 class DataResource(dg.ConfigurableResource):
@@ -22,11 +27,16 @@ class DataResource(dg.ConfigurableResource):
     step pulls what that step needs (`pull`; an upload's ingest run: only that upload), and tearing it down
     pushes what the step wrote, so steps on different machines share the bucket. `layout` only names the
     paths; it never downloads. A sensor (no run) pulls nothing: it lists uploads through `mirror()`.
+
+    `limits`: how large and deep an uploaded file may be (sources.limits.InputLimits), set in this one place
+    for every stage that reads an upload (normalize, tagged_turns and its text import, redaction, synth).
     """
 
     root: str = "data"
     cache: str = Field(default="", description="Local mirror of a URL root (default $VAK_CACHE or "
                                                "~/.cache/vak_pipeline/<hash of the URL>); unused for a path.")
+    limits: LimitsConfig = Field(default_factory=LimitsConfig, description="Input limits every stage that reads "
+                                 "an upload honours (sources.limits.InputLimits).")
     _mirror: Any = PrivateAttr(default=None)
     _pulled: bool = PrivateAttr(default=False)
     _partition: str | None = PrivateAttr(default=None)
@@ -91,6 +101,11 @@ class DataResource(dg.ConfigurableResource):
             mirror.pull(step_scope(self._partition))
             self._pulled = True
         return self.layout
+
+    @property
+    def input_limits(self) -> InputLimits:
+        """`limits` as the library's model."""
+        return library_settings(self.limits, InputLimits)
 
     @property
     def layout(self) -> DataLayout:

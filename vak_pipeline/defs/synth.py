@@ -37,7 +37,7 @@ def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataReso
     from .versions import job_code
 
     settings = library_settings(config, SynthSettings)
-    res = synth_upload(data.layout, context.partition_key, settings)
+    res = synth_upload(data.layout, context.partition_key, settings, data.input_limits)
     # the last ingest step: what `vak run`, the sensor and the schedule read as "already ingested"
     mark_ingested(data.layout, context.partition_key, job_code(context.job_def),
                   context.run.run_config, context.run.run_id)

@@ -47,6 +47,7 @@ from ..layout import DataLayout
 from ..locales import UnknownLocale, get_pack
 from ..schema import Alignment, VakRecord
 from ..sources.descriptor import load_descriptor
+from ..sources.limits import DEFAULT_LIMITS, InputLimits
 from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside, sha256_file
 from .audio import publish_copy, write_masked
 from .published import clean_published, pseudonym_key
@@ -74,9 +75,9 @@ class RedactionResult(StageResult):
     schema_misfits: int = Field(0, description="replacements that no longer fit their field's schema")
 
 
-def descriptor_names(layout: DataLayout, upload: str) -> tuple[str, ...]:
+def descriptor_names(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS) -> tuple[str, ...]:
     """Every person name the upload descriptor lists (defaults and per-file rows): redacted everywhere."""
-    desc, _ = load_descriptor(layout.upload_dir(upload))
+    desc, _ = load_descriptor(layout.upload_dir(upload), limits)
     if desc is None:
         return ()
     names = set(desc.defaults.names)
@@ -128,7 +129,7 @@ def _published(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
 
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
-                  workers: int = 1, batch: int = 64) -> RedactionResult:
+                  workers: int = 1, batch: int = 64, limits: InputLimits = DEFAULT_LIMITS) -> RedactionResult:
     """Redact every record of one upload; see the module docstring. Bad lines become Issues; the issues and
     counts also go to work/<upload>/redaction_report.json (core.stage.write_report).
 
@@ -143,7 +144,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
                                     "materialize tagged_turns for this upload first"))
         write_report(layout.redaction_report(upload), result)
         return result
-    names = descriptor_names(layout, upload)
+    names = descriptor_names(layout, upload, limits)
     redact = functools.partial(_redact_batch, layout, upload, names, settings)
     with (Ledger.load(layout.stage_ledger(upload, STAGE)) as ledger, PreviousLines(out_path) as previous,
           PlacedWriter(out_path) as out):

@@ -368,7 +368,7 @@ def iter_vakforge_imports(layout: DataLayout, upload: str, limits: InputLimits =
                              "schema", file=rel, line=ml.line, field=ml.field, record_id=ml.record_id,
                              family="structure")
             else:
-                fix = ("split the record, or raise limits.max_line_bytes in the tagged_turns config"
+                fix = ("split the record, or raise the data resource's limits.max_line_bytes"
                        if ml.code == "line_too_long" else "fix or remove the line")
                 yield _issue(upload, f"vakforge_{ml.code}", ml.error or "", fix, file=rel,
                              line=ml.line or None, family="structure")

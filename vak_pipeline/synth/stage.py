@@ -35,6 +35,7 @@ from ..core.issue import Issue, Severity
 from ..layout import DataLayout
 from ..schema import VakRecord
 from ..sources.descriptor import SynthChoice, UploadDescriptor, load_descriptor
+from ..sources.limits import DEFAULT_LIMITS, InputLimits
 from ..storage import JsonlWriter, atomic_write_bytes, atomic_write_json, atomic_write_text, dumps_line, iter_jsonl
 from .budget import choose
 from .engine import EngineUnavailable, get_engine
@@ -96,9 +97,10 @@ def _issue(
     )
 
 
-def upload_channel_map(layout: DataLayout, upload: str) -> dict[str, str] | None:
+def upload_channel_map(layout: DataLayout, upload: str,
+                       limits: InputLimits = DEFAULT_LIMITS) -> dict[str, str] | None:
     """The upload descriptor's two-channel map, when it names one (else the settings' default)."""
-    desc, _ = load_descriptor(layout.upload_dir(upload))
+    desc, _ = load_descriptor(layout.upload_dir(upload), limits)
     return _channel_map(desc)
 
 
@@ -180,10 +182,12 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, max_tasks_per_child=1)
 
 
-def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None = None) -> SynthResult:
+def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None = None,
+                 limits: InputLimits = DEFAULT_LIMITS) -> SynthResult:
     """Render the text-only conversations of one upload (those its synth choice and budget pick: budget.py);
-    see the module docstring. Writes work/<upload>/synth_report.json."""
-    result = _synth(layout, upload, settings or SynthSettings())
+    see the module docstring. Writes work/<upload>/synth_report.json. `limits`: the input limits every stage
+    reads (the descriptor's bounds; a turn over limits.max_turn_chars is not rendered either)."""
+    result = _synth(layout, upload, settings or SynthSettings(), limits)
     atomic_write_json(layout.synth_report(upload), result.report(upload))
     return result
 
@@ -192,7 +196,8 @@ def _spoken_chars(rec: VakRecord) -> int:
     return sum(len(t.text or "") for t in rec.turns if t.is_spoken)
 
 
-def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthResult:
+def _synth(layout: DataLayout, upload: str, settings: SynthSettings,
+           limits: InputLimits = DEFAULT_LIMITS) -> SynthResult:
     src, dst = layout.redacted(upload), layout.synthesized(upload)
     result = SynthResult()
     if not src.exists():
@@ -223,12 +228,12 @@ def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthRes
             )
     result.engine = f"{engine.name} {engine.version}" if engine is not None else "none"
     stamp = settings_hash(settings, gaps, engine) if engine is not None else ""
-    desc, _ = load_descriptor(layout.upload_dir(upload))
+    desc, _ = load_descriptor(layout.upload_dir(upload), limits)
     cmap = _channel_map(desc)
     choice = desc.defaults.synth if desc is not None else SynthChoice()
     result.budget = choice.model_dump(mode="json")
     chosen = choose(choice, ((r.id, _spoken_chars(r)) for r in _records(src)  # too long: never rendered, no cost
-                             if is_text_only(r) and over_limits(r, settings) is None), settings.rate_wpm)
+                             if is_text_only(r) and over_limits(r, settings, limits) is None), settings.rate_wpm)
     workers = max(1, settings.workers or os.cpu_count() or 1)
     gate = gate_context(layout.release_files(upload), f"work/{upload}/redacted.jsonl")  # where its logs are
     pending: deque[tuple[str | Future, int, str | None, str | None]] = deque()  # (line|future, line no, id, raw)
@@ -278,13 +283,13 @@ def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthRes
                 if is_text_only(rec):
                     result.stayed_text["synth_off" if not settings.enabled else "engine_unavailable"] += 1
                 continue
-            too_long = over_limits(rec, settings)
+            too_long = over_limits(rec, settings, limits)
             if too_long is not None:
                 result.passed_through += 1
                 result.stayed_text["too_long"] += 1
                 result.issues.append(_issue(upload, "synth_text_too_long", f"not rendered: {too_long[0]}",
-                                            "split the conversation's long turns in the upload, or raise synth "
-                                            f"{too_long[1]}; the record stays text-only", jl.line, rec.id,
+                                            "split the conversation's long turns in the upload, or raise "
+                                            f"{_where(too_long[1])}; the record stays text-only", jl.line, rec.id,
                                             Severity.WARN).model_copy(update={"turn_index": too_long[2]}))
                 pending.append((raw_line, jl.line, rec.id, None))
                 continue
@@ -344,22 +349,31 @@ def _synth(layout: DataLayout, upload: str, settings: SynthSettings) -> SynthRes
     return result
 
 
-def over_limits(rec: VakRecord, settings: SynthSettings) -> tuple[str, str, int | None] | None:
-    """(why, the setting, turn index) when the record's spoken text is beyond synth's limits, else None.
+def over_limits(rec: VakRecord, settings: SynthSettings,
+                limits: InputLimits | None = None) -> tuple[str, str, int | None] | None:
+    """(why, the setting, turn index) when the record's spoken text is beyond synth's limits (or the input
+    limits' max_turn_chars, when lower), else None.
 
     Checked before anything is rendered: a 20 MB chat message would otherwise be spoken for days."""
     total = 0
+    most, setting = settings.max_turn_chars, "max_turn_chars"
+    if limits is not None and limits.max_turn_chars < most:
+        most, setting = limits.max_turn_chars, "limits.max_turn_chars"
     for i, t in enumerate(rec.turns):
         if not t.is_spoken or not t.text:
             continue
-        if len(t.text) > settings.max_turn_chars:
-            return (f"turn {i} has {len(t.text)} characters, more than max_turn_chars ({settings.max_turn_chars})",
-                    "max_turn_chars", i)
+        if len(t.text) > most:
+            return (f"turn {i} has {len(t.text)} characters, more than {setting} ({most})", setting, i)
         total += len(t.text)
     if total > settings.max_record_chars:
         return (f"the conversation has {total} spoken characters, more than max_record_chars "
                 f"({settings.max_record_chars})", "max_record_chars", None)
     return None
+
+
+def _where(setting: str) -> str:
+    """Where a limit named by `over_limits` is set (fix texts name only settings that exist)."""
+    return f"the data resource's {setting}" if setting.startswith("limits.") else f"synth {setting}"
 
 
 def _records(path: Path):
