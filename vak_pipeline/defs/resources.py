@@ -46,9 +46,19 @@ class DataResource(dg.ConfigurableResource):
         run = context.run
         self._partition = run.tags.get("dagster/partition") if run is not None else None
         if run is not None:
+            self._refuse_links()
             self._tag_truthfully(context)
             self.pull()
             self._take_writer_lock(context)
+
+    def _refuse_links(self) -> None:
+        """A linked data root, raw/ or upload folder fails the step with one sentence (sources.links)."""
+        from vak_pipeline.mirror import is_url
+        from vak_pipeline.sources.links import data_root_link
+
+        why = None if is_url(self.root) else data_root_link(self.root, self._partition)
+        if why is not None:
+            raise dg.Failure(description=why, allow_retries=False)
 
     def _tag_truthfully(self, context: dg.InitResourceContext) -> None:
         """The run says the root it really works on and who launched it (a Materialize button's run has
