@@ -113,16 +113,24 @@ def redact_name(text: str, locale: str | None = None) -> tuple[str, bool]:
     return "".join(out), True
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+(?:[\s._\-]+[^\x00-\x7f]+)*")
+# a word holding a character with no ASCII base (`Łukasz`: Ł does not fold), and the next such words
+_NON_ASCII_WORD = r"[^\s._\-/]*[^\x00-\x7f][^\s._\-/]*"
+_NON_ASCII = re.compile(rf"{_NON_ASCII_WORD}(?:[\s._\-]+{_NON_ASCII_WORD})*")
+
+
+def _folded(text: str) -> str:
+    """`text` with accents dropped where a letter has an ASCII base (`Müller` -> `Muller`); others kept."""
+    return "".join(c for c in unicodedata.normalize("NFKD", unicodedata.normalize("NFC", text))
+                   if not unicodedata.combining(c))
 
 
 def unfoldable_as_text(text: str) -> tuple[str, bool]:
-    """`text` with each run of characters that have no ASCII base (`देविका`, `张伟`) replaced by `text`; True when
-    one was. Why: such a run is dropped by `slugify`, which would tell two names apart by a short hash of the
-    name itself, and a hash of a name can be tested against a list of names; a name the recognizers miss in a
-    script they do not read must not become one. The file's own tag (from its bytes) tells the files apart."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", unicodedata.normalize("NFC", text))
-                     if not unicodedata.combining(c))
+    """`text` with each word holding characters that have no ASCII base (`देविका`, `张伟`, `Łukasz`) replaced by
+    `text`; True when one was. Why: such a run is dropped by `slugify`, which would tell two names apart by a
+    short hash of the name itself, and a hash of a name can be tested against a list of names; a name the
+    recognizers miss in a script they do not read must not become one. The file's own tag (from its bytes)
+    tells the files apart."""
+    folded = _folded(text)
     if folded.isascii():
         return text, False
     return _NON_ASCII.sub("text", folded), True
@@ -143,7 +151,7 @@ def public_file(file: str, sha256: str | Callable[[], str], locale: str | None =
     changed = False
     safe: list[str] = []
     for part in [*parts[:-1], stem]:
-        new, hit = redact_name(part, locale)
+        new, hit = redact_name(_folded(part), locale)  # `Wójcik` is read as `Wojcik`
         new, lossy = unfoldable_as_text(new)
         safe.append(new)
         changed |= hit or lossy
