@@ -79,7 +79,7 @@ def tag_of(hexdigest: str, n: int = 8) -> str:
 
 
 _MERGE_GLUE = re.compile(r"^[\s._\-]*$")
-_LABEL = {"person_name": "name"}
+_LABEL = {"person_name": "name", "unsure_number": "number"}
 
 
 def _pack(locale: str | None):  # noqa: ANN202 - LocalePack, imported lazily (packs load in ~0.15 s)
