@@ -52,7 +52,8 @@ from .names import write_name_map
 AIDB_SUFFIX = ".aidb.jsonl"
 MESSAGES_SUFFIX = ".messages.jsonl"
 TEXT_STAGE = "text_import"
-TEXT_IMPORT_VERSION = "2"  # bump when a line would import differently (part of tagged_turns' code_version); 2: limits
+# bump when a line would import differently (part of tagged_turns' code_version); 2: limits; 3: ids (issue 26)
+TEXT_IMPORT_VERSION = "3"
 
 
 def text_files(upload_dir: Path) -> list[tuple[str, Path]]:
