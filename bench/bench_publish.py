@@ -55,13 +55,13 @@ def publish(root: Path) -> dict[str, float]:
     """The publish job's library calls, in its order; seconds per step."""
     from vak_pipeline.identity import split_links
     from vak_pipeline.layout import DataLayout
+    from vak_pipeline.quality.recordings import QualityThresholds, quality_rules
     from vak_pipeline.recipes.cascaded import export_cascaded
     from vak_pipeline.recipes.duplex_s2s import export_duplex_s2s
     from vak_pipeline.recipes.moshi_lora import export_moshi_lora
     from vak_pipeline.recipes.parquet import export_parquet
     from vak_pipeline.recipes.turn_based import export_turn_based
     from vak_pipeline.release import begin_candidate, promote
-    from vak_pipeline.report.quality import QualityThresholds, quality_rules
     from vak_pipeline.rules.publish import publish_manifest
     from vak_pipeline.splits import SplitConfig, split_manifest
 

@@ -177,6 +177,9 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
         if not (data_dir / "raw").is_dir():
             raise FileNotFoundError(f"{mirror.url}/raw does not exist; put each delivery in {mirror.url}/raw/<upload>/")
     data_dir = Path(data_dir)
+    from .uploads.links import refuse_linked_root
+
+    refuse_linked_root(data_dir)  # a linked data root or raw/: nothing is run (LinkedDataPath, a sentence)
     layout = DataLayout.at(data_dir)
     names = uploads or layout.uploads()
     refused = _refuse_pii_names(names, echo)

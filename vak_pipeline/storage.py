@@ -11,6 +11,7 @@ import errno
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -68,13 +69,26 @@ def give_umask_mode(target: int | Path, directory: bool = False) -> None:
         os.chmod(target, mode)
 
 
+def has_umask_mode(path: Path) -> bool:
+    """`path`'s permission bits are those a plain create gets under the user's umask (0644 under 022)."""
+    return stat.S_IMODE(os.stat(path).st_mode) == 0o666 & ~current_umask()
+
+
 def link_or_copy(src: Path, dst: Path) -> None:
     """`dst` becomes `src`'s content: a hard link where the filesystem allows (no bytes copied; neither file
-    is ever edited in place, every write replaces), else an atomic copy."""
+    is ever edited in place, every write replaces), else an atomic copy.
+
+    A hard link shares the inode, so it shares the mode: a link is made only when `src` already has the mode a
+    release file gets (`has_umask_mode`). Otherwise (a raw recording of 0600 or 0444, say) `dst` is a copy with
+    that mode, and `src`'s mode is never changed (raw files are never modified)."""
     import shutil
 
     dst = Path(dst)
     dst.parent.mkdir(parents=True, exist_ok=True)
+    if not has_umask_mode(src):
+        with open(src, "rb") as fin, atomic_open(dst, "wb", encoding=None) as fout:
+            shutil.copyfileobj(fin, fout, 1 << 20)
+        return
     try:
         tmp = dst.with_name(f".{dst.name}.link.tmp")
         tmp.unlink(missing_ok=True)

@@ -27,6 +27,7 @@ from ..storage import JsonlWriter, iter_jsonl
 from ..uploads.descriptor import RecordingSettings, load_descriptor
 from ..uploads.ids import conversation_id, public_file
 from ..uploads.inventory import current_inventory, kind_of
+from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from ..uploads.links import link_issue
 from ..uploads.names import write_name_map
 from .decode import AudioError
@@ -107,14 +108,15 @@ class _NormalizeStage(Stage):
     process = staticmethod(_normalize_batch)
 
     def __init__(self, layout: DataLayout, upload: str, workers: int, target_rate: int, quality: str, block_s: float,
-                 max_duration_s: float | None, refuse: Callable[[Path], bool] | None) -> None:
+                 max_duration_s: float | None, refuse: Callable[[Path], bool] | None,
+                 limits: InputLimits = DEFAULT_LIMITS) -> None:
         self.layout, self.upload, self.workers, self.refuse = layout, upload, workers, refuse
         self.target_rate, self.quality, self.block_s = target_rate, quality, block_s
         self.max_duration_s = max_duration_s
         self.result = UploadAudioResult(upload=upload, audio_index=str(layout.audio_index(upload)),
                                         report=str(layout.upload_report(upload)))
         self.upload_dir = layout.upload_dir(upload)
-        self.desc, issues = load_descriptor(self.upload_dir)
+        self.desc, issues = load_descriptor(self.upload_dir, limits)  # the limits every stage reads
         self.inv = current_inventory(self.upload_dir, layout.inventory(upload))
         self.result.counts = self.inv.counts()
         self.audio_files = [f for f in self.inv.files if f.kind == "audio"]
@@ -235,7 +237,8 @@ class _NormalizeStage(Stage):
 def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_rate: int = TARGET_RATE,
                      quality: str = "HQ", block_s: float = DEFAULT_BLOCK_S,
                      max_duration_s: float | None = DEFAULT_MAX_DURATION_S,
-                     refuse: Callable[[Path], bool] | None = None, run_key: str = "") -> UploadAudioResult:
+                     refuse: Callable[[Path], bool] | None = None, limits: InputLimits = DEFAULT_LIMITS,
+                     run_key: str = "") -> UploadAudioResult:
     """Normalize every recording of `upload`; write audio.jsonl and report.json; return what happened.
 
     A recording the erasure ledger names (its bytes or its conversation id) is not decoded; `refuse(wav)`
@@ -245,7 +248,7 @@ def normalize_upload(layout: DataLayout, upload: str, workers: int = 1, target_r
     A recording is keyed (core.stage) by its bytes, the settings that shape its wav, its conversation id
     and the duration cap; an unchanged key reuses the ledger's row (or its failure) without decoding.
     """
-    stage = _NormalizeStage(layout, upload, workers, target_rate, quality, block_s, max_duration_s, refuse)
+    stage = _NormalizeStage(layout, upload, workers, target_rate, quality, block_s, max_duration_s, refuse, limits)
     stage.run_key = run_key  # the run config that shaped it (report.freshness)
     run_stage(stage)
     return stage.result

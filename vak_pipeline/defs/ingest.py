@@ -69,6 +69,7 @@ def normalized_audio(context: dg.AssetExecutionContext, config: NormalizeConfig,
 
         res = normalize_upload(data.layout, context.partition_key, workers=config.workers, quality=config.quality,
                                max_duration_s=config.max_duration_s, refuse=refuse_audio(data.layout.root),
+                               limits=data.input_limits,
                                run_key=config_key(context.run.run_config))
     errors = [i for i in res.issues if i.severity.value == "ERROR"]
     context.log.info(f"{context.partition_key}: {res.recordings} recordings ({res.decoded} decoded, "

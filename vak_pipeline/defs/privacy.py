@@ -31,6 +31,7 @@ def redacted_manifest(context: dg.AssetExecutionContext, config: RedactionConfig
 
     settings = library_settings(config, RedactionSettings)
     res = redact_upload(data.layout, context.partition_key, settings, workers=config.workers,
+                        limits=data.input_limits,
                         run_key=config_key(context.run.run_config))
     if res.skipped_redaction:
         context.log.warning(f"REDACTION SKIPPED: {res.skipped_redaction} record(s) left unredacted and marked "

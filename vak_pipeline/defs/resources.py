@@ -11,8 +11,13 @@ from pydantic import Field, PrivateAttr
 from vak_pipeline.layout import DataLayout
 from vak_pipeline.speech.asr import AsrSettings
 from vak_pipeline.speech.diarize import DiarizerSettings
+from vak_pipeline.uploads.limits import InputLimits
 
 from .config import config_class, library_settings
+
+
+class LimitsConfig(config_class(InputLimits)):
+    """uploads.limits.InputLimits, as config (the data resource's `limits`)."""
 
 
 class DataResource(dg.ConfigurableResource):
@@ -22,11 +27,16 @@ class DataResource(dg.ConfigurableResource):
     step pulls what that step needs (`pull`; an upload's ingest run: only that upload), and tearing it down
     pushes what the step wrote, so steps on different machines share the bucket. `layout` only names the
     paths; it never downloads. A sensor (no run) pulls nothing: it lists uploads through `mirror()`.
+
+    `limits`: how large and deep an uploaded file may be (uploads.limits.InputLimits), set in this one place
+    for every stage that reads an upload (normalize, tagged_turns and its text import, redaction, synth).
     """
 
     root: str = "data"
     cache: str = Field(default="", description="Local mirror of a URL root (default $VAK_CACHE or "
                                                "~/.cache/vak_pipeline/<hash of the URL>); unused for a path.")
+    limits: LimitsConfig = Field(default_factory=LimitsConfig, description="Input limits every stage that reads "
+                                 "an upload honours (uploads.limits.InputLimits).")
     _mirror: Any = PrivateAttr(default=None)
     _pulled: bool = PrivateAttr(default=False)
     _partition: str | None = PrivateAttr(default=None)
@@ -36,9 +46,19 @@ class DataResource(dg.ConfigurableResource):
         run = context.run
         self._partition = run.tags.get("dagster/partition") if run is not None else None
         if run is not None:
+            self._refuse_links()
             self._tag_truthfully(context)
             self.pull()
             self._take_writer_lock(context)
+
+    def _refuse_links(self) -> None:
+        """A linked data root, raw/ or upload folder fails the step with one sentence (uploads.links)."""
+        from vak_pipeline.mirror import is_url
+        from vak_pipeline.uploads.links import data_root_link
+
+        why = None if is_url(self.root) else data_root_link(self.root, self._partition)
+        if why is not None:
+            raise dg.Failure(description=why, allow_retries=False)
 
     def _tag_truthfully(self, context: dg.InitResourceContext) -> None:
         """The run says the root it really works on and who launched it (a Materialize button's run has
@@ -91,6 +111,11 @@ class DataResource(dg.ConfigurableResource):
             mirror.pull(step_scope(self._partition))
             self._pulled = True
         return self.layout
+
+    @property
+    def input_limits(self) -> InputLimits:
+        """`limits` as the library's model."""
+        return library_settings(self.limits, InputLimits)
 
     @property
     def layout(self) -> DataLayout:

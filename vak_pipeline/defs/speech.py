@@ -80,7 +80,9 @@ def tagged_turns(context: dg.AssetExecutionContext, config: TagConfig, data: Dat
     from vak_pipeline.uploads.ingested import config_key
 
     res = tag_upload(data.layout, upload, max_gap_s=config.max_gap_s,
-                     limits=library_settings(config, TagSettings).limits, refuse=refuse_text(data.layout.root),
+                     # the data resource's limits; the older tagged_turns config field can only lower them
+                     limits=data.input_limits.stricter(library_settings(config, TagSettings).limits),
+                     refuse=refuse_text(data.layout.root),
                      run_key=config_key(context.run.run_config))
     context.log.info(f"{upload}: {res.records} records ({res.from_audio} audio, {res.from_text} text, "
                      f"{res.from_vakforge} vakforge), {len(res.issues)} issues")

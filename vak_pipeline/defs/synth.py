@@ -36,7 +36,8 @@ def synth(context: dg.AssetExecutionContext, config: SynthConfig, data: DataReso
 
     settings = library_settings(config, SynthSettings)
     # its report closes the chain `vak run`, the sensor and the schedule read as "already ingested" (freshness)
-    res = synth_upload(data.layout, context.partition_key, settings, run_key=config_key(context.run.run_config))
+    res = synth_upload(data.layout, context.partition_key, settings, data.input_limits,
+                       run_key=config_key(context.run.run_config))
     context.log.info(
         f"{context.partition_key}: {res.rendered} rendered ({res.audio_s:.1f} s of audio), "
         f"{res.cached} unchanged, {res.passed_through} passed through, {res.failed} failed; "

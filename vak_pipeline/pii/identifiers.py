@@ -6,13 +6,18 @@ have. So identifiers get a second, token-level check: a letter token of 3+ chara
 when the name lexicon (names-dataset, `name_lexicon`) lists it as a first or last name and no word list
 calls it an ordinary word; a token no word list knows (`raghunathan`, `quarrington`) that sits next to a
 name or another PII hit is taken as the rest of that name (call recorders write "<number>_<first>-<last>").
-A lone unknown token (`hinglish`, `aidb`) stays: without a neighbour it is no evidence of a person.
+A run of 9 or more digits is a number of no known type (`Lori_7400123456`: a national number without its
+trunk prefix) and is replaced like one. A lone unknown token is a name only when the lexicon's rare-name table
+lists it (`raghunathan.wav`: a name of many countries that no word list knows, `name_lexicon._rare_names`);
+any other (`hinglish`, `aidb`) stays, and so do words (`order.wav`, `support.wav`, `billing-march.wav`).
+Letters are read through their accents (`César`, `Wójcik`), one character for one, so ranges still hold.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 from ..locales.base import LocalePack
 from .scan import PiiFinding, scan_pii
@@ -21,6 +26,9 @@ _TOKEN = re.compile(r"[A-Za-z]+")
 _GLUE = re.compile(r"^[\s._+\-]*$")  # what may separate two tokens of one name in an identifier
 NAME_TYPE = "person_name"
 TOP_RANK, FIRST_ZIPF, LAST_ZIPF = 500, 4.0, 3.0
+ENGLISH_NAME_ZIPF = 3.5  # a top name in the English word list below this is a name in an identifier
+_DIGITS = re.compile(r"(?<!\d)\d{9,}(?!\d)")  # 9+ digits in a row: a phone or account number, whatever type
+DIGITS_TYPE = "unsure_number"
 LATIN_COUNTRIES = frozenset({"US", "GB", "IN"})
 
 
@@ -38,17 +46,21 @@ def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
     ordinary = frozenset(lex.common | lex.english | _NON_NAME)
 
     def is_name(t: str) -> bool:
-        if len(t) < 3 or t in ordinary:
-            return False
         first, last = lex.first.get(t) or {}, lex.last.get(t) or {}
         latin = [r for c, r in (*first.items(), *last.items()) if c in LATIN_COUNTRIES]
+        if len(t) >= 3 and t in lex.english and t not in lex.common and t not in _NON_NAME and latin \
+                and min(latin) <= TOP_RANK and wordfreq.zipf_frequency(t, "en") < ENGLISH_NAME_ZIPF:
+            return True  # "lori", "kirsten": in the 40k-word list, but a top name rarer than a common word
+        if len(t) < 3 or t in ordinary:
+            return False
         if latin and min(latin) <= TOP_RANK:
             return True
         # the romanised Chinese lists are noisy ("tools", "parts"): only rare words count from them
         is_first = any(c in LATIN_COUNTRIES for c in first)
         return bool(first or last) and wordfreq.zipf_frequency(t, "en") < (FIRST_ZIPF if is_first else LAST_ZIPF)
 
-    return frozenset(t for t in (*lex.first, *lex.last) if is_name(t)), ordinary
+    names = frozenset(t for t in (*lex.first, *lex.last) if is_name(t))
+    return names | (lex.rare - ordinary), ordinary - names
 
 
 def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
@@ -57,9 +69,12 @@ def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
     `names`: names the uploader declared; `persona`: the agent persona's name tokens (not PII)."""
     if not text:
         return []
+    text = _fold(text)  # `César`, `vicente.césar@example.org` are read through their accents
     # a lower-case text is judged by the token check below, not by the prose rules ("billing" is no name)
     found = [f for f in scan_pii(pack, text, names, persona)
              if f.type != NAME_TYPE or text[f.start:f.end] != text[f.start:f.end].lower()]
+    found += [PiiFinding(type=DIGITS_TYPE, start=m.start(), end=m.end(), recognizer="identifier_digits")
+              for m in _DIGITS.finditer(text) if not _covered(found, m.start(), m.end())]
     lexicon_names, ordinary = _vocabulary()
     tokens = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(text)]
     hit = [len(w) >= 3 and w in lexicon_names and w not in persona and not _covered(found, s, e)
@@ -83,6 +98,17 @@ def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
             continue
         out.append(f)
     return out
+
+
+def _fold(text: str) -> str:
+    """`text` with each letter that has an ASCII base replaced by it, one character for one (offsets hold)."""
+    if text.isascii():
+        return text
+    out = []
+    for c in text:
+        base = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+        out.append(base if len(base) == 1 and base.isascii() else c)
+    return "".join(out)
 
 
 def _covered(found: list[PiiFinding], s: int, e: int) -> bool:

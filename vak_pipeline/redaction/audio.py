@@ -127,17 +127,26 @@ def write_masked(src: Path, dst: Path, masks: list[AudioMask], settings: AudioSe
 
 
 def publish_copy(src: Path, dst: Path) -> None:
-    """`dst` becomes a copy of `src` (a hard link when possible: neither file is ever edited in place)."""
+    """`dst` becomes a copy of `src` (a hard link when possible: neither file is ever edited in place).
+
+    A vakforge import's audio comes from raw/: a link would give the release file the raw file's mode (one
+    inode), so it is linked only when that mode is already the release's (umask) mode, else copied; the raw
+    file's mode is never changed."""
     import os
     import shutil
+
+    from ..storage import give_umask_mode, has_umask_mode
 
     dst.parent.mkdir(parents=True, exist_ok=True)
     tmp = dst.with_name(f".{dst.name}.link.tmp")
     tmp.unlink(missing_ok=True)
     try:
+        if not has_umask_mode(src):
+            raise OSError("modes differ: copy")
         os.link(src, tmp)
     except OSError:
         shutil.copyfile(src, tmp)
+        give_umask_mode(tmp)
     os.replace(tmp, dst)
 
 

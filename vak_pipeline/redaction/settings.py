@@ -10,10 +10,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .audio import AudioSettings
 
-STAGE_VERSION = "3"  # bump when the redacted record for the same input and settings would change
+# bump when the redacted record for the same input and settings would change; 4: synthetic records cleaned too
+STAGE_VERSION = "4"
 # bump when a recognizer (pii/, locales/ code) would find other spans in the same text: an explicit constant, so a
 # comment edit never re-redacts a year of data (the locale pack files are fingerprinted: they are data)
-RECOGNIZERS_VERSION = "1"
+RECOGNIZERS_VERSION = "2"  # 2: personal references, identifier digits, accents, rare names
 
 
 class RedactionSettings(BaseModel):

@@ -47,6 +47,7 @@ from ..locales import UnknownLocale, get_pack
 from ..schema import Alignment, VakRecord
 from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside, sha256_file
 from ..uploads.descriptor import load_descriptor
+from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from .audio import publish_copy, write_masked
 from .published import clean_published, pseudonym_key
 from .redact import redact_record_full
@@ -72,9 +73,9 @@ class RedactionResult(StageResult):
     schema_misfits: int = Field(0, description="replacements that no longer fit their field's schema")
 
 
-def descriptor_names(layout: DataLayout, upload: str) -> tuple[str, ...]:
+def descriptor_names(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS) -> tuple[str, ...]:
     """Every person name the upload descriptor lists (defaults and per-file rows): redacted everywhere."""
-    desc, _ = load_descriptor(layout.upload_dir(upload))
+    desc, _ = load_descriptor(layout.upload_dir(upload), limits)
     if desc is None:
         return ()
     names = set(desc.defaults.names)
@@ -126,14 +127,15 @@ def _published(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
 
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
-                  workers: int = 1, batch: int = 64, run_key: str = "") -> RedactionResult:
+                  workers: int = 1, batch: int = 64, limits: InputLimits = DEFAULT_LIMITS,
+                  run_key: str = "") -> RedactionResult:
     """Redact every record of one upload; see the module docstring. Bad lines become Issues; the issues and
     counts also go to work/<upload>/redaction_report.json (core.stage.write_report).
 
     workers > 1 redacts changed records in a spawn process pool, `batch` records per task (core.runner);
     lines, logs, ledger and issues come out in input order, identical to workers=1.
     """
-    stage = _RedactStage(layout, upload, settings or RedactionSettings(), workers, batch)
+    stage = _RedactStage(layout, upload, settings or RedactionSettings(), workers, batch, limits)
     stage.run_key = run_key  # the run config that shaped it (report.freshness)
     if not layout.conversations(upload).exists():
         stage.result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
@@ -157,11 +159,11 @@ class _RedactStage(Stage):
     report = DataLayout.redaction_report
 
     def __init__(self, layout: DataLayout, upload: str, settings: RedactionSettings, workers: int,
-                 batch: int) -> None:
+                 batch: int, limits: InputLimits = DEFAULT_LIMITS) -> None:
         self.layout, self.upload, self.settings = layout, upload, settings
         self.workers, self.batch = workers, batch if workers > 1 else 1
         self.result = RedactionResult(upload=upload)
-        self.names = descriptor_names(layout, upload)
+        self.names = descriptor_names(layout, upload, limits)
         self.process = functools.partial(_redact_batch, layout, upload, self.names, settings)
         self.lines: dict[str, int] = {}  # item -> its line number in this run, while it is in flight
         self.hits: dict[str, tuple[LedgerEntry, str | None, RedactionResult]] = {}  # reusable entries, as reused
@@ -206,7 +208,7 @@ class _RedactStage(Stage):
                     "fix the record in the text/speech stage output", jl.line)])))
                 continue
             if rec.meta.source == "synthetic":  # no real person's data: published as it is
-                yield Done(_publish_synthetic(layout, upload, rec, jl.line))
+                yield Done(_publish_synthetic(layout, upload, rec, self.names, jl.line))
                 continue
             if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
                 meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False,
@@ -261,11 +263,18 @@ def _reused(layout: DataLayout, upload: str, entry: LedgerEntry, previous: Previ
     return entry, line, RedactionResult(unchanged=1, counts_by_type=dict(entry.outputs.get("counts", {})))
 
 
-def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord,
+def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...],
                        line: int) -> tuple[str | None, RedactionResult]:
     """A synthetic record's audio and word timings, kept unchanged as its release files; its audio.path made
-    the release's."""
+    the release's. Its turns are nobody's words, but its speaker ids and metadata came from whoever built the
+    upload (an e-mail as a speaker id, a customer's name in metadata): cleaned like every other record's."""
     part = RedactionResult(synthetic=1)
+    try:
+        rec, counts = clean_published(rec, get_pack(rec.locale), names,
+                                      functools.partial(pseudonym_key, layout.root / "work"))
+        part.counts_by_type.update(counts)
+    except UnknownLocale:
+        pass  # validation rejects the locale; nothing of this record is published
     if rec.audio is not None:
         src = resolve_inside(layout.root, rec.audio.path)
         if src is None or not src.is_file():

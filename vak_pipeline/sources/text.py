@@ -53,7 +53,8 @@ from .messages import MessagesImportContext
 AIDB_SUFFIX = ".aidb.jsonl"
 MESSAGES_SUFFIX = ".messages.jsonl"
 TEXT_STAGE = "text_import"
-TEXT_IMPORT_VERSION = "2"  # bump when a line would import differently (part of tagged_turns' code_version); 2: limits
+# bump when a line would import differently (part of tagged_turns' code_version); 2: limits; 3: ids (issue 26)
+TEXT_IMPORT_VERSION = "3"
 
 
 def text_files(upload_dir: Path) -> list[tuple[str, Path]]:
@@ -129,8 +130,8 @@ def _lines(layout: DataLayout, upload: str, limits: InputLimits,
             if jl.error:
                 issue = fmt.line_error(jl.code, jl.error, ctx.file, jl.line)
                 if jl.code == "line_too_long":
-                    issue = issue.model_copy(update={"fix": "split the record, or raise limits.max_line_bytes in "
-                                                            "the tagged_turns config"})
+                    issue = issue.model_copy(update={"fix": "split the record, or raise the data resource's "
+                                                            "limits.max_line_bytes"})
                 yield issue
                 continue
             yield file, jl
@@ -321,7 +322,7 @@ def turn_too_long(obj: dict[str, Any], kind: str, limits: InputLimits, file: str
     if n_turns > limits.max_turns:
         return Issue(code=f"{kind}_too_many_turns", message=f"the record has {n_turns} turns, more than the limit of "
                      f"{limits.max_turns}; it is refused", fix="split the conversation into several records, or "
-                     "raise limits.max_turns in the tagged_turns config", family="turns",
+                     "raise the data resource's limits.max_turns", family="turns",
                      record_id=rid[:80] if rid else None, field="messages" if kind == "messages" else "turns",
                      file=file, line=line)
     long = first_long_turn(obj, kind, limits.max_turn_chars)
@@ -330,7 +331,7 @@ def turn_too_long(obj: dict[str, Any], kind: str, limits: InputLimits, file: str
     turn, fld, n = long
     return Issue(code=f"{kind}_turn_too_long", message=f"turn {turn} has {n} characters, more than the limit of "
                  f"{limits.max_turn_chars}; the record is refused", fix="split the text into shorter turns, or "
-                 "raise limits.max_turn_chars in the tagged_turns config", family="turns",
+                 "raise the data resource's limits.max_turn_chars", family="turns",
                  record_id=rid[:80] if rid else None, turn_index=turn, field=fld, file=file, line=line)
 
 
@@ -381,7 +382,8 @@ def write_redaction_log(layout: DataLayout, upload: str | None, item: ImportedRe
     return path
 
 
-def import_text_upload(upload_dir: Path, out_path: Path) -> tuple[int, list[Issue]]:
+def import_text_upload(upload_dir: Path, out_path: Path,
+                       limits: InputLimits = DEFAULT_LIMITS) -> tuple[int, list[Issue]]:
     """`vak import-text`: write the canonical records of one upload folder to `out_path` (JSONL).
 
     The data root is the folder above raw/ when the upload sits in <root>/raw/<upload>; otherwise the
@@ -394,7 +396,7 @@ def import_text_upload(upload_dir: Path, out_path: Path) -> tuple[int, list[Issu
         layout = _DetachedLayout(root=Path(out_path).parent, upload_path=upload_dir)
     issues: list[Issue] = []
     with JsonlWriter(Path(out_path)) as w:
-        for item in iter_text_records(layout, upload_dir.name):
+        for item in iter_text_records(layout, upload_dir.name, limits=limits):
             if isinstance(item, Issue):
                 issues.append(item)
             else:

@@ -111,7 +111,7 @@ def iter_vakforge_imports(layout: DataLayout, upload: str, limits: InputLimits =
                             fix="fix the record to match the vakforge.jsonl schema", family="structure",
                             file=f"{upload}/{rel}", line=ml.line, field=ml.field, record_id=ml.record_id)
             else:
-                fix = ("split the record, or raise limits.max_line_bytes in the tagged_turns config"
+                fix = ("split the record, or raise the data resource's limits.max_line_bytes"
                        if ml.code == "line_too_long" else "fix or remove the line")
                 yield Issue(code=f"vakforge_{ml.code}", message=ml.error or "", fix=fix, family="structure",
                             file=f"{upload}/{rel}", line=ml.line or None)

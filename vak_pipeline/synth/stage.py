@@ -43,6 +43,7 @@ from ..layout import DataLayout
 from ..schema import VakRecord
 from ..storage import atomic_write_bytes, atomic_write_json, atomic_write_text, dumps_line, iter_jsonl
 from ..uploads.descriptor import SynthChoice, UploadDescriptor, load_descriptor
+from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from .budget import choose
 from .engine import EngineUnavailable, get_engine
 from .gate import gate_context, rule_errors
@@ -158,10 +159,11 @@ def render_job(job: dict[str, Any]) -> LedgerEntry:
 
 
 def synth_upload(layout: DataLayout, upload: str, settings: SynthSettings | None = None,
-                 run_key: str = "") -> SynthResult:
+                 limits: InputLimits = DEFAULT_LIMITS, run_key: str = "") -> SynthResult:
     """Render the text-only conversations of one upload (those its synth choice and budget pick: budget.py);
-    see the module docstring. Writes work/<upload>/synth_report.json."""
-    stage = _SynthStage(layout, upload, settings or SynthSettings())
+    see the module docstring. Writes work/<upload>/synth_report.json. `limits`: the input limits every stage
+    reads (the descriptor's bounds; a turn over limits.max_turn_chars is not rendered either)."""
+    stage = _SynthStage(layout, upload, settings or SynthSettings(), limits)
     stage.run_key = run_key  # the run config that shaped it (report.freshness)
     if not layout.redacted(upload).exists():
         stage.result.issues.append(_issue(upload, "synth_input_missing", "redacted.jsonl does not exist",
@@ -176,6 +178,13 @@ def _spoken_chars(rec: VakRecord) -> int:
     return sum(len(t.text or "") for t in rec.turns if t.is_spoken)
 
 
+def upload_channel_map(layout: DataLayout, upload: str,
+                       limits: InputLimits = DEFAULT_LIMITS) -> dict[str, str] | None:
+    """The upload descriptor's two-channel map, when it names one (else the settings' default)."""
+    desc, _ = load_descriptor(layout.upload_dir(upload), limits)
+    return _channel_map(desc)
+
+
 class _SynthStage(Stage):
     """synth on the stage runner: a job per text-only conversation to render; every other line passes through."""
 
@@ -187,8 +196,9 @@ class _SynthStage(Stage):
     pool = PoolSettings("forkserver", fresh=True, preload=("vak_pipeline.synth.warm",))
     process = staticmethod(_render_batch)
 
-    def __init__(self, layout: DataLayout, upload: str, settings: SynthSettings) -> None:
-        self.layout, self.upload, self.settings = layout, upload, settings
+    def __init__(self, layout: DataLayout, upload: str, settings: SynthSettings,
+                 limits: InputLimits = DEFAULT_LIMITS) -> None:
+        self.layout, self.upload, self.settings, self.limits = layout, upload, settings, limits
         self.result = SynthResult(upload=upload)
         self.workers = max(1, settings.workers or os.cpu_count() or 1)
         self.raw: dict[str, str] = {}  # item -> its input line, while it renders (a failure passes it through)
@@ -200,7 +210,7 @@ class _SynthStage(Stage):
         return [self.previous, self.out]
 
     def items(self) -> Iterator[Job | Done]:
-        layout, upload, settings, result = self.layout, self.upload, self.settings, self.result
+        layout, upload, settings, result, limits = self.layout, self.upload, self.settings, self.result, self.limits
         src = layout.redacted(upload)
         gaps = choose_gap_model(settings, (r for r in _records(src) if is_real_call(r)))
         result.gap_model = gaps.model_dump(mode="json")
@@ -213,12 +223,12 @@ class _SynthStage(Stage):
                                             "install what the message names, or set synth engine to espeak-ng"))
         result.engine = f"{engine.name} {engine.version}" if engine is not None else "none"
         stamp = settings_hash(settings, gaps, engine) if engine is not None else ""
-        desc, _ = load_descriptor(layout.upload_dir(upload))
+        desc, _ = load_descriptor(layout.upload_dir(upload), limits)
         cmap = _channel_map(desc)
         self.choice = choice = desc.defaults.synth if desc is not None else SynthChoice()
         result.budget = choice.model_dump(mode="json")
         chosen = choose(choice, ((r.id, _spoken_chars(r)) for r in _records(src)  # too long: never rendered, no cost
-                                 if is_text_only(r) and over_limits(r, settings) is None), settings.rate_wpm)
+                                 if is_text_only(r) and over_limits(r, settings, limits) is None), settings.rate_wpm)
         gate = gate_context(layout.release_files(upload), f"work/{upload}/redacted.jsonl")  # where its logs are
         for jl in iter_jsonl(src, parse=False):
             if jl.error:
@@ -236,12 +246,12 @@ class _SynthStage(Stage):
                 why = None if not is_text_only(rec) else "synth_off" if not settings.enabled else "engine_unavailable"
                 yield Done((raw_line, why, None))
                 continue
-            too_long = over_limits(rec, settings)
+            too_long = over_limits(rec, settings, limits)
             if too_long is not None:
                 result.passed_through += 1
                 yield Done((raw_line, "too_long", _issue(
                     upload, "synth_text_too_long", f"not rendered: {too_long[0]}", "split the conversation's long "
-                    f"turns in the upload, or raise synth {too_long[1]}; the record stays text-only", jl.line, rec.id,
+                    f"turns in the upload, or raise {_where(too_long[1])}; the record stays text-only", jl.line, rec.id,
                     Severity.WARN).model_copy(update={"turn_index": too_long[2]})))
                 continue
             if chosen is not None and rec.id not in chosen:  # the upload's choice: stays a text conversation
@@ -324,22 +334,31 @@ class _SynthStage(Stage):
                 "engine": self.result.engine}
 
 
-def over_limits(rec: VakRecord, settings: SynthSettings) -> tuple[str, str, int | None] | None:
-    """(why, the setting, turn index) when the record's spoken text is beyond synth's limits, else None.
+def over_limits(rec: VakRecord, settings: SynthSettings,
+                limits: InputLimits | None = None) -> tuple[str, str, int | None] | None:
+    """(why, the setting, turn index) when the record's spoken text is beyond synth's limits (or the input
+    limits' max_turn_chars, when lower), else None.
 
     Checked before anything is rendered: a 20 MB chat message would otherwise be spoken for days."""
     total = 0
+    most, setting = settings.max_turn_chars, "max_turn_chars"
+    if limits is not None and limits.max_turn_chars < most:
+        most, setting = limits.max_turn_chars, "limits.max_turn_chars"
     for i, t in enumerate(rec.turns):
         if not t.is_spoken or not t.text:
             continue
-        if len(t.text) > settings.max_turn_chars:
-            return (f"turn {i} has {len(t.text)} characters, more than max_turn_chars ({settings.max_turn_chars})",
-                    "max_turn_chars", i)
+        if len(t.text) > most:
+            return (f"turn {i} has {len(t.text)} characters, more than {setting} ({most})", setting, i)
         total += len(t.text)
     if total > settings.max_record_chars:
         return (f"the conversation has {total} spoken characters, more than max_record_chars "
                 f"({settings.max_record_chars})", "max_record_chars", None)
     return None
+
+
+def _where(setting: str) -> str:
+    """Where a limit named by `over_limits` is set (fix texts name only settings that exist)."""
+    return f"the data resource's {setting}" if setting.startswith("limits.") else f"synth {setting}"
 
 
 def _records(path: Path):

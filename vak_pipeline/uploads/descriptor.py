@@ -255,10 +255,10 @@ def _refused_issue(upload_dir: Path, path: Path, name: str, exc: InputRefused) -
     """A descriptor beyond a limit (or swapped for a link): one issue saying which limit and how to change it."""
     if exc.code == "symlink":
         return _link_issue(upload_dir, path, name)
-    fix = {"too_large": "shorten it, or raise limits.max_descriptor_bytes in the tagged_turns config",
+    fix = {"too_large": "shorten it, or raise the data resource's limits.max_descriptor_bytes",
            "yaml_aliases": "write the settings out instead of through many aliases (*name), or raise "
-                           "limits.max_yaml_aliases in the tagged_turns config",
-           "too_deep": "flatten it, or raise limits.max_descriptor_depth in the tagged_turns config"}
+                           "the data resource's limits.max_yaml_aliases",
+           "too_deep": "flatten it, or raise the data resource's limits.max_descriptor_depth"}
     return _issue(name, f"descriptor_{exc.code}", f"{data_rel(upload_dir, path)} is refused unread: {exc}",
                   fix.get(exc.code, "replace it with a regular file"), exc.line)
 

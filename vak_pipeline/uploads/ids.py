@@ -3,8 +3,9 @@
 `<upload>-<file stem slug>` for a recording, `<upload>-<file stem slug>-<record id slug>` for one record of a
 text source; a `conv_id` given in recordings.csv wins. Slugs hold only [a-z0-9_-] because ids become file
 names (`audio/<conv_id>.wav`). Non-ASCII names are folded to ASCII where a letter has an ASCII base
-(`Müller` -> `muller`); when characters had to be dropped (`电话`), a short hash of the original stem is
-appended so two such files never collide.
+(`Müller` -> `muller`); a file or folder name with characters that have none (`देविका.wav`) is published
+with `text` in their place and the file's tag (below), never a hash of the name (`unfoldable_as_text`).
+Elsewhere (upload folders, record ids), characters that had to be dropped leave a short hash of the original.
 
 No id carries PII from a source name (issue 26). Every part (upload, folders, stem, record id, a given
 `conv_id`) is checked by `pii.identifiers` (the pack's recognizers plus a name check for lower-case
@@ -78,7 +79,7 @@ def tag_of(hexdigest: str, n: int = 8) -> str:
 
 
 _MERGE_GLUE = re.compile(r"^[\s._\-]*$")
-_LABEL = {"person_name": "name"}
+_LABEL = {"person_name": "name", "unsure_number": "number"}
 
 
 def _pack(locale: str | None):  # noqa: ANN202 - LocalePack, imported lazily (packs load in ~0.15 s)
@@ -112,6 +113,29 @@ def redact_name(text: str, locale: str | None = None) -> tuple[str, bool]:
     return "".join(out), True
 
 
+# a word holding a character with no ASCII base (`Łukasz`: Ł does not fold), and the next such words
+_NON_ASCII_WORD = r"[^\s._\-/]*[^\x00-\x7f][^\s._\-/]*"
+_NON_ASCII = re.compile(rf"{_NON_ASCII_WORD}(?:[\s._\-]+{_NON_ASCII_WORD})*")
+
+
+def _folded(text: str) -> str:
+    """`text` with accents dropped where a letter has an ASCII base (`Müller` -> `Muller`); others kept."""
+    return "".join(c for c in unicodedata.normalize("NFKD", unicodedata.normalize("NFC", text))
+                   if not unicodedata.combining(c))
+
+
+def unfoldable_as_text(text: str) -> tuple[str, bool]:
+    """`text` with each word holding characters that have no ASCII base (`देविका`, `张伟`, `Łukasz`) replaced by
+    `text`; True when one was. Why: such a run is dropped by `slugify`, which would tell two names apart by a
+    short hash of the name itself, and a hash of a name can be tested against a list of names; a name the
+    recognizers miss in a script they do not read must not become one. The file's own tag (from its bytes)
+    tells the files apart."""
+    folded = _folded(text)
+    if folded.isascii():
+        return text, False
+    return _NON_ASCII.sub("text", folded), True
+
+
 def public_file(file: str, sha256: str | Callable[[], str], locale: str | None = None) -> str:
     """The name a source file is published and logged under: `file` itself when no part of it carries PII,
     else each hit replaced by its type and the stem tagged with 8 letters from the file's sha256 (a callable is
@@ -127,9 +151,10 @@ def public_file(file: str, sha256: str | Callable[[], str], locale: str | None =
     changed = False
     safe: list[str] = []
     for part in [*parts[:-1], stem]:
-        new, hit = redact_name(part, locale)
+        new, hit = redact_name(_folded(part), locale)  # `Wójcik` is read as `Wojcik`
+        new, lossy = unfoldable_as_text(new)
         safe.append(new)
-        changed |= hit
+        changed |= hit or lossy
     if not changed:
         return file
     digest = sha256() if callable(sha256) else sha256  # a callable: hashed only when needed
@@ -149,6 +174,9 @@ def is_safe_id(value: str) -> bool:
 
 def _id_part(text: str, locale: str | None, tag: str) -> str:
     new, hit = redact_name(text, locale)
+    if tag:  # with a tag, an unreadable script is replaced too (without one, slugify's hash keeps ids apart)
+        new, lossy = unfoldable_as_text(new)
+        hit |= lossy
     return (f"{new}-{tag_of(tag)}" if tag else new) if hit else text
 
 

@@ -5,8 +5,10 @@ Why: an upload is supplied by someone outside the pipeline (docs/security.md). A
 nested aliases expands to 10^9 leaves, and a 20 MB chat message is imported and rendered by synth for hours;
 either takes the machine down. Each limit is checked before the expensive step (bytes before parsing,
 aliases while composing, a turn's length before mapping), so a hostile file fails fast in bounded memory
-and the rest of the upload goes on. The limits are settings (`InputLimits`, part of the tagged_turns
-config), and every refusal is an Issue naming file, line, record id, turn and field.
+and the rest of the upload goes on. The limits are one settings model (`InputLimits`) that every stage reading
+an upload takes (normalize, tagged_turns and the text import, redaction, synth); in Dagster it is one resource,
+`limits` (defs.resources.LimitsResource, derived from it), so a limit is set once for the whole graph. Every
+refusal is an Issue naming file, line, record id, turn and field.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ class InputLimits(BaseModel):
     max_turn_chars: int = Field(
         default=20_000, ge=1, description="Text sources and vakforge imports: a record with a longer turn "
         "text is refused.")
+
+
+    def stricter(self, other: InputLimits) -> InputLimits:
+        """Each limit the lower of the two (every field is a maximum): a lowered limit anywhere holds."""
+        return InputLimits(**{k: min(getattr(self, k), getattr(other, k)) for k in type(self).model_fields})
 
 
 DEFAULT_LIMITS = InputLimits()

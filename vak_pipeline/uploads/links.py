@@ -32,6 +32,38 @@ def first_link(upload_dir: Path, path: Path) -> Path | None:
     return None
 
 
+class LinkedDataPath(ValueError):
+    """The data root, raw/ or an upload folder is a symbolic link: nothing is run, the message says which."""
+
+
+def data_root_link(root: Path | str, upload: str | None = None) -> str | None:
+    """The sentence refusing a linked data root, `raw/` or `raw/<upload>` (with the fix), or None.
+
+    Why the root too: every guarantee that nothing outside the data directory is read is checked against
+    the folder as it was named; through a link, `raw/` of another dataset (or any directory) would be read
+    and its files published. Components above the data root are the operator's machine and not checked.
+    """
+    root = Path(root)
+    if root.is_symlink():
+        return (f"the data directory {root} is a symbolic link; nothing is read through a link. Pass the real "
+                f"directory instead (vak run --data {root.resolve()}), or replace the link with the folder itself")
+    raw = root / "raw"
+    if raw.is_symlink():
+        return (f"{raw} is a symbolic link; nothing is read through a link (it would publish files from outside "
+                f"the data directory). Replace the link with a folder and move the deliveries into {raw}/<upload>/")
+    if upload is not None and (raw / upload).is_symlink():
+        return (f"{raw / upload} is a symbolic link; nothing is read through a link. Replace it with the upload "
+                "folder itself (copy or move the delivery there)")
+    return None
+
+
+def refuse_linked_root(root: Path | str, upload: str | None = None) -> None:
+    """Raise LinkedDataPath with `data_root_link`'s sentence when the root, raw/ or the upload is a link."""
+    why = data_root_link(root, upload)
+    if why is not None:
+        raise LinkedDataPath(why)
+
+
 def inside(upload_dir: Path, path: Path) -> bool:
     """`path` resolves inside the resolved upload folder (no link anywhere above it slipped through)."""
     try:

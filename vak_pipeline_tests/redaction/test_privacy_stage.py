@@ -120,3 +120,18 @@ def test_redacted_manifest_asset_reports_counts_by_type(tmp_path):
     meta = result.asset_materializations_for_node("redacted_manifest")[0].metadata
     assert meta["records"].value == 4 and meta["skipped"].value == 0 and meta["failed"].value == 1
     assert meta["redactions_by_type"].value == {"email": 1, "person_name": 1, "phone": 1}
+
+
+def test_a_synthetic_record_s_speaker_ids_and_metadata_are_cleaned_like_the_others(tmp_path):
+    layout = _setup(tmp_path)
+    row = _rec("c_syn2", "synthetic", "call me on 98765 43210", False)
+    row["meta"].update({"speakers": {"user": "devika.r@example.com", "agent": "agent-7"},
+                        "sft_metadata": {"contact": "+91 98765 43210", "tier": "gold"}})
+    with layout.conversations(UPLOAD).open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row) + "\n")
+    res = redact_upload(layout, UPLOAD, RedactionSettings())
+    out = _out(layout)["c_syn2"]
+    assert out["turns"][0]["text"] == "call me on 98765 43210"  # its turns pass through
+    assert out["meta"]["speakers"]["user"].startswith("spk-") and out["meta"]["speakers"]["agent"] == "agent-7"
+    assert out["meta"]["sft_metadata"] == {"contact": "<PHONE_1>", "tier": "gold"}
+    assert "example.com" not in json.dumps(out) and res.synthetic == 2

@@ -11,6 +11,7 @@ import pytest
 
 from vak_pipeline.identity import split_links
 from vak_pipeline.layout import DataLayout
+from vak_pipeline.quality import recordings as quality
 from vak_pipeline.recipes import incremental
 from vak_pipeline.recipes.cascaded import CascadedConfig, export_cascaded
 from vak_pipeline.recipes.duplex_s2s import export_duplex_s2s
@@ -18,7 +19,6 @@ from vak_pipeline.recipes.moshi_lora import export_moshi_lora
 from vak_pipeline.recipes.parquet import export_parquet
 from vak_pipeline.recipes.turn_based import export_turn_based
 from vak_pipeline.release import begin_candidate, promote
-from vak_pipeline.report import quality
 from vak_pipeline.rules import audio as audio_rules
 from vak_pipeline.rules.publish import publish_manifest
 from vak_pipeline.splits import SplitConfig, split_manifest

@@ -55,3 +55,14 @@ def test_a_conversation_id_that_carries_a_phone_number_fails_the_recheck(example
     example_record["id"] = "call_4155550123"
     (issue,) = _pii(example_record, example_dataset)
     assert issue.field == "id" and "phone at characters 5-15" in issue.message and "4155" not in issue.message
+
+
+def test_a_synthetic_record_s_speaker_ids_and_metadata_are_rechecked_but_not_its_turns(example_dataset,
+                                                                                      example_record):
+    example_record["meta"].update({"source": "synthetic", "consent": "synthetic", "pii_redacted": False,
+                                   "speakers": {"user": EMAIL, "agent": "agent-7"},
+                                   "sft_metadata": {"contact": "+91 98765 43210"}})
+    example_record["turns"][0]["text"] = "my number is 98765 43210"  # a synthetic turn is nobody's number
+    issues = _pii(example_record, example_dataset)
+    assert {i.field for i in issues} == {"meta.speakers.user", "meta.sft_metadata.contact"}
+    assert all("synthetic" in i.message for i in issues)

@@ -1,6 +1,6 @@
 """Bounded input (issue 26): a hostile descriptor (alias bomb, deep nesting, oversize) or an oversized line or
 turn fails fast, in under 1 GiB, with a reason in the upload's report; the rest of the file is processed.
-The limits are settings (`InputLimits` in the tagged_turns config)."""
+The limits are settings (`InputLimits`; every stage's: test_sources_limits_everywhere)."""
 
 from __future__ import annotations
 

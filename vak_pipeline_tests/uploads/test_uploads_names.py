@@ -33,6 +33,28 @@ def test_a_caller_named_file_is_published_under_its_types_and_a_content_tag():
     assert "example" not in public_file("chat_devika.r@example.com.messages.jsonl", SHA)
 
 
+def test_a_lone_rare_surname_or_first_name_is_a_name_but_ordinary_words_stay_readable():
+    assert public_file("raghunathan.wav", SHA).startswith("name-")  # no neighbour: the rare-name table
+    assert public_file("devika.wav", SHA).startswith("name-")
+    assert public_file("support/okonkwo.flac", SHA).startswith("support/name-")
+    for clean in ("order.wav", "support.wav", "billing-march.wav", "hinglish.wav", "soporte.wav",
+                  "kundendienst.wav", "sample-calls/call_001.wav"):
+        assert public_file(clean, SHA) == clean
+
+
+def test_a_name_in_a_script_without_an_ascii_base_is_tagged_by_the_file_never_hashed_by_the_name():
+    other = hashlib.sha256(b"another recording").hexdigest()
+    pub = public_file("देविका.wav", SHA)  # Devanagari, no recognizer reads it
+    assert pub == f"text-{pub[5:13]}.wav" and public_file("张伟.wav", SHA) == pub  # the bytes, not the name
+    assert public_file("देविका.wav", other) != pub
+    name_hash = hashlib.sha256("देविका".encode()).hexdigest()[:8]
+    conv = conversation_id("up1", "देविका.wav", sha256=SHA)
+    assert conv == f"up1-{pub[:-4]}" and name_hash not in conv
+    assert public_file("Łukasz-Wójcik.wav", SHA) == pub  # no letter of it is left to read
+    assert public_file("José-García.wav", SHA).startswith("name-")  # read through its accents
+    assert public_file("cañon-résumé.wav", SHA) == "cañon-résumé.wav"  # words: kept as they are
+
+
 def test_the_tag_comes_from_the_file_bytes_not_the_value():
     other = hashlib.sha256(b"another recording").hexdigest()
     a, b = public_file("call_4155550123.wav", SHA), public_file("call_4155550199.wav", other)

@@ -12,6 +12,9 @@ decided from two well-kept word lists at derivation time: a token is *common* wh
 Zipf >= 4.3 in English, unless it is a top-150 US/UK given name below Zipf 5 (whose frequency is the
 name's own). "john", "mary" stay names; "mark", "will", "bill", "grace", "rose", "hope" are common.
 
+For identifiers (file names, speaker ids) the table also keeps `rare`: names of at least two countries that
+no word list knows as a word (`raghunathan`), so a lone surname in a file name is found (`_rare_names`).
+
 The table is a function of the names-dataset version and the constants below: `fingerprint()` names
 both and goes into the redaction stage's cache key, so a new table re-redacts once.
 """
@@ -39,7 +42,20 @@ COUNTRIES = ("IN", "CN", "TW", "HK", "US", "GB")
 MAX_RANK = 6000  # names ranked below this in every listed country are not kept
 COMMON_ZIPF = 4.3  # a lower-case dictionary word at least this frequent is "common" (needs context)
 NAME_FIRST_RANK, NAME_FIRST_ZIPF = 150, 5.0  # ... unless a top US/UK given name less frequent than this
-TABLE_VERSION = 2
+# rare names for identifiers (`rare`): any country's top RARE_RANK in at least RARE_COUNTRIES countries, rarer than
+# RARE_EN_ZIPF in English and than RARE_OTHER_ZIPF in every STOP_LANGUAGES list, never a Webster's 2nd word
+RARE_RANK, RARE_COUNTRIES, RARE_MIN_LEN = 10000, 2, 4
+RARE_EN_ZIPF, RARE_OTHER_ZIPF = 2.5, 3.5
+STOP_LANGUAGES = ("de", "es", "fr", "it", "pt", "nl", "sv", "pl", "tr", "id", "ms", "da", "nb", "fi", "ro", "cs",
+                  "hu", "ca", "fil", "vi")
+# a top-HOME_RANK name of a country is not stoplisted by that country's language (`kurz`, `ridzuan`, `nowicki` are
+# frequent in German, Malay, Polish text because they are frequent names there)
+HOME_RANK = 1000
+HOME_LANGUAGES = {"DE": "de", "AT": "de", "CH": "de", "ES": "es", "MX": "es", "AR": "es", "CO": "es", "CL": "es",
+                  "PE": "es", "FR": "fr", "BE": "fr", "IT": "it", "PT": "pt", "BR": "pt", "NL": "nl", "SE": "sv",
+                  "PL": "pl", "TR": "tr", "ID": "id", "MY": "ms", "BN": "ms", "DK": "da", "NO": "nb", "FI": "fi",
+                  "RO": "ro", "CZ": "cs", "HU": "hu", "PH": "fil", "VN": "vi"}
+TABLE_VERSION = 4
 
 _LATIN = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")
 _HAN = re.compile(r"^[\u4e00-\u9fff]{2,3}$")
@@ -53,10 +69,19 @@ def _dataset_version() -> str:
         return "missing"
 
 
+def _wordfreq_version() -> str:
+    try:
+        return importlib.metadata.version("wordfreq")
+    except importlib.metadata.PackageNotFoundError:
+        return "missing"
+
+
 def fingerprint() -> str:
     """What decides the table's content (no loading): dataset version and derivation constants."""
     key = json.dumps(
-        [TABLE_VERSION, _dataset_version(), COUNTRIES, MAX_RANK, COMMON_ZIPF, NAME_FIRST_RANK, NAME_FIRST_ZIPF]
+        [TABLE_VERSION, _dataset_version(), COUNTRIES, MAX_RANK, COMMON_ZIPF, NAME_FIRST_RANK, NAME_FIRST_ZIPF,
+         RARE_RANK, RARE_COUNTRIES, RARE_MIN_LEN, RARE_EN_ZIPF, RARE_OTHER_ZIPF, STOP_LANGUAGES, HOME_RANK,
+         sorted(HOME_LANGUAGES.items()), _wordfreq_version()]
     )
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
@@ -72,10 +97,21 @@ def derive() -> dict:
 
     root = Path(names_dataset.__file__).parent / "v3"
     out: dict = {"fingerprint": fingerprint(), "first": {}, "last": {}, "han_given": {}, "han_family": {}, "deva": {}}
+    spread: dict[str, int] = {}  # lower-cased Latin name -> countries where it ranks in the top RARE_RANK
+    homes: dict[str, set[str]] = {}  # ... -> languages of the countries where it is a top-HOME_RANK name
     for kind in ("first", "last"):
         with gzip.open(root / f"{kind}_names.pkl.gz", "rb") as fh:
             table = pickle.load(fh)
         for name, info in table.items():
+            if len(name) >= RARE_MIN_LEN and _LATIN.match(name) and name.isalpha():
+                all_ranks = info.get("rank") or {}
+                n = sum(1 for r in all_ranks.values() if r and r <= RARE_RANK)
+                if n:
+                    spread[name.lower()] = max(n, spread.get(name.lower(), 0))
+                    home = {HOME_LANGUAGES[c] for c, r in all_ranks.items() if r and r <= HOME_RANK
+                            and c in HOME_LANGUAGES}
+                    if home:
+                        homes.setdefault(name.lower(), set()).update(home)
             ranks = {c: r for c, r in (info.get("rank") or {}).items() if c in COUNTRIES and r and r <= MAX_RANK}
             if not ranks:
                 continue
@@ -93,7 +129,26 @@ def derive() -> dict:
         del table
     out["common"] = sorted(_common_words(out["first"], out["last"]))
     out["english"] = sorted(_english_words(out["first"], out["last"]))
+    out["rare"] = sorted(_rare_names(spread, homes))
     return out
+
+
+def _rare_names(spread: dict[str, int], homes: dict[str, set[str]]) -> set[str]:
+    """Names of many countries that no word list knows as a word (`raghunathan`, `venkataraman`): a lone token
+    of an identifier (`raghunathan.wav`) is a name when it is one of these. The stoplist is every word of
+    Webster's 2nd, English words from Zipf RARE_EN_ZIPF, and words of the STOP_LANGUAGES from RARE_OTHER_ZIPF
+    (`soporte`, `kunde`, `telefon`, `janvier` are names somewhere, and words of a file name elsewhere), except
+    in a language of a country where the token is a top-HOME_RANK name (`homes`)."""
+    import wordfreq
+    from english_words import get_english_words_set
+
+    web2 = get_english_words_set(["web2"], lower=True, alpha=True)
+    en = wordfreq.get_frequency_dict("en")
+    others = {lang: wordfreq.get_frequency_dict(lang) for lang in STOP_LANGUAGES}
+    en_min, other_min = 10 ** (RARE_EN_ZIPF - 9), 10 ** (RARE_OTHER_ZIPF - 9)
+    return {t for t, n in spread.items()
+            if n >= RARE_COUNTRIES and t not in web2 and en.get(t, 0.0) < en_min
+            and all(d.get(t, 0.0) < other_min for lang, d in others.items() if lang not in homes.get(t, ()))}
 
 
 def _common_words(first: dict[str, dict[str, int]], last: dict[str, dict[str, int]]) -> set[str]:
@@ -143,6 +198,7 @@ class NameLexicon:
     deva: dict[str, int] = field(default_factory=dict)
     common: frozenset[str] = frozenset()
     english: frozenset[str] = frozenset()
+    rare: frozenset[str] = frozenset()  # rare Latin names of many countries, for identifiers (`_rare_names`)
 
     @property
     def empty(self) -> bool:
@@ -174,6 +230,7 @@ def _from_json(data: dict) -> NameLexicon:
         data["deva"],
         frozenset(data["common"]),
         frozenset(data.get("english", ())),
+        frozenset(data.get("rare", ())),
     )
 
 
