@@ -216,11 +216,17 @@ def corpus_calls(upload_dir: Path, n: int, seed: int = 0) -> list[Call]:
 def pyannote_sample_call() -> Call | None:
     """pyannote.audio's shipped `sample.wav` (mono, two speakers, 30 s) with its reference transcript
     (`sample.stm`, the words of every turn in time order); None where pyannote.audio is not installed."""
-    try:
-        import pyannote.audio.sample as sample
+    import importlib.util
+
+    try:  # located, not imported: importing pyannote.audio loads torch and its audio codecs
+        spec = importlib.util.find_spec("pyannote.audio")
     except ImportError:
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
         return None
-    folder = Path(sample.__file__).parent
+    folder = Path(next(iter(spec.submodule_search_locations))) / "sample"
+    if not (folder / "sample.stm").exists():
+        return None
     lines = sorted((float(x.split()[3]), " ".join(x.split()[5:]))
                    for x in (folder / "sample.stm").read_text(encoding="utf-8").splitlines() if x.strip())
     return Call(folder / "sample.wav", {0: " ".join(text for _start, text in lines)})
