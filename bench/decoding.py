@@ -19,10 +19,11 @@ Also per channel: audio seconds handed to the decoder against seconds of own spe
 voice).
 
 Why the issue's table showed 2.16x for batching alone and these rows less on the clean sample calls: the
-issue's 7 channels include the Hinglish call (call_002) and the 8 kHz mono call, where tiny.en's beam
-result fails the compression / log-prob test and the sequential path retries each window with sampling up
-to five times; the batched pipeline has no fallback, so most of that 2.16x was fallback retries skipped.
-The bench's English stereo calls rarely fall back.
+reference is the same decoding (bare sequential = the previous default's decoding), but the issue's 7
+channels include the Hinglish call (call_002), where tiny.en's beam result fails the compression / log-prob
+test and the sequential path retries windows with sampling up to temperature 1.0 (docs/real-calls.md); the
+batched pipeline has no fallback, so much of that 2.16x was retries skipped. The bench's English stereo
+calls (call_001, call_003) rarely fall back; the cross-talk fixtures do, hence their larger ratio.
 """
 
 from __future__ import annotations
