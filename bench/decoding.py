@@ -53,7 +53,15 @@ def own_speech_seconds(data: np.ndarray, sr: int, ch: int, frame_s: float = 0.05
     return float(((own > -40) & (own >= other - 6)).sum() * frame_s)
 
 
-def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2) -> list[dict]:
+def label(settings) -> str:
+    """The decoding settings a stage row is named by."""
+    return f"batch {settings.batch_size}, beam {settings.beam_size}" + (
+        ", timestamp tokens" if settings.batch_size > 1 and settings.timestamp_tokens else "")
+
+
+def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2, variants=()) -> list[dict]:
+    """The rows above for `calls`; `variants`: more AsrSettings decoded as the stage (gate, clean-up) in the
+    same alternating rounds, to try a setting against the previous default on equal terms."""
     from faster_whisper import BatchedInferencePipeline
 
     from vak_pipeline.audio.crosstalk import measure_crosstalk
@@ -107,13 +115,15 @@ def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2
         """The stage before issue 33: sequential beam 5, default VAD, no gate, clean-up."""
         return stage(False, Transcriber(previous))
 
-    tag = f"batch {settings.batch_size}, beam {settings.beam_size}"
+    tag = label(settings)
     before = "previous default (sequential, beam 5, no gate, clean-up)"
     methods = {before: previous_default, "bare sequential (beam 5)": bare_sequential,
                "bare batched (batch 8, beam 5)": bare_batched}
     if any(loaded_gate for *_, loaded_gate in loaded):  # a leak somewhere: the gate's own share, same run
         methods[f"stage ({tag}, no gate, clean-up)"] = lambda: stage(False)
     methods[f"stage ({tag}, gate, clean-up)"] = stage
+    for v in variants:
+        methods[f"variant ({label(v)}, gate, clean-up)"] = lambda v=v: stage(True, Transcriber(v))
     times: dict[str, list[float]] = {k: [] for k in methods}
     texts: dict[str, list] = {}
     for _ in range(repeats):

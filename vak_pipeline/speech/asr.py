@@ -41,12 +41,12 @@ class AsrSettings(BaseModel):
                             "BatchedInferencePipeline; chunks of one recording only). 1 = sequential decoding, "
                             "with the seeded temperature fallback (the batched pipeline has none).")
     beam_size: int = Field(default=5, ge=1)
-    timestamp_tokens: bool = Field(default=True, description="Batched decoding: Whisper predicts its timestamp "
-                                   "tokens, as the sequential path does (faster-whisper's batched pipeline leaves "
-                                   "them out by default). Without them tiny.en often ends a window after its first "
-                                   "sentence and the rest is lost (WER 0.35 instead of 0.28 on the bench's "
-                                   "generated calls), and decodes slower. Word times come from the alignment "
-                                   "either way.")
+    timestamp_tokens: bool = Field(default=False, description="Batched decoding: let Whisper predict its "
+                                   "timestamp tokens, as the sequential path does (faster-whisper's batched "
+                                   "pipeline leaves them out). Neither way re-decodes what follows a window's early "
+                                   "end: without them tiny.en often stops after a window's first sentence (3 "
+                                   "generated calls: WER 0.35, sequential 0.27, with them 0.28); with them it can "
+                                   "drop a window's last sentence (a line of the cross-talk fixture xtalk_16db).")
     language: str | None = Field(default=None, description="None = detect; forced to 'en' for English-only models.")
     vad_filter: bool = Field(default=True, description="Silero VAD (bundled with faster-whisper): skips the "
                              "long silences of a stereo channel while the other party talks; faster and fewer "
