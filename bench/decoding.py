@@ -18,12 +18,13 @@ Also per channel: audio seconds handed to the decoder against seconds of own spe
 -40 dBFS where the channel is not 6 dB below the other one: on a clean or leaky channel, the speaker's own
 voice).
 
-Why the issue's table showed 2.16x for batching alone and these rows less on the clean sample calls: the
-reference is the same decoding (bare sequential = the previous default's decoding), but the issue's 7
-channels include the Hinglish call (call_002), where tiny.en's beam result fails the compression / log-prob
-test and the sequential path retries windows with sampling up to temperature 1.0 (docs/real-calls.md); the
-batched pipeline has no fallback, so much of that 2.16x was retries skipped. The bench's English stereo
-calls (call_001, call_003) rarely fall back; the cross-talk fixtures do, hence their larger ratio.
+Why the issue's table showed 2.16x for batching alone and these rows less on the clean sample calls: not the
+reference (bare sequential is the previous default's decoding: same VAD, words, beam). Re-measured on the
+issue's own 7 channels (bare tiny.en, 2 threads, one round, load 2): sequential beam 5 14.3x, batched 15.3x,
+no window falling back to sampling on either side, so the 2.16x does not reproduce with this code and
+faster-whisper 1.2.1. Every sample channel is one window (12-24 s of audio), so batching has nothing to run
+side by side but a call's two windows; it pays on long calls (several windows) and where sequential windows
+fall back (the cross-talk fixtures), and the gate pays where there is bleed.
 """
 
 from __future__ import annotations
