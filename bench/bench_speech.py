@@ -131,7 +131,7 @@ def _lid_rows() -> list[dict]:
 def _decoding_rows(quick: bool) -> list[dict]:
     """Bare faster-whisper sequential and batched against the stage's decoding, WER, seconds decoded
     (bench/decoding.py), and the GPU mode (large-v3 float16 batch 16) when this process sees a CUDA device."""
-    from .decoding import Call, decoding_rows, gpu_rows, sample_calls
+    from .decoding import Call, decoding_rows, gpu_rows, pyannote_sample_call, sample_calls
 
     calls = sample_calls(SAMPLE, tuple(n.split(".")[0] for n in ENGLISH_STEREO))
     leaky = [Call(REALCALLS / f"{n}.ogg", {int(c): " ".join(t["text"] for t in sc["turns"] if t["speaker"] == role)
@@ -139,8 +139,11 @@ def _decoding_rows(quick: bool) -> list[dict]:
              for n in ("xtalk_16db", "xtalk_10db")
              for sc in [json.loads((REALCALLS / f"{n}.json").read_text(encoding="utf-8"))]]
     repeats = 1 if quick else 2
+    pyannote = pyannote_sample_call()  # pyannote.audio's sample.wav against its own transcript (sample.stm)
     return (decoding_rows("speech_asr", calls, repeats=repeats) + decoding_rows("speech_asr_crosstalk", leaky,
                                                                                  repeats=repeats)
+            + (decoding_rows("speech_asr_pyannote_sample", [pyannote], repeats=repeats) if pyannote else
+               [row("speech_asr_pyannote_sample", "decoding", "skipped", note="pyannote.audio not installed")])
             + gpu_rows("speech_asr", calls))
 
 

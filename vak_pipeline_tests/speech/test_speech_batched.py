@@ -217,3 +217,19 @@ def test_the_stage_reports_the_seconds_skipped_and_a_recording_transcribes_the_s
 
     assert transcribe_upload(layout, "with-others", settings).transcribed == 2
     assert leaky_segments("with-others") == leaky_segments("alone")
+
+
+def test_timestamp_tokens_are_a_setting_of_batched_decoding_and_part_of_the_cache_key(monkeypatch):
+    """faster-whisper's batched pipeline decodes without timestamp tokens; `timestamp_tokens` asks for them (what the
+    sequential path does), and the choice is part of the transcript's cache key."""
+    import faster_whisper
+
+    monkeypatch.setattr(faster_whisper, "BatchedInferencePipeline", _FakePipeline)
+    audio, sr = read_channels(FIX / "stereo_two_voices.flac")
+    for settings, without in ((BATCHED, True), (BATCHED.model_copy(update={"timestamp_tokens": True}), False)):
+        _FakePipeline.calls = []
+        Transcriber(settings).transcribe_channels([audio[:, 0], audio[:, 1]], sr, None, [0, 1])
+        (call,) = _FakePipeline.calls
+        assert call["without_timestamps"] is without and call["word_timestamps"] is True
+    assert AsrSettings().timestamp_tokens is False
+    assert AsrSettings().fingerprint() != AsrSettings(timestamp_tokens=True).fingerprint()
