@@ -333,3 +333,19 @@ def iter_models(path: Path, model: type[M], max_line_bytes: int = DEFAULT_MAX_LI
             rid = jl.value.get("id") if isinstance(jl.value.get("id"), str) else None
             yield ModelLine(jl.line, code="invalid", field=fld or None, record_id=rid,
                             error=f"{err.error_count()} schema error(s); first at {fld or 'record'}: {e['msg']}")
+
+
+def load_store(path: Path, model: type[M], what: str, fix: str) -> list[M]:
+    """Every line of a small private JSONL store (the erasure ledger, the review corrections) as `model`, in
+    file order; none without a file. A line that is not one is an error naming the file, the line, `what` it
+    should be and the `fix` (never its content: a store holds private values)."""
+    if not path.is_file():
+        return []
+    out: list[M] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(model.model_validate_json(line))  # type: ignore[attr-defined]
+            except ValueError as exc:
+                raise ValueError(f"{path}:{n}: not {what} ({type(exc).__name__}); {fix}") from None
+    return out

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..storage import atomic_write_text
+from ..storage import atomic_write_text, load_store
 
 STORE_VERSION = "1"
 Basis = Literal["redacted", "private"]
@@ -82,18 +82,8 @@ def store_path(root: Path) -> Path:
 
 def load_corrections(root: Path) -> list[Correction]:
     """Every correction of the data root, in store order (empty without a store)."""
-    path = store_path(root)
-    if not path.is_file():
-        return []
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                out.append(Correction.model_validate_json(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{n}: not a correction ({type(exc).__name__}); restore the line from a "
-                                 "backup, or run `vak review import` again on the export it came from") from None
-    return out
+    return load_store(store_path(root), Correction, "a correction", "restore the line from a backup, or run "
+                      "`vak review import` again on the export it came from")
 
 
 def for_upload(root: Path, upload: str) -> dict[str, Correction]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..storage import atomic_open
+from ..storage import atomic_open, load_store
 
 LEDGER_VERSION = "1"
 _SALT = b"vak-erasure-v1:"
@@ -101,18 +101,8 @@ def ledger_path(root: Path) -> Path:
 
 
 def read_entries(root: Path) -> list[ErasureEntry]:
-    path = ledger_path(root)
-    if not path.is_file():
-        return []
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                out.append(ErasureEntry.model_validate_json(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{n}: not an erasure entry ({type(exc).__name__}); the ledger is "
-                                 "append-only: restore the line from a backup, never delete it") from None
-    return out
+    return load_store(ledger_path(root), ErasureEntry, "an erasure entry", "the ledger is append-only: restore the "
+                      "line from a backup, never delete it")
 
 
 def load_erased(root: Path) -> ErasedSet:
