@@ -246,7 +246,7 @@ def run_pipeline(data_dir: str | Path, uploads: list[str] | None = None, run_con
 
 def _publish(layout: DataLayout, report: PipelineReport, inst: dg.DagsterInstance, rc: dict[str, Any],
              executor: str, token: str, force: bool, echo: Callable[[str], None]) -> None:
-    from .uploads.ingested import is_published
+    from .report.freshness import is_published
 
     if not force and is_published(layout, publish_code(), rc):  # whoever published it: this run, the daemon
         echo("publish: no input changed since the last release, skipped")

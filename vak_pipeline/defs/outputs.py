@@ -252,8 +252,8 @@ EXPORTS = (moshi_lora, turn_based, cascaded, parquet_export, duplex_s2s)
 def release(context: dg.AssetExecutionContext, data: DataResource):
     from vak_pipeline.release import promote
     from vak_pipeline.report.decision import block_candidate, block_sentence, blocking_causes
+    from vak_pipeline.report.freshness import mark_published
     from vak_pipeline.report.steward import render_page
-    from vak_pipeline.uploads.ingested import mark_published
 
     from .versions import job_code
 

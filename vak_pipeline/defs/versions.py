@@ -1,5 +1,5 @@
 """A job's code as one value: the code versions of the assets it runs, hashed. The release step records
-publish_job's (uploads.ingested.mark_published), so a release is rebuilt when one of its assets' versions is
+publish_job's (report.freshness.mark_published), so a release is rebuilt when one of its assets' versions is
 bumped and for no other code change. The same job gives the same value in a step, a sensor and `vak run`.
 (Whether an upload is ingested is read from the stage reports: report.freshness.)"""
 

@@ -11,10 +11,15 @@ An upload is ingested as it is now when every link holds (each stage's input is 
 first ones' is the upload's current fingerprint) and every code version is today's (an explicit constant plus
 the locale packs' fingerprint where they shape the output). A stage that stopped half-way writes no report,
 so its old one no longer matches its upstream; a changed file changes the fingerprint. No marker, no mtimes.
+
+Is the live release up to date? The `release` step records, at the swap, what it was made of
+(`mark_published`: each upload's records by content, the run config, the publish code and the steward's
+thresholds), and `is_published` compares that with today's inputs, for `vak run`, the sensor and the schedule.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +31,9 @@ from ..redaction.settings import stage_version
 from ..sources.text import TEXT_IMPORT_VERSION, TEXT_STAGE
 from ..speech.stage import STAGE as TRANSCRIPTS
 from ..speech.stage import TRANSCRIBE_VERSION, tag_upstream, tag_version
+from ..storage import atomic_write_json
 from ..synth.settings import SYNTH_VERSION
+from ..uploads.ingested import config_key
 from ..uploads.inventory import fingerprint
 
 
@@ -102,3 +109,33 @@ def uploads_to_ingest(layout: DataLayout) -> dict[str, str]:
         if not is_ingested(layout, upload, fp):
             out[upload] = fp
     return out
+
+
+def published_stamp(layout: DataLayout, code: str, run_config: dict[str, Any] | None) -> str:
+    """What a publish is made from: each upload's records by content (mtimes differ between machines sharing a
+    URL root), the run config that shapes outputs (config_key), the publish code and the steward's thresholds."""
+    import os
+
+    from ..storage import sha256_file
+
+    inputs = [[u, sha256_file(p) if p.is_file() else None] for u in layout.uploads()
+              for p in [layout.manifest_input(u)]]
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith("VAK_QUALITY_") or k == "VAK_DAGSTER_URL")
+    payload = [inputs, config_key(run_config), code, env]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def mark_published(layout: DataLayout, code: str, run_config: dict[str, Any] | None, run_id: str = "") -> None:
+    """Record, at the swap, what the live release was made from (called by the `release` step, whoever launched
+    it): `vak run`, the sensor and the schedule read the same answer (`is_published`)."""
+    atomic_write_json(layout.publish_marker, {"stamp": published_stamp(layout, code, run_config), "run_id": run_id})
+
+
+def is_published(layout: DataLayout, code: str, run_config: dict[str, Any] | None) -> bool:
+    """True when the live release was made from exactly these inputs, config and code: no publish is needed."""
+    try:
+        marker = json.loads(layout.publish_marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (isinstance(marker, dict) and layout.manifest.is_file() and layout.splits.is_file()
+            and marker.get("stamp") == published_stamp(layout, code, run_config))

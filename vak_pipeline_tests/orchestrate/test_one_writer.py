@@ -132,7 +132,7 @@ def test_the_release_step_writes_the_one_already_published_answer_whoever_launch
     finds nothing to publish: the daemon and `vak run` never publish the same inputs twice."""
     from vak_pipeline.definitions import build_defs
     from vak_pipeline.orchestrate import publish_code
-    from vak_pipeline.uploads.ingested import is_published
+    from vak_pipeline.report.freshness import is_published
 
     layout = DataLayout.at(chats)
     layout.publish_marker.unlink()
