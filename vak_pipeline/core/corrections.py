@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..storage import atomic_write_text, load_store
 
 STORE_VERSION = "1"
+MATCH_IOU = 0.5  # a corrected turn is the one of a run that overlaps it at least this much (time IoU)
+# what a reviewer may clear ("not PII"): the types only guessed by cues, lexicons and digit nets. A validated
+# identifier (a phone number libphonenumber accepts, a card with its checksum, an e-mail) stays redacted even
+# when a reviewer removes its span: un-redacting it is a decision for the steward's settings, not a click
+CLEARABLE_TYPES = frozenset({"person_name", "address", "unsure_number"})
 Basis = Literal["redacted", "private"]
 
 
@@ -57,6 +63,42 @@ class TurnCorrection(_Model):
         return kinds
 
 
+class _Span(Protocol):
+    start: float
+    end: float
+
+    @property
+    def is_spoken(self) -> bool: ...
+
+
+def _iou(a: tuple[float, float], b: tuple[float, float]) -> float:
+    inter = max(0.0, min(a[1], b[1]) - max(a[0], b[0]))
+    union = max(a[1], b[1]) - min(a[0], b[0])
+    if union <= 0:
+        return 1.0 if a == b else 0.0
+    return inter / union
+
+
+def match_turns(turns: Sequence[_Span], wanted: Sequence[TurnCorrection], applied: bool = False) -> dict[int, int]:
+    """Correction index -> turn index: each correction to the spoken turn it overlaps most, one turn each. With
+    `applied`, the turns already carry the corrections (the redaction stage), so a moved turn is matched by its
+    new boundaries; else by the time the reviewer saw it (tag_upload, which applies them)."""
+    def span(c: TurnCorrection) -> tuple[float, float]:
+        if not applied:
+            return c.start, c.end
+        return (c.new_start if c.new_start is not None else c.start, c.new_end if c.new_end is not None else c.end)
+
+    pairs = sorted(((_iou(span(c), (t.start, t.end)), ci, ti)
+                    for ci, c in enumerate(wanted) for ti, t in enumerate(turns) if t.is_spoken), reverse=True)
+    out: dict[int, int] = {}
+    taken: set[int] = set()
+    for score, ci, ti in pairs:
+        if score >= MATCH_IOU and ci not in out and ti not in taken:
+            out[ci] = ti
+            taken.add(ti)
+    return out
+
+
 class Correction(_Model):
     """One reviewed conversation: who reviewed it, when, against which audio, and each turn they touched."""
 
@@ -89,6 +131,15 @@ def load_corrections(root: Path) -> list[Correction]:
 def for_upload(root: Path, upload: str) -> dict[str, Correction]:
     """The corrections of one upload, by conversation id."""
     return {c.conv_id: c for c in load_corrections(root) if c.upload == upload}
+
+
+def cleared_spans(correction: Correction, turns: Sequence[_Span]) -> dict[int, list[PiiSpan]]:
+    """Turn index -> the spans its reviewer said are not PII, on a record the correction was applied to."""
+    out: dict[int, list[PiiSpan]] = {}
+    for ci, ti in match_turns(turns, correction.turns, applied=True).items():
+        if correction.turns[ci].pii_removed:
+            out[ti] = list(correction.turns[ci].pii_removed)
+    return out
 
 
 def upload_digest(root: Path, upload: str) -> str | None:

@@ -7,10 +7,11 @@ Numbering is per conversation, in order of first appearance, and identity-based:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.corrections import CLEARABLE_TYPES, PiiSpan
 from ..locales.base import LocalePack
 from ..pii import UPSTREAM_PLACEHOLDER_RE, format_placeholder
 from ..pii.recognizers import PLACEHOLDER_PREFIX, Match, find_pii, persona_names, resolve_overlaps
@@ -326,6 +327,8 @@ class RedactionOutcome:
     masks: list[AudioMask]
     alignment: Alignment | None  # word timings with redacted words replaced by their placeholder
     counts: dict[str, int]  # replacements per PII type (for metadata: never values)
+    cleared: int = 0  # spans a reviewer said are not PII, left in the text (core.corrections.CLEARABLE_TYPES)
+    kept: int = 0  # spans a reviewer removed that stay redacted: a validated identifier
 
 
 def redact_record(record: VakRecord, pack: LocalePack, names: tuple[str, ...] | list[str] = (),
@@ -337,12 +340,36 @@ def redact_record(record: VakRecord, pack: LocalePack, names: tuple[str, ...] | 
     return out.record, out.log, out.masks
 
 
+def _clear_reviewed(fields: list[_Field], cleared: Mapping[int, list[PiiSpan]]) -> tuple[int, int]:
+    """Drop the matches a reviewer said are not PII from their turn's text, where the type is one the
+    recognizers only guess; (cleared, kept: a validated identifier stays redacted)."""
+    done = kept = 0
+    for f in fields:
+        spans = cleared.get(f.turn) if f.path == "text" and f.turn is not None else None
+        if not spans:
+            continue
+        said = {(s.type, " ".join(s.text.lower().split())) for s in spans}
+        keep = []
+        for m in f.matches:
+            if (m.type, " ".join(f.text[m.start:m.end].lower().split())) not in said:
+                keep.append(m)
+            elif m.type in CLEARABLE_TYPES:
+                done += 1
+            else:
+                kept += 1
+                keep.append(m)
+        f.matches = keep
+    return done, kept
+
+
 def redact_record_full(record: VakRecord, pack: LocalePack, names: tuple[str, ...] | list[str] = (),
                        audio_settings: AudioSettings | None = None, alignment: Alignment | None = None,
-                       ner: bool = False) -> RedactionOutcome:
-    """redact_record plus the rewritten alignment and per-type counts."""
+                       ner: bool = False, cleared: Mapping[int, list[PiiSpan]] | None = None) -> RedactionOutcome:
+    """redact_record plus the rewritten alignment and per-type counts. `cleared`: turn index -> the spans a
+    human reviewer said are not PII (core.corrections.cleared_spans)."""
     audio_settings = audio_settings or AudioSettings()
     fields = find_record_pii(record, pack, tuple(names), ner)
+    n_cleared, n_kept = _clear_reviewed(fields, cleared) if cleared else (0, 0)
     numbering = _Numbering()
     numbering.counters = _existing_counters(fields)  # <PHONE_1> already in the text keeps its meaning
     redacted = [_splice(f, numbering) for f in fields]
@@ -409,4 +436,4 @@ def redact_record_full(record: VakRecord, pack: LocalePack, names: tuple[str, ..
     for sp in log_spans:
         counts[sp.type] = counts.get(sp.type, 0) + 1
     return RedactionOutcome(new_record, RedactionLog(conversation_id=record.id, spans=log_spans), masks,
-                            new_alignment, counts)
+                            new_alignment, counts, n_cleared, n_kept)

@@ -24,13 +24,15 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field, ValidationError
 
-from ..core.issue import Issue
+from ..core.corrections import Correction, cleared_spans
+from ..core.corrections import for_upload as corrections_for_upload
+from ..core.issue import Issue, Severity
 from ..core.runner import Job, Stage, output_token, run_stage
 from ..core.stage import (
     SLOT,
@@ -71,6 +73,8 @@ class RedactionResult(StageResult):
     spans: int = Field(0, description="values replaced by placeholders in this run")
     counts_by_type: dict[str, int] = Field(default_factory=dict, description="replaced values by PII type")
     schema_misfits: int = Field(0, description="replacements that no longer fit their field's schema")
+    review_cleared: int = Field(0, description="spans a human reviewer said are not PII, left in the text")
+    review_kept: int = Field(0, description="spans a reviewer removed that stay redacted (validated identifiers)")
 
 
 def descriptor_names(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS) -> tuple[str, ...]:
@@ -164,7 +168,8 @@ class _RedactStage(Stage):
         self.workers, self.batch = workers, batch if workers > 1 else 1
         self.result = RedactionResult(upload=upload)
         self.names = descriptor_names(layout, upload, limits)
-        self.process = functools.partial(_redact_batch, layout, upload, self.names, settings)
+        self.reviews = corrections_for_upload(layout.root, upload)  # what reviewers said is not PII
+        self.process = functools.partial(_redact_batch, layout, upload, self.names, settings, self.reviews)
         self.lines: dict[str, int] = {}  # item -> its line number in this run, while it is in flight
         self.hits: dict[str, tuple[LedgerEntry, str | None, RedactionResult]] = {}  # reusable entries, as reused
 
@@ -216,7 +221,9 @@ class _RedactStage(Stage):
                 yield Done((dumps_line(rec.model_copy(update={"meta": meta}).dump()),
                             RedactionResult(skipped_redaction=1)))
                 continue
-            key = keys(hashlib.sha256(jl.raw or b"").hexdigest(), _sources(layout, upload, rec.id))
+            review = self.reviews.get(rec.id)
+            key = keys(hashlib.sha256(jl.raw or b"").hexdigest(),
+                       {**_sources(layout, upload, rec.id), "review": review.digest() if review else None})
             self.lines[rec.id] = jl.line
             yield Job(rec.id, key, (jl.raw, jl.line, key))
 
@@ -292,7 +299,7 @@ def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord, names: t
 def _merge(result: RedactionResult, part: RedactionResult) -> None:
     """Add one record's (or line's) outcome to the upload's result, keeping issue order."""
     for f in ("redacted", "unchanged", "synthetic", "skipped_redaction", "failed", "audio_masked", "spans",
-              "schema_misfits"):
+              "schema_misfits", "review_cleared", "review_kept"):
         if n := getattr(part, f):  # a record's part is mostly zeros: no pydantic setattr for those
             setattr(result, f, getattr(result, f) + n)
     for t, n in part.counts_by_type.items():
@@ -301,7 +308,7 @@ def _merge(result: RedactionResult, part: RedactionResult) -> None:
 
 
 def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
-                  jobs: list[tuple[bytes, int, str]]) -> list[LedgerEntry]:
+                  reviews: Mapping[str, Correction], jobs: list[tuple[bytes, int, str]]) -> list[LedgerEntry]:
     """Redact a batch of changed records (in a worker process or here): a ledger entry each, carrying its line
     (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`)."""
     out: list[LedgerEntry] = []
@@ -310,7 +317,7 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
         part = RedactionResult()
         audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
         done = _redact_one(layout, upload, rec, names, settings, audio_path, layout.work_alignment(upload, rec.id),
-                           line_no, part)
+                           line_no, part, reviews.get(rec.id))
         carried = {"_part": part.model_dump(exclude={"issues"})}
         if done is None:
             issues = part.issues if len(part.issues) > 1 else []
@@ -324,7 +331,8 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
 
 def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...], settings: RedactionSettings,
                 audio_path: Path | None, align_path: Path, line: int,
-                result: RedactionResult) -> tuple[str, dict[str, int]] | None:
+                result: RedactionResult,
+                review: Correction | None = None) -> tuple[str, dict[str, int]] | None:
     try:
         pack = get_pack(rec.locale)
     except UnknownLocale:
@@ -342,7 +350,16 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
             result.issues.append(_issue(upload, "redaction_alignment_invalid",
                                         f"the word timings of {rec.id} are unreadable; audio spans use turn timing",
                                         "re-run transcripts for this conversation", line, rec.id))
-    outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner)
+    cleared = cleared_spans(review, rec.turns) if review is not None else None
+    outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner, cleared)
+    result.review_cleared += outcome.cleared
+    result.review_kept += outcome.kept
+    if outcome.kept:
+        result.issues.append(_issue(
+            upload, "review_pii_kept", f"a reviewer said {outcome.kept} redacted span(s) are not personal data, "
+            "but they are validated identifiers (a phone number, e-mail, card or national id); they stay redacted",
+            "nothing to do if the reviewer was wrong; to publish such a value, correct the text in review so it no "
+            "longer reads as one", line, rec.id).model_copy(update={"severity": Severity.WARN, "family": "review"}))
     redacted_ok = True
     # the strings outside the turns (speaker ids, metadata, descriptor fields): pii.fields, issue 26
     record, meta_counts = clean_published(outcome.record, pack, names,

@@ -148,8 +148,11 @@ def correction_of(task: dict[str, Any], values: dict[str, dict[str, str]] | None
             tc["lang"] = reg["lang"]
         tc["pii_added"] = [PiiSpan(type=k[3], text=str(v.get("text") or "")) for k, v in marked.items()
                            if k not in shown_pii and paragraph_rid.get(k[0]) == rid and v.get("text")]
-        tc["pii_removed"] = [PiiSpan(type=p["type"], text=p["text"]) for k, p in shown_pii.items()
-                             if k not in marked and p["rid"] == rid]
+        # a span deleted on the redacted text names its placeholder: the store keeps the value it stands for
+        # (the redaction stage compares values), or the placeholder when that is no longer known
+        known = (values or {}).get(rid, {}) if data.get("basis", "redacted") == "redacted" else {}
+        tc["pii_removed"] = [PiiSpan(type=p["type"], text=restore_placeholders(p["text"], known)[0])
+                             for k, p in shown_pii.items() if k not in marked and p["rid"] == rid]
         turns.append(TurnCorrection(**tc))
     for rid in sorted(set(regions) - {t["rid"] for t in data["turns"]}):
         if "start" in regions[rid]:

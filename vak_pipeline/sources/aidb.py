@@ -170,6 +170,7 @@ class AidbImportContext:
     settings: RecordingSettings
     layout: DataLayout | None = None
     keep_notes: bool | None = None  # None: the upload's keep_notes setting (default True)
+    sha256: str | Callable[[], str] = ""  # the source file's (hashed once, when an id has to be cleaned)
 
 
 # ----------------------------------------------------------------------------------------- first pass
@@ -363,10 +364,12 @@ def resolve_language(tag: str, settings: RecordingSettings) -> tuple[str, str] |
     return pack_id, declared
 
 
-def conversation_id_for(upload: str, file: str, record_id: str) -> str:
+def conversation_id_for(upload: str, file: str, record_id: str, sha256: str | Callable[[], str] = "") -> str:
     """The shared id rule (uploads.ids) when present, else `<upload>-<record id>` slugified.
 
     `file` may be given as `<upload>/<path>` (how issues name it); the id uses the path inside the upload.
+    `sha256` (the source file's, a callable called only when needed) tags an id that had to be cleaned, so a
+    name in a script the recognizers do not read never becomes a hash of itself.
     """
     if file.startswith(upload + "/"):
         file = file[len(upload) + 1:]
@@ -375,7 +378,7 @@ def conversation_id_for(upload: str, file: str, record_id: str) -> str:
     except ImportError:  # pragma: no cover - ids.py is committed; kept for a partial checkout
         slug = re.sub(r"[^a-z0-9_-]+", "-", f"{upload}-{record_id}".lower()).strip("-")
         return slug or "conversation"
-    return conversation_id(upload, file, record_id=record_id)
+    return conversation_id(upload, file, record_id=record_id, sha256=sha256)
 
 
 # --------------------------------------------------------------------------------------------- mapping
@@ -499,7 +502,7 @@ def aidb_to_vak(conv: AidbConversation, ctx: AidbImportContext, line: int | None
         return None, turns.issues + [_issue("aidb_no_spoken_turns", "the record has no customer or agent message "
                                             "with text", "nothing to train on: drop the record or add its messages",
                                             field="turns", family="turns", **kw)]
-    conv_id = conversation_id_for(ctx.upload, ctx.file, conv.id)
+    conv_id = conversation_id_for(ctx.upload, ctx.file, conv.id, ctx.sha256)
     record = _record(conv, ctx, line, pack_id, primary, turns, conv_id)  # type: ignore[arg-type]
     return ImportedRecord(record=record, redaction_log=token_redaction_log(conv_id, turns.spoken),
                           line=line or 0), turns.issues

@@ -80,6 +80,7 @@ class MessagesImportContext:
     upload: str
     file: str
     settings: RecordingSettings
+    sha256: str | Callable[[], str] = ""  # the source file's (hashed once, when an id has to be cleaned)
 
 
 def _text(content: str | list[Any] | None) -> str:
@@ -268,7 +269,8 @@ class _Mapper:
             meta["allow_unconsented"] = True
         primary = self.pack.default_lang  # until tag_languages sets the turns' languages and the summary
         try:
-            record = VakRecord(id=conversation_id_for(ctx.upload, ctx.file, self.rid), schema_version=SCHEMA_VERSION,
+            record = VakRecord(id=conversation_id_for(ctx.upload, ctx.file, self.rid, ctx.sha256),
+                               schema_version=SCHEMA_VERSION,
                                locale=settings.locale, language=Language(primary=primary, mix=[primary]),
                                domain=settings.domain or rec.domain, scenario=settings.scenario,
                                system_prompt="\n\n".join(self.system) or settings.system_prompt, tools=tools,

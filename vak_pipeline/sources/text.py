@@ -16,6 +16,7 @@ a refused line is reported again, not retried. Its report is the `text_import` s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -301,7 +302,8 @@ def _files(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS
     yield from issues
     if descriptor is None:
         return
-    public = {rel: public_file(rel, lambda p=path: sha256_file(p), descriptor.settings_for(rel).locale)
+    digests = {rel: functools.cache(lambda p=path: sha256_file(p)) for rel, path in files}  # read once, if needed
+    public = {rel: public_file(rel, digests[rel], descriptor.settings_for(rel).locale)
               for rel, path in files}  # the public name (no PII from file or folder names): ids, issues, records
     if keep_map:  # the stage keeps the private map (vak lookup); a plain import writes nothing
         write_name_map(layout.name_map(upload, "text"), [(None, pub, rel) for rel, pub in public.items()])
@@ -309,9 +311,11 @@ def _files(layout: DataLayout, upload: str, limits: InputLimits = DEFAULT_LIMITS
         settings = descriptor.settings_for(rel)
         name = f"{upload}/{public[rel]}"
         if rel.lower().endswith(AIDB_SUFFIX):
-            yield _AIDB, AidbImportContext(upload=upload, file=name, settings=settings, layout=layout), path
+            yield _AIDB, AidbImportContext(upload=upload, file=name, settings=settings, layout=layout,
+                                           sha256=digests[rel]), path
         else:
-            yield _MESSAGES, MessagesImportContext(upload=upload, file=name, settings=settings), path
+            yield _MESSAGES, MessagesImportContext(upload=upload, file=name, settings=settings,
+                                                   sha256=digests[rel]), path
 
 
 def turn_too_long(obj: dict[str, Any], kind: str, limits: InputLimits, file: str, line: int) -> Issue | None:

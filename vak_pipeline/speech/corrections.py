@@ -1,27 +1,27 @@
 """Human corrections (core.corrections) applied to a freshly built record, on every run of tag_upload.
 
 A correction names its turn by the time the reviewer saw it; here it is matched to the turn of this run's
-record that overlaps it most (intersection over union >= MATCH_IOU), so a re-transcription with another model
-or other bleed / diarization settings keeps it. Text, speaker, boundaries and language replace the ASR's;
-a PII span the reviewer added becomes an entity on the turn, which the redaction stage redacts whether or not
-a recognizer fires (and redaction runs over every corrected text anyway: a typed phone number is redacted).
+record that overlaps it most (intersection over union >= core.corrections.MATCH_IOU), so a re-transcription
+with another model or other bleed / diarization settings keeps it. Text, speaker, boundaries and language
+replace the ASR's; a PII span the reviewer added becomes an entity on the turn, which the redaction stage
+redacts whether or not a recognizer fires (and redaction runs over every corrected text anyway: a typed
+phone number is redacted).
 The alignment words of a corrected turn are re-fitted (same number of words: the ASR's timings, the
 reviewer's words) or spread over the turn and marked `approximate`. A correction that no longer fits is an
-issue for the steward, never dropped silently. Removed PII spans are kept in the store and counted, but a
-reviewer cannot un-redact: the recognizers still decide what is masked.
+issue for the steward, never dropped silently. A span the reviewer removed is cleared by the redaction stage
+when its type is one the recognizers only guess (core.corrections.CLEARABLE_TYPES); a validated identifier
+stays redacted and the steward is told.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.corrections import Correction, TurnCorrection
+from ..core.corrections import Correction, match_turns
 from ..core.issue import Issue, Severity
 from ..locales.lid import tag_languages
 from ..schema.alignment import Alignment, Word
 from ..schema.record import Entity, Transcription, Turn, VakRecord
-
-MATCH_IOU = 0.5  # a corrected turn is the one of this run that overlaps it at least this much (time IoU)
 
 
 @dataclass
@@ -30,34 +30,13 @@ class Applied:
     alignment: Alignment
     issues: list[Issue] = field(default_factory=list)
     turns: int = 0  # corrected turns found and applied
-    removed_pii: int = 0  # spans a reviewer said are not PII (kept, not applied)
+    removed_pii: int = 0  # spans a reviewer said are not PII (cleared by the redaction stage where allowed)
 
 
 def review_issue(code: str, message: str, fix: str, *, upload: str, record_id: str | None, file: str | None = None,
                  field_name: str | None = None, severity: Severity = Severity.WARN) -> Issue:
     return Issue(code=code, message=message, fix=fix, severity=severity, family="review", record_id=record_id,
                  file=f"{upload}/{file}" if file else "work/review/corrections.jsonl", field=field_name)
-
-
-def _iou(a: tuple[float, float], b: tuple[float, float]) -> float:
-    inter = max(0.0, min(a[1], b[1]) - max(a[0], b[0]))
-    union = max(a[1], b[1]) - min(a[0], b[0])
-    if union <= 0:
-        return 1.0 if a == b else 0.0
-    return inter / union
-
-
-def match_turns(turns: list[Turn], wanted: list[TurnCorrection]) -> dict[int, int]:
-    """Correction index -> turn index: each correction to the spoken turn it overlaps most, one turn each."""
-    pairs = sorted(((_iou((c.start, c.end), (t.start, t.end)), ci, ti)
-                    for ci, c in enumerate(wanted) for ti, t in enumerate(turns) if t.is_spoken), reverse=True)
-    out: dict[int, int] = {}
-    taken: set[int] = set()
-    for score, ci, ti in pairs:
-        if score >= MATCH_IOU and ci not in out and ti not in taken:
-            out[ci] = ti
-            taken.add(ti)
-    return out
 
 
 def refit_words(words: list[Word], text: str, start: float, end: float, speaker: str, turn: int,

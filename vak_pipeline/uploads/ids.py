@@ -172,22 +172,28 @@ def is_safe_id(value: str) -> bool:
     return bool(_SAFE_ID.match(value)) and ".." not in value
 
 
-def _id_part(text: str, locale: str | None, tag: str) -> str:
+def _id_part(text: str, locale: str | None, tag: str | Callable[[], str]) -> str:
+    """`text` with PII replaced by its type and tagged; `tag` (a callable is called only when needed) comes from
+    the source file's bytes, never from the text."""
     new, hit = redact_name(text, locale)
     if tag:  # with a tag, an unreadable script is replaced too (without one, slugify's hash keeps ids apart)
         new, lossy = unfoldable_as_text(new)
         hit |= lossy
-    return (f"{new}-{tag_of(tag)}" if tag else new) if hit else text
+    if not hit:
+        return text
+    digest = tag() if callable(tag) else tag
+    return f"{new}-{tag_of(digest)}" if digest else new
 
 
 def conversation_id(upload: str, file: str, override: str | None = None, record_id: str | None = None,
-                    locale: str | None = None, sha256: str = "") -> str:
+                    locale: str | None = None, sha256: str | Callable[[], str] = "") -> str:
     """The conversation id of `file` in `upload` (and of record `record_id` inside it, for text sources).
 
     `override` (recordings.csv `conv_id`, or an id the source itself carries) is returned unchanged when it is
     a safe id free of PII; otherwise it is cleaned (PII replaced by its type, see the module docstring) and
     slugified, so an id can never escape the audio/ folder nor name a caller. `file` may already be the
-    public name (`public_file`); `sha256` (of the source file) tags a part that had to be cleaned.
+    public name (`public_file`); `sha256` (of the source file; a callable is called only when a part had to be
+    cleaned) tags a part that had to be cleaned.
     """
     tag = sha256  # the file's bytes, never the name (see the module docstring)
     if override:
@@ -195,5 +201,9 @@ def conversation_id(upload: str, file: str, override: str | None = None, record_
         return clean if clean == override and is_safe_id(override) else slugify(clean)
     parts = [slugify(upload), slugify(file_stem(public_file(file, sha256, locale)))]
     if record_id is not None and str(record_id) != "":
-        parts.append(slugify(_id_part(str(record_id), locale, _short_hash(f"{tag}/{record_id}") if tag else "")))
+        def record_tag() -> str:  # the file's bytes and the record's id: one tag per record, never the id's hash
+            digest = tag() if callable(tag) else tag
+            return _short_hash(f"{digest}/{record_id}") if digest else ""
+
+        parts.append(slugify(_id_part(str(record_id), locale, record_tag if tag else "")))
     return "-".join(parts)

@@ -19,6 +19,7 @@ from vak_pipeline.core.corrections import (
     upload_digest,
 )
 from vak_pipeline.core.erasure import ErasureEntry, append_entry, digest, now
+from vak_pipeline.core.issue import Severity
 from vak_pipeline.review.annotations import correction_of, import_export
 from vak_pipeline.review.tasks import export_tasks
 from vak_pipeline.schema import Alignment
@@ -96,6 +97,50 @@ def test_a_deleted_predicted_pii_span_is_a_removed_span(call):
     pid = task["data"]["pii"][0]["id"]
     corr, _ = correction_of(b.annotate(task, lambda r, t: r.remove(next(x for x in r if x["id"] == pid))))
     assert [(p.type, p.text) for p in corr.turns[1].pii_removed] == [("phone", "<PHONE_1>")]
+
+
+def _remove_predicted_spans(call, turn0: str, turn1: str) -> dict:
+    """The reviewer deletes every PII span the release predicted on these two turns."""
+    b.write_transcript(call, turns=[("agent", 0.2, 1.9, turn0, -0.2), ("user", 2.3, 4.1, turn1, -0.2),
+                                    *b.TURNS[2:]])
+    b.rebuild(call)
+    task = task_of(call)
+    shown = {p["id"] for p in task["data"]["pii"]}
+
+    def drop(result: list[dict], _task: dict) -> None:
+        result[:] = [x for x in result if x["id"] not in shown]
+
+    return b.annotate(task, drop)
+
+
+def test_a_name_the_reviewer_says_is_not_pii_is_left_in_the_release_and_a_phone_number_stays_redacted(call):
+    task = _remove_predicted_spans(call, "this is hope from billing how can i help", f"my number is {PHONE}")
+    assert sorted(p["type"] for p in task["data"]["pii"]) == ["person_name", "phone"]
+    import_export(call, [task])
+    [stored] = load_corrections(call.root)
+    assert [(p.type, p.text) for p in stored.turns[0].pii_removed] == [("person_name", "hope")]  # its value
+    _, red = b.rebuild(call)
+    [rec] = b.records(call)
+    assert rec["turns"][0]["text"] == "this is hope from billing how can i help"  # cleared by the reviewer
+    assert rec["turns"][1]["text"] == "my number is <PHONE_1>"  # a validated phone number is never un-redacted
+    assert (red.review_cleared, red.review_kept) == (1, 1)
+    [kept] = [i for i in red.issues if i.code == "review_pii_kept"]
+    assert kept.severity == Severity.WARN and PHONE not in kept.message and "0132" not in kept.fix
+    b.write_transcript(call, engine="faster-whisper-large-v3", shift=0.04,
+                       turns=[("agent", 0.2, 1.9, "this is hope from billing how can i help", -0.2),
+                              ("user", 2.3, 4.1, f"my number is {PHONE}", -0.2), *b.TURNS[2:]])
+    b.rebuild(call)  # another model, the same words: the reviewer's decision still holds
+    assert b.records(call)[0]["turns"][0]["text"] == "this is hope from billing how can i help"
+
+
+def test_a_cleared_span_changes_the_redaction_key_so_the_record_is_redacted_again(call):
+    from vak_pipeline.redaction.stage import redact_upload
+
+    b.rebuild(call)
+    assert redact_upload(call, "calls").unchanged == 1
+    import_export(call, [_remove_predicted_spans(call, "this is hope from billing how can i help", "fine thanks")])
+    b.rebuild(call)
+    assert b.records(call)[0]["turns"][0]["text"].startswith("this is hope")
 
 
 def test_every_kind_of_correction_is_applied_and_survives_a_retranscription_with_another_model(call):

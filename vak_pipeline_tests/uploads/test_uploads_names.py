@@ -139,3 +139,41 @@ def test_a_stage_report_issue_is_shown_without_the_pii_of_a_raw_name_whoever_wro
     report.write_text(json.dumps({"upload": "calls", "issues": [raw]}))
     [si] = stage_issues(DataLayout.at(tmp_path), "calls")
     assert "9876543210" not in (si.issue.file or "") and "alice" not in (si.issue.record_id or "")
+
+
+def test_a_record_id_in_an_unread_script_is_tagged_by_its_file_never_hashed_by_the_name():
+    from vak_pipeline.sources.aidb import conversation_id_for
+
+    other = hashlib.sha256(b"another chat export").hexdigest()
+    conv = conversation_id_for("up1", "up1/chats.messages.jsonl", "देविका", lambda: SHA)
+    name_hash = hashlib.sha256("देविका".encode()).hexdigest()[:8]
+    assert conv.startswith("up1-chats-text-") and name_hash not in conv and "देविका" not in conv
+    assert conversation_id_for("up1", "up1/chats.messages.jsonl", "张伟", lambda: SHA) != conv  # one tag a record
+    assert conversation_id_for("up1", "up1/chats.messages.jsonl", "देविका", other) != conv  # and a file
+    assert conversation_id_for("up1", "up1/chats.messages.jsonl", "देविका", lambda: SHA) == conv  # stable
+
+
+def test_a_clean_record_id_never_reads_its_file_to_make_a_tag():
+    from vak_pipeline.sources.aidb import conversation_id_for
+
+    def unread() -> str:
+        raise AssertionError("the file was hashed for a clean id")
+
+    assert conversation_id_for("up1", "up1/chats.messages.jsonl", "chat-order-001", unread) == \
+        "up1-chats-chat-order-001"
+
+
+def test_an_imported_chat_whose_id_is_a_devanagari_name_gets_the_file_tag(tmp_path):
+    from vak_pipeline.sources.text import import_text_upload
+
+    up = tmp_path / "raw" / "up1"
+    up.mkdir(parents=True)
+    (up / "upload.yaml").write_text("locale: en-US\nsource: synthetic\nconsent: synthetic\n", encoding="utf-8")
+    line = {"id": "देविका", "messages": [{"role": "user", "content": "hello"},
+                                          {"role": "assistant", "content": "hi, how can I help"}]}
+    (up / "chats.messages.jsonl").write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
+    n, issues = import_text_upload(up, tmp_path / "out.jsonl")
+    assert n == 1, issues
+    [rec] = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert rec["id"].startswith("up1-chats-text-")
+    assert hashlib.sha256("देविका".encode()).hexdigest()[:8] not in rec["id"]
