@@ -7,12 +7,14 @@ the text, the words' time is masked in the audio, and the redaction log names th
 (`unsure_email`, `spelled_run`). Digit runs are the `unsure_number` net (pii.recognizers.asked), taken
 after a question; these two shapes are taken anywhere, since neither is ordinary speech.
 
-A third shape is a *personal* reference: a speaker's own reference, case, claim, policy, account or
+A third shape is a *personal* reference: a speaker's own reference, case, claim, policy, letter or
 membership ("the reference on my letter is 9k, 24723", "my case number is 4471 B"), a code of letters and
 digits (four digits or more) after "my"/"our" and the cue. Such a reference identifies a person's case,
 so it is personal data and is redacted (`personal_reference`). A business's own reference read out
 without "my"/"our" ("your appointment ..., reference order 890807168970", "reference ticket TK-83099")
-stays: it names an order or a ticket, not who is calling, and the tuned set labels it so.
+stays: it names an order or a ticket, not who is calling, and the tuned set labels it so. Customer, account,
+order and booking numbers are not cues even after "my": the canonical format keeps them as business data
+(its example's `customer_id` "SC-4471" stays in the text and the tool calls, where the model learns to use it).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ _SPELLED = re.compile(r"(?<![\w'])[A-Za-z0-9](?:[\s,.\-]{1,3}[A-Za-z0-9](?![\w']
 _ORDINARY_LETTERS = frozenset("aAiI")  # "a" and "I" are words; a run needs two other characters
 # "my"/"our", a cue within a few words, a verb or "number", then a code: tokens of letters and digits with four
 # digits or more in all, each token holding a digit (but a leading one of one or two letters: "TW 64921")
-_CUE = r"(?:reference|ref|case|claim|policy|letter|membership|account|customer|booking|application)"
+_CUE = r"(?:reference|ref|case|claim|policy|letter|membership|application)"  # not customer/account: business ids
 _CODE_TOKEN = r"(?:[A-Za-z]{0,3}\d[A-Za-z0-9]{0,11})"
 _PERSONAL_REF = re.compile(
     rf"\b(?:my|our)\s+(?:[a-z]+\s+){{0,3}}?{_CUE}\b[^.?!\d]{{0,30}}?"

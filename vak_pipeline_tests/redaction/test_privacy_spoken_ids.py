@@ -55,6 +55,9 @@ def test_a_spoken_identifier_no_recognizer_typed_is_redacted_masked_and_logged(r
     # a business's own reference, read out without "my"/"our" (the tuned set labels these not personal)
     "Your appointment is at 16:00 on 24 September 2026, reference order 890807168970.",
     "reference ticket TK-83099", "My account is 12 years old", "our reference is on the letter",
+    # business data the canonical format keeps (its example's customer_id stays in the text and the tool calls)
+    "mera inverter kal se off hai, my customer ID is SC-4471", "my customer number is 4.4.7.1",
+    "my order number is 890807",
 ])
 def test_ordinary_speech_is_no_spoken_identifier(text):
     assert list(find_spoken_ids(text)) == []
