@@ -6,6 +6,7 @@ starts; the corrections come back with `vak review import` and every later inges
 import dagster as dg
 
 from vak_pipeline.review.settings import ReviewSettings
+from vak_pipeline.review.tasks import TASKS_VERSION
 
 from .config import config_class, library_settings
 from .failures import os_errors_as_sentences
@@ -17,7 +18,7 @@ class ReviewConfig(config_class(ReviewSettings)):
     """review.settings.ReviewSettings, as run config."""
 
 
-@dg.asset(group_name="review", kinds={"json"}, deps=[dg.AssetKey("release")],
+@dg.asset(group_name="review", kinds={"json"}, deps=[dg.AssetKey("release")], code_version=TASKS_VERSION,
           description="`work/review/tasks.json`: one Label Studio task per conversation with a doubtful turn (or "
                       "chosen), pre-filled as predictions; import it into a project with review/label_config.xml.")
 @os_errors_as_sentences

@@ -48,6 +48,9 @@ def region_id(conv_id: str, start: float, end: float) -> str:
     return hashlib.sha256(f"{conv_id}|{start:.3f}|{end:.3f}".encode()).hexdigest()[:10]
 
 
+TASKS_VERSION = "1"  # bump when the same data root and settings would export other tasks (the asset's code_version)
+
+
 class ExportResult(BaseModel):
     path: str = ""
     tasks: int = 0
