@@ -42,17 +42,18 @@ class AsrSettings(BaseModel):
                             "BatchedInferencePipeline; chunks of one recording only). 1 = sequential decoding, "
                             "with the seeded temperature fallback (the batched pipeline has none).")
     beam_size: int = Field(default=5, ge=1)
-    timestamp_tokens: bool = Field(default=False, description="Batched decoding: let Whisper predict its "
+    timestamp_tokens: bool = Field(default=True, description="Batched decoding: let Whisper predict its "
                                    "timestamp tokens, as the sequential path does (faster-whisper's batched "
-                                   "pipeline leaves them out). Neither way re-decodes what follows a window's early "
-                                   "end: without them tiny.en often stops after a window's first sentence (3 "
-                                   "generated calls: WER 0.35, sequential 0.27, with them 0.28); with them it can "
-                                   "drop a window's last sentence (a line of the cross-talk fixture xtalk_16db).")
+                                   "pipeline leaves them out). Without them the word times of a window whose decoder "
+                                   "stopped early are stretched over the whole window, so the early stop cannot be "
+                                   "seen and the rest is lost (tiny.en, 3 generated calls: WER 0.35, sequential "
+                                   "0.27); with them it shows as speech left after the last word (tail_rounds).")
     tail_rounds: int = Field(default=2, ge=0, description="Batched decoding: rounds of decoding again what is left of "
-                             "a window after its last word when the decoder stopped early (more than tail_min_s of "
-                             "VAD speech left), as the sequential path seeks past its last timestamp and goes on. "
-                             "0 = each window decoded once (tiny.en then often loses all but a window's first "
-                             "sentence).")
+                             "a window after its last word when the decoder stopped early there (more than "
+                             "tail_min_s of VAD speech left), as the sequential path seeks past its last timestamp "
+                             "and goes on; each round one batched call over those remainders of this recording. "
+                             "0 = each window decoded once (tiny.en then drops a window's last sentence now and "
+                             "then: a line of the cross-talk fixture xtalk_16db).")
     tail_min_s: float = Field(default=1.5, ge=0.0, description="Seconds of VAD speech left after a batched window's "
                               "last word from which that remainder is decoded again.")
     language: str | None = Field(default=None, description="None = detect; forced to 'en' for English-only models.")
