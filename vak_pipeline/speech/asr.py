@@ -328,13 +328,14 @@ class Transcriber:
         clips: list[dict] = []  # seconds in the joined audio
         shifts: list[float] = []  # per clip: joined time -> time within its channel's speech (of this round)
         speech: dict[int, int] = {}  # samples of each channel's speech in the windows before
+        at = 0
         for w in windows:
             chunk = np.concatenate([xs[w.channel][p["start"]:p["end"]] for p in w.pieces])
-            at = sum(a.size for a in audio)
             clips.append({"start": at / ASR_RATE, "end": (at + chunk.size) / ASR_RATE})
             shifts.append(speech.get(w.channel, 0) / ASR_RATE - at / ASR_RATE)
             speech[w.channel] = speech.get(w.channel, 0) + chunk.size
             audio.append(chunk)
+            at += chunk.size
         maps = {i: SpeechTimestampsMap([p for w in windows if w.channel == i for p in w.pieces], ASR_RATE)
                 for i in speech}
         segs, info = pipeline.transcribe(np.concatenate(audio), clip_timestamps=clips,
