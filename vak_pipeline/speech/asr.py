@@ -13,6 +13,7 @@ import json
 import os
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,12 +42,20 @@ class AsrSettings(BaseModel):
                             "BatchedInferencePipeline; chunks of one recording only). 1 = sequential decoding, "
                             "with the seeded temperature fallback (the batched pipeline has none).")
     beam_size: int = Field(default=5, ge=1)
-    timestamp_tokens: bool = Field(default=False, description="Batched decoding: let Whisper predict its "
+    timestamp_tokens: bool = Field(default=True, description="Batched decoding: let Whisper predict its "
                                    "timestamp tokens, as the sequential path does (faster-whisper's batched "
-                                   "pipeline leaves them out). Neither way re-decodes what follows a window's early "
-                                   "end: without them tiny.en often stops after a window's first sentence (3 "
-                                   "generated calls: WER 0.35, sequential 0.27, with them 0.28); with them it can "
-                                   "drop a window's last sentence (a line of the cross-talk fixture xtalk_16db).")
+                                   "pipeline leaves them out). Without them the word times of a window whose decoder "
+                                   "stopped early are stretched over the whole window, so the early stop cannot be "
+                                   "seen and the rest is lost (tiny.en, 3 generated calls: WER 0.35, sequential "
+                                   "0.27); with them it shows as speech left after the last word (tail_rounds).")
+    tail_rounds: int = Field(default=2, ge=0, description="Batched decoding: rounds of decoding again what is left of "
+                             "a window after its last word when the decoder stopped early there (more than "
+                             "tail_min_s of VAD speech left), as the sequential path seeks past its last timestamp "
+                             "and goes on; each round one batched call over those remainders of this recording. "
+                             "0 = each window decoded once (tiny.en then drops a window's last sentence now and "
+                             "then: a line of the cross-talk fixture xtalk_16db).")
+    tail_min_s: float = Field(default=1.5, ge=0.0, description="Seconds of VAD speech left after a batched window's "
+                              "last word from which that remainder is decoded again.")
     language: str | None = Field(default=None, description="None = detect; forced to 'en' for English-only models.")
     vad_filter: bool = Field(default=True, description="Silero VAD (bundled with faster-whisper): skips the "
                              "long silences of a stereo channel while the other party talks; faster and fewer "
@@ -266,7 +275,7 @@ class Transcriber:
     def _batched(self, xs: list[np.ndarray], skip: list[list[tuple[float, float]]], labels: list[int | None]
                  ) -> tuple[list[Segment], list[ChannelInput]]:
         from faster_whisper import BatchedInferencePipeline
-        from faster_whisper.vad import SpeechTimestampsMap, VadOptions, collect_chunks, get_speech_timestamps
+        from faster_whisper.vad import VadOptions, get_speech_timestamps
 
         from .gate import subtract
 
@@ -274,12 +283,8 @@ class Transcriber:
         # own 160 ms: its many short pieces, joined into one window, made tiny.en stop after the first sentence
         # of a window (WER 0.24 -> 0.33 on the bench's generated calls)
         vad = VadOptions(max_speech_duration_s=30)
-        audio: list[np.ndarray] = []
-        clips: list[dict] = []  # seconds in the joined audio
-        owners: list[tuple[int, float]] = []  # per clip: channel index, clip offset within that channel's speech
-        maps: list[Any] = []
+        windows: list[Window] = []
         inputs: list[ChannelInput] = []
-        at = 0
         for i, (x, cut) in enumerate(zip(xs, skip, strict=True)):
             if self.settings.vad_filter:
                 pieces = get_speech_timestamps(x, vad) if x.size else []
@@ -288,40 +293,72 @@ class Transcriber:
                 pieces = [{"start": s, "end": min(s + step, x.size)} for s in range(0, x.size, step)]
             before, pieces = pieces, subtract(pieces, cut, ASR_RATE) if cut else pieces
             inputs.append(_channel_input(labels[i], before, pieces))
-            maps.append(SpeechTimestampsMap(pieces, ASR_RATE) if pieces else None)
-            if not pieces:
-                continue
-            chunks, meta = collect_chunks(x, pieces, max_duration=30)
-            for chunk, m in zip(chunks, meta, strict=True):
-                clips.append({"start": at / ASR_RATE, "end": (at + chunk.size) / ASR_RATE})
-                owners.append((i, m["offset"]))
-                audio.append(chunk)
-                at += chunk.size
-        if not clips:
+            windows += [Window(channel=i, pieces=w) for w in join_pieces(pieces)]
+        if not windows:
             return [], inputs
         pipeline = BatchedInferencePipeline(self.model)
+        per_window, language = self._decode_round(pipeline, xs, windows)
+        per_window = [list(segs) for segs in per_window]
+        # a window decoded once loses what follows an early stop of the decoder (the sequential path seeks past its
+        # last timestamp and goes on): what is left of such windows is decoded again, in rounds, this recording only
+        latest = {k: (w, per_window[k]) for k, w in enumerate(windows)}  # per window: what the last round decoded
+        for _round in range(self.settings.tail_rounds):
+            tails = {k: Window(channel=w.channel, pieces=rest) for k, (w, segs) in latest.items()
+                     if (rest := remainder(w.pieces, last_word_end(segs), self.settings.tail_min_s))}
+            if not tails:
+                break
+            decoded, _language = self._decode_round(pipeline, xs, list(tails.values()))
+            latest = {}
+            for (k, w), segs in zip(tails.items(), decoded, strict=True):
+                per_window[k] += segs
+                latest[k] = (w, segs)
+                inputs[w.channel].redecoded_s = round(inputs[w.channel].redecoded_s + w.seconds(), 3)
+        out: list[Segment] = []
+        for w, segs in zip(windows, per_window, strict=True):
+            out += self._segments(segs, labels[w.channel], language)
+        return out, inputs
+
+    def _decode_round(self, pipeline: Any, xs: list[np.ndarray], windows: list[Window]
+                      ) -> tuple[list[list[Any]], str | None]:
+        """One BatchedInferencePipeline call over `windows` (each at most 30 s of one channel's speech): the
+        faster-whisper segments of each window, times in its channel's time."""
+        from faster_whisper.vad import SpeechTimestampsMap
+
+        audio: list[np.ndarray] = []
+        clips: list[dict] = []  # seconds in the joined audio
+        shifts: list[float] = []  # per clip: joined time -> time within its channel's speech (of this round)
+        speech: dict[int, int] = {}  # samples of each channel's speech in the windows before
+        at = 0
+        for w in windows:
+            chunk = np.concatenate([xs[w.channel][p["start"]:p["end"]] for p in w.pieces])
+            clips.append({"start": at / ASR_RATE, "end": (at + chunk.size) / ASR_RATE})
+            shifts.append(speech.get(w.channel, 0) / ASR_RATE - at / ASR_RATE)
+            speech[w.channel] = speech.get(w.channel, 0) + chunk.size
+            audio.append(chunk)
+            at += chunk.size
+        maps = {i: SpeechTimestampsMap([p for w in windows if w.channel == i for p in w.pieces], ASR_RATE)
+                for i in speech}
         segs, info = pipeline.transcribe(np.concatenate(audio), clip_timestamps=clips,
                                          batch_size=self.settings.batch_size,
                                          without_timestamps=not self.settings.timestamp_tokens, **self._options())
         starts = [c["start"] for c in clips]
-        out: list[Segment] = []
+        out: list[list[Any]] = [[] for _ in windows]
         for seg in segs:
             k = max(bisect.bisect_right(starts, (seg.start + seg.end) / 2) - 1, 0)
-            i, offset = owners[k]
-            shift = offset - starts[k]  # joined time -> time within channel i's speech
+            smap, shift = maps[windows[k].channel], shifts[k]
 
-            def back(t: float, i: int = i, shift: float = shift, piece: int | None = None) -> float:
-                return maps[i].get_original_time(t + shift, piece)
+            def back(t: float, piece: int | None = None, smap: Any = smap, shift: float = shift) -> float:
+                return smap.get_original_time(t + shift, piece)
 
             if seg.words:
                 for w in seg.words:
-                    piece = maps[i].get_chunk_index((w.start + w.end) / 2 + shift)
+                    piece = smap.get_chunk_index((w.start + w.end) / 2 + shift)
                     w.start, w.end = back(w.start, piece=piece), back(w.end, piece=piece)
                 seg.start, seg.end = seg.words[0].start, seg.words[-1].end
             else:
                 seg.start, seg.end = back(seg.start), back(seg.end)
-            out += self._segments([seg], labels[i], info.language)
-        return out, inputs
+            out[k].append(seg)
+        return out, info.language
 
     def _segments(self, segs: Any, channel: int | None, language: str | None) -> list[Segment]:
         out = []
@@ -351,6 +388,8 @@ class ChannelInput(BaseModel):
     speech_s: float = Field(0.0, description="Speech by VAD (the whole channel without VAD).")
     skipped_s: float = Field(0.0, description="... of which left out as the other channel's bleed (speech.gate).")
     decoded_s: float = Field(0.0, description="Audio seconds handed to the decoder.")
+    redecoded_s: float = Field(0.0, description="Seconds decoded again: what followed the decoder's early stop in a "
+                               "batched window (AsrSettings.tail_rounds).")
 
 
 def _channel_input(label: int | None, before: float | list[dict], after: list[dict] | None) -> ChannelInput:
@@ -363,3 +402,49 @@ def _channel_input(label: int | None, before: float | list[dict], after: list[di
     decoded = speech if after is None else seconds(after)
     return ChannelInput(channel=label, speech_s=round(speech, 3), skipped_s=round(max(speech - decoded, 0.0), 3),
                         decoded_s=round(decoded, 3))
+
+
+WINDOW_S = 30  # Whisper's window: the most speech one batched window holds
+
+
+@dataclass
+class Window:
+    """What one batched window decodes: VAD pieces (samples, in channel time) of one channel, at most 30 s joined."""
+
+    channel: int  # index of the channel among the recording's
+    pieces: list[dict]
+
+    def seconds(self) -> float:
+        return sum(p["end"] - p["start"] for p in self.pieces) / ASR_RATE
+
+
+def join_pieces(pieces: list[dict], max_s: float = WINDOW_S) -> list[list[dict]]:
+    """VAD pieces in order, grouped into windows of at most `max_s` of speech (as faster-whisper's collect_chunks
+    groups them: a piece that would overflow a window starts the next one)."""
+    windows: list[list[dict]] = []
+    size = 0
+    for p in pieces:
+        n = p["end"] - p["start"]
+        if not windows or size + n > max_s * ASR_RATE:
+            windows.append([])
+            size = 0
+        windows[-1].append(p)
+        size += n
+    return windows
+
+
+def last_word_end(segments: list[Any]) -> float | None:
+    """Where the last decoded word of a window ends (seconds, channel time); None when it has no word."""
+    ends = [w.end for s in segments for w in (s.words or []) if w.word.strip()]
+    return max(ends) if ends else None
+
+
+def remainder(pieces: list[dict], end: float | None, min_s: float) -> list[dict]:
+    """The window's VAD speech after `end` (its last word's end), when more than `min_s` of it is left: what the
+    decoder skipped by stopping early. [] otherwise, and for a window without words (decoding the same audio again
+    would give the same nothing)."""
+    if end is None:
+        return []
+    cut = int(round(end * ASR_RATE))
+    rest = [{"start": max(p["start"], cut), "end": p["end"]} for p in pieces if p["end"] > cut]
+    return rest if sum(p["end"] - p["start"] for p in rest) > min_s * ASR_RATE else []

@@ -61,8 +61,9 @@ from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
 # bump when the transcript for the same inputs would change (the asset's code_version); 3: fallback seeded per window;
-# 4: both channels of a call decoded in batches, bleed-only stretches left out of the ASR input
-TRANSCRIBE_VERSION = "4"
+# 4: both channels of a call decoded in batches, bleed-only stretches left out of the ASR input; 5: batched with
+# timestamp tokens, what follows a window's early stop decoded again
+TRANSCRIBE_VERSION = "5"
 # bump the first part when the canonical records for the same transcripts would change; the text import runs
 # inside tagged_turns, so its version is the second part
 TAG_VERSION = f"1-{TEXT_IMPORT_VERSION}"

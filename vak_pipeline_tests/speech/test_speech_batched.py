@@ -220,16 +220,122 @@ def test_the_stage_reports_the_seconds_skipped_and_a_recording_transcribes_the_s
 
 
 def test_timestamp_tokens_are_a_setting_of_batched_decoding_and_part_of_the_cache_key(monkeypatch):
-    """faster-whisper's batched pipeline decodes without timestamp tokens; `timestamp_tokens` asks for them (what the
-    sequential path does), and the choice is part of the transcript's cache key."""
+    """faster-whisper's batched pipeline decodes without timestamp tokens; `timestamp_tokens` (the default) asks for
+    them, as the sequential path does, and the choice is part of the transcript's cache key."""
     import faster_whisper
 
     monkeypatch.setattr(faster_whisper, "BatchedInferencePipeline", _FakePipeline)
     audio, sr = read_channels(FIX / "stereo_two_voices.flac")
-    for settings, without in ((BATCHED, True), (BATCHED.model_copy(update={"timestamp_tokens": True}), False)):
+    for settings, without in ((BATCHED.model_copy(update={"timestamp_tokens": False}), True), (BATCHED, False)):
         _FakePipeline.calls = []
         Transcriber(settings).transcribe_channels([audio[:, 0], audio[:, 1]], sr, None, [0, 1])
         (call,) = _FakePipeline.calls
         assert call["without_timestamps"] is without and call["word_timestamps"] is True
-    assert AsrSettings().timestamp_tokens is False
-    assert AsrSettings().fingerprint() != AsrSettings(timestamp_tokens=True).fingerprint()
+    assert AsrSettings().timestamp_tokens is True
+    assert AsrSettings().fingerprint() != AsrSettings(timestamp_tokens=False).fingerprint()
+
+
+def samples(*spans: tuple[float, float]) -> list[dict]:
+    """VAD pieces (samples at 16 kHz) of (start, end) seconds."""
+    return [{"start": int(a * 16000), "end": int(b * 16000)} for a, b in spans]
+
+
+def test_the_remainder_of_a_window_is_its_vad_speech_after_the_last_word_when_enough_is_left():
+    window = samples((0, 4), (6, 10))
+    assert asr.remainder(window, 3.0, 1.5) == samples((3, 4), (6, 10))  # 5 s of speech the decoder never reached
+    assert asr.remainder(window, 7.0, 1.5) == samples((7, 10))  # the piece the last word ended in, from its end
+    assert asr.remainder(window, 8.6, 1.5) == []  # 1.4 s left: the decoder went (nearly) to the end
+    assert asr.remainder(window, 4.5, 1.5) == samples((6, 10))  # ended in a gap: the next piece whole
+    assert asr.remainder(window, None, 1.5) == []  # no word at all: the same audio would decode to the same nothing
+    assert asr.remainder(window, 9.9, 0.0) == samples((9.9, 10))
+
+
+def test_windows_group_vad_pieces_as_faster_whisper_does_at_most_30_s_of_speech_each():
+    from faster_whisper.vad import collect_chunks
+
+    pieces = samples((0, 10), (12, 25), (26, 34), (40, 70), (71, 72))
+    windows = asr.join_pieces(pieces)
+    assert windows == [samples((0, 10), (12, 25)), samples((26, 34)), samples((40, 70)), samples((71, 72))]
+    x = np.random.default_rng(0).standard_normal(72 * 16000).astype(np.float32)
+    chunks, _meta = collect_chunks(x, pieces, max_duration=30)
+    assert [c.size for c in chunks] == [sum(p["end"] - p["start"] for p in w) for w in windows]
+
+
+def test_last_word_end_is_the_latest_word_end_of_a_window_and_none_without_words():
+    from types import SimpleNamespace as NS
+
+    segs = [NS(words=[NS(word=" a", start=0.1, end=0.5), NS(word=" b", start=0.6, end=1.2)]),
+            NS(words=[NS(word=" ", start=3.0, end=4.0)]), NS(words=None)]
+    assert asr.last_word_end(segs) == 1.2
+    assert asr.last_word_end([NS(words=[])]) is None
+
+
+class _StopsEarly:
+    """Stands in for BatchedInferencePipeline: decodes only the first second of each window it is handed (two words,
+    time stamped in the joined audio), as tiny.en does when it ends a window early."""
+
+    calls: list[list[dict]] = []
+
+    def __init__(self, model):
+        pass
+
+    def transcribe(self, audio, clip_timestamps, **kwargs):
+        from types import SimpleNamespace as NS
+
+        _StopsEarly.calls.append(clip_timestamps)
+        out = []
+        for c in clip_timestamps:
+            n = sum(len(x) for x in _StopsEarly.calls)
+            words = [NS(word=f" w{n}a", start=c["start"] + 0.1, end=c["start"] + 0.4, probability=0.9),
+                     NS(word=f" w{n}b", start=c["start"] + 0.5, end=c["start"] + 0.9, probability=0.9)]
+            out.append(NS(start=words[0].start, end=words[-1].end, text=f"w{n}a w{n}b", words=words, avg_logprob=-0.1,
+                          no_speech_prob=0.0, compression_ratio=1.0, temperature=0.0))
+        return iter(out), _Info()
+
+
+def test_a_window_whose_decoder_stops_early_gets_what_is_left_decoded_again_in_rounds(monkeypatch):
+    import faster_whisper
+
+    monkeypatch.setattr(faster_whisper, "BatchedInferencePipeline", _StopsEarly)
+    monkeypatch.setattr(asr, "load_model", lambda settings: type("M", (), {"model": type("C", (), {
+        "is_multilingual": False})()})())
+    x = np.random.default_rng(0).standard_normal(10 * 16000).astype(np.float32) * 0.1  # 10 s of "speech", one window
+    settings = AsrSettings(batch_size=8, vad_filter=False, device="cpu", tail_rounds=2, tail_min_s=1.5)
+
+    _StopsEarly.calls = []
+    segments, (inp,) = Transcriber(settings).transcribe_channels([x], 16000, None, [0])
+    assert len(_StopsEarly.calls) == 3  # the first pass and two rounds over what was left
+    assert [c[0]["end"] - c[0]["start"] for c in _StopsEarly.calls] == pytest.approx([10.0, 9.1, 8.2])
+    words = [w for s in segments for w in s.words]
+    assert [w.word for w in words] == ["w1a", "w1b", "w2a", "w2b", "w3a", "w3b"]
+    assert [(w.start, w.end) for w in words] == [(0.1, 0.4), (0.5, 0.9), (1.0, 1.3), (1.4, 1.8), (1.9, 2.2), (2.3, 2.7)]
+    assert inp.decoded_s == 10.0 and inp.redecoded_s == pytest.approx(9.1 + 8.2)
+
+    _StopsEarly.calls = []
+    once, _ = Transcriber(settings.model_copy(update={"tail_rounds": 0})).transcribe_channels([x], 16000, None, [0])
+    assert len(_StopsEarly.calls) == 1 and [w.word for s in once for w in s.words] == ["w1a", "w1b"]
+    assert settings.fingerprint() != settings.model_copy(update={"tail_rounds": 0}).fingerprint()
+    assert settings.fingerprint() != settings.model_copy(update={"tail_min_s": 3.0}).fingerprint()
+
+
+@pytest.mark.slow
+def test_tiny_en_stopping_early_in_a_window_of_xtalk_16db_loses_no_line():
+    """Decoded once, the agent's last window of the cross-talk fixture stops after "... and well." and its last line
+    ("Friday works too. You will get a text message tomorrow.") is lost; decoded again from the last word on, it is
+    there, after every word of the first pass, and nothing of the first pass changes."""
+    audio, sr = read_channels(FIX.parent / "realcalls" / "xtalk_16db.ogg")
+    gate = bleed_only_regions(audio, sr, measure_crosstalk(audio, sr))
+
+    def agent(settings):
+        segs, inputs = Transcriber(settings).transcribe_channels([audio[:, 0], audio[:, 1]], sr,
+                                                                 [gate.get(0, []), gate.get(1, [])], [0, 1])
+        return [s for s in segs if s.channel == 0], inputs[0]
+
+    once, _ = agent(BATCHED.model_copy(update={"tail_rounds": 0}))
+    again, inp = agent(BATCHED)
+    text = " ".join(s.text for s in again)
+    assert "text message tomorrow" not in " ".join(s.text for s in once)
+    assert "text message tomorrow" in text and inp.redecoded_s > 1.5
+    assert dumped(again[:len(once)]) == dumped(once)
+    starts = [w.start for s in again for w in s.words]
+    assert starts == sorted(starts)
