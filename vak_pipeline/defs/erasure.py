@@ -44,8 +44,11 @@ def erase(context: dg.OpExecutionContext, config: EraseConfig, data: DataResourc
     for upload in p.uploads:
         context.log_event(dg.AssetObservation(asset_key="redacted_manifest", partition=upload,
                                               metadata={"erased_conversations": len(entry.conversations)}))
-    context.log.info(f"ledger: +1 entry ({len(entry.conversations)} conversation(s)); the affected uploads are "
-                     "re-ingested by the sensor reingest_after_erasure, then republished")
+    # earlier runs that named an erased id go now; this run goes once it has finished (reingest_after_erasure)
+    scrubbed = scrub_instance(context.instance, p.conv_ids, keep_run=context.run_id)
+    context.log.info(f"ledger: +1 entry ({len(entry.conversations)} conversation(s)); {scrubbed} earlier run(s) "
+                     "that named an erased conversation deleted; the affected uploads are re-ingested by the "
+                     "sensor reingest_after_erasure, then republished, and this run is deleted once it is done")
 
 
 @dg.job(description="Withdraw conversations from every artifact (dry run by default): docs/erasure.md.",
@@ -59,11 +62,25 @@ def erase_job():
     name="reingest_after_erasure", default_status=dg.DefaultSensorStatus.RUNNING,
     description="After an erasure, re-ingest each upload it touched so no stage output keeps a trace.")
 def reingest_after_erasure(context: dg.RunStatusSensorContext):
-    uploads = [u for u in context.dagster_run.tags.get(UPLOADS_TAG, "").split(",") if u]
+    """Re-ingest what a real erasure touched, then delete the erasure's own run: its run config holds the values
+    it was given (a phone number with `selector: value`) and its logs the ids it found. The ledger is the record."""
+    run = context.dagster_run
+    uploads = [u for u in run.tags.get(UPLOADS_TAG, "").split(",") if u]
     if not uploads:
         return dg.SkipReason("a dry run (or nothing matched): nothing to re-ingest")
-    return [dg.RunRequest(run_key=f"after-erasure:{context.dagster_run.run_id}:{u}", partition_key=u,
-                          tags={"vak/trigger": "after_erasure", "vak/launched_by": "sensor"}) for u in uploads]
+    requests = [dg.RunRequest(run_key=f"after-erasure:{run.run_id}:{u}", partition_key=u,
+                              tags={"vak/trigger": "after_erasure", "vak/launched_by": "sensor"}) for u in uploads]
+    forget_run(context.instance, run.run_id)
+    return requests
+
+
+def forget_run(instance: dg.DagsterInstance, run_id: str) -> None:
+    """Delete one run with its events and captured compute logs (Dagster's public `delete_run`, `delete_logs`)."""
+    instance.delete_run(run_id)
+    try:
+        instance.compute_log_manager.delete_logs(prefix=[run_id])
+    except NotImplementedError:  # a log manager that cannot delete: its files are named in docs/erasure.md
+        pass
 
 
 def scrub_instance(instance: dg.DagsterInstance, conv_ids: list[str], keep_run: str | None = None) -> int:
@@ -82,11 +99,7 @@ def scrub_instance(instance: dg.DagsterInstance, conv_ids: list[str], keep_run: 
         text = repr(run.tags) + repr(run.run_config) + "".join(repr(e) for e in instance.all_logs(run.run_id))
         if not any(c in text for c in needles):
             continue
-        instance.delete_run(run.run_id)
-        try:
-            instance.compute_log_manager.delete_logs(prefix=[run.run_id])
-        except NotImplementedError:  # a log manager that cannot delete: its files are named in docs/erasure.md
-            pass
+        forget_run(instance, run.run_id)
         deleted += 1
     return deleted
 

@@ -1,5 +1,6 @@
 """erase_job: a steward's erasure from the UI is a dry run unless told otherwise; a real one writes the
-ledger, tags its run, and the reingest_after_erasure sensor asks for an ingest run of each touched upload."""
+ledger, tags its run and deletes the earlier runs that named an erased id; the reingest_after_erasure sensor asks
+for an ingest run of each touched upload and then deletes the erasure's own run (its config holds the values)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,21 @@ def test_a_real_erasure_is_tagged_and_re_ingests_what_it_touched(data):
                                                  dagster_event=res.get_run_success_event())
         [request] = reingest_after_erasure(ctx)
         assert request.partition_key == "calls" and request.tags["vak/launched_by"] == "sensor"
+        # the erasure's own run held the values it was given in its config: it is gone once it has finished
+        assert instance.get_run_by_id(res.run_id) is None
+        assert not any("c-17" in repr(r.run_config) + repr(r.tags) for r in instance.get_runs())
+
+
+def test_a_real_erasure_from_the_ui_deletes_the_earlier_runs_that_named_the_erased_conversation(data):
+    with dg.instance_for_test() as instance:
+        earlier = talk.execute_in_process(run_config={"ops": {"says": {"config": {"text": "calls-a"}}}},
+                                          instance=instance)
+        other = talk.execute_in_process(run_config={"ops": {"says": {"config": {"text": "calls-b"}}}},
+                                        instance=instance)
+        res = _erase(data, instance, dry_run=False)
+        assert res.success
+        assert instance.get_run_by_id(earlier.run_id) is None  # it logged the erased conversation's id
+        assert instance.get_run_by_id(other.run_id) is not None and instance.get_run_by_id(res.run_id) is not None
 
 
 @dg.op(config_schema={"text": str})
