@@ -13,16 +13,9 @@ from vak_pipeline.redaction.stage import redact_upload
 from vak_pipeline.schema.record import Diarization
 from vak_pipeline.speech.models import ConversationTranscript, Segment, WordTiming
 from vak_pipeline.speech.stage import read_audio_rows, tag_upload
-from vak_pipeline_tests.ingest_fixtures import make_upload, write_wav
+from vak_pipeline_tests.ingest_fixtures import UPLOAD_YAML, make_upload, write_wav
 
 UPLOAD = "calls"
-YAML = """\
-locale: en-US
-source: real
-consent: recorded_verbal
-consent_ref: CR-1
-channel_map: {"0": "user", "1": "agent"}
-"""
 # (speaker, start, end, text, avg_logprob) of the "ASR" output
 TURNS = [
     ("agent", 0.2, 1.9, "thank you for calling how can i help", -0.2),
@@ -55,7 +48,7 @@ def write_transcript(layout: DataLayout, engine: str = "faster-whisper-tiny.en",
 
 
 def make_call(root: Path) -> DataLayout:
-    up = make_upload(root, UPLOAD, YAML)
+    up = make_upload(root, UPLOAD, UPLOAD_YAML)
     write_wav(up / "call.wav", seconds=6.5, rate=16000, channels=2)
     layout = DataLayout.at(root)
     assert normalize_upload(layout, UPLOAD).recordings == 1
