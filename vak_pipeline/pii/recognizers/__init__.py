@@ -17,7 +17,7 @@ from .addresses import find_addresses, find_uk_postcodes
 from .base import PLACEHOLDER_RE, Match, latin_words
 from .cards import PAYMENT_CARD
 from .email import find_emails, find_upi
-from .engine import Recognizer, scan
+from .engine import Recognizer, check_pack, scan
 from .iban import find_ibans
 from .lexicon_names import find_lexicon_names
 from .name_shapes import find_initial_names, find_spelled_names
@@ -60,6 +60,11 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
     Recognizer("cn_postcode", CN_POSTCODE, "CN_POSTCODE", needs_digit=True),
     Recognizer("us_zip", US_ZIP, "ZIP", needs_digit=True),
 )}
+# A pack file names the types it enables; a type its file does not declare must be one of the table above. This
+# table is the one list of built-in types, so every loaded pack is checked here, where the table is known (the
+# pack loader, a layer below, cannot), and `scan` refuses a pack registered later the same way.
+for _pack in PACKS.values():
+    check_pack(_pack, RECOGNIZERS)
 UNSURE_NUMBER = "unsure_number"  # the redaction stage's safety net (asked.find_unsure_runs): digits of no known type
 
 

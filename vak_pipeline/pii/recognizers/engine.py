@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...locales.packfile import PackFileError
 from .base import Match, business_context, has_cue
 from .pack_rules import drop_business, find_pack_rules
 
-if TYPE_CHECKING:  # the packs choose recognizers (locales sits above this package); only the type is needed
+if TYPE_CHECKING:  # the packs choose recognizers; only the type is needed here
     from ...locales.base import LocalePack
 
 # A finder gets the text, the pack and the text's latin_words (computed once per text by find_pii).
@@ -116,6 +117,24 @@ def longest_run(text: str) -> int:
     return max((sum(map(str.isdigit, r)) for r in _RUN.findall(text)), default=0)
 
 
+def unknown_type(pack: LocalePack, pii_type: str, recognizers: dict[str, Recognizer]) -> PackFileError:
+    """The error for a pack that enables a type no recognizer finds and its file does not declare."""
+    rules = pack.rules
+    where = f"{rules.file}:{dict(rules.type_lines).get(pii_type, 1)}" if rules is not None and rules.file else pack.source
+    k = pack.pii_types.index(pii_type) if pii_type in pack.pii_types else 0
+    return PackFileError(
+        f"{where}: pii_types[{k}]: {pii_type!r} has no recognizer; fix: use one of {', '.join(sorted(recognizers))} "
+        "or declare it under national_ids or postcodes"
+    )
+
+
+def check_pack(pack: LocalePack, recognizers: dict[str, Recognizer]) -> None:
+    """PackFileError when the pack enables a type that is neither a built-in recognizer nor declared in its file."""
+    for t in pack.pii_types:
+        if t not in recognizers and (pack.rules is None or t not in pack.rules.placeholders):
+            raise unknown_type(pack, t, recognizers)
+
+
 def scan(recognizers: dict[str, Recognizer], pack: LocalePack, text: str, words: frozenset[str],
          numbers_only: bool = False) -> list[Match]:
     """Every match of the pack's recognizers (in the order of its types: it breaks ties between equal
@@ -126,7 +145,11 @@ def scan(recognizers: dict[str, Recognizer], pack: LocalePack, text: str, words:
     out: list[Match] = []
     for t in pack.pii_types:
         r = recognizers.get(t)
-        if r is None or (numbers_only and not r.digit_view) or not r.may_hold(text, has_digit, run):
+        if r is None:
+            if pack.rules is None or t not in pack.rules.placeholders:
+                raise unknown_type(pack, t, recognizers)  # never scan for nothing and say nothing
+            continue
+        if (numbers_only and not r.digit_view) or not r.may_hold(text, has_digit, run):
             continue
         found = r.find(text, pack, words)
         out.extend(drop_business(found, text, pack.rules) if r.pack_business and business else found)  # type: ignore[arg-type]
