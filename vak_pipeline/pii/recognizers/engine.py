@@ -120,7 +120,8 @@ def longest_run(text: str) -> int:
 def unknown_type(pack: LocalePack, pii_type: str, recognizers: dict[str, Recognizer]) -> PackFileError:
     """The error for a pack that enables a type no recognizer finds and its file does not declare."""
     rules = pack.rules
-    where = f"{rules.file}:{dict(rules.type_lines).get(pii_type, 1)}" if rules is not None and rules.file else pack.source
+    known = rules is not None and rules.file
+    where = f"{rules.file}:{dict(rules.type_lines).get(pii_type, 1)}" if known else pack.source
     k = pack.pii_types.index(pii_type) if pii_type in pack.pii_types else 0
     return PackFileError(
         f"{where}: pii_types[{k}]: {pii_type!r} has no recognizer; fix: use one of {', '.join(sorted(recognizers))} "
