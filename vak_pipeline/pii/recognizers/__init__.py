@@ -62,9 +62,18 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
 )}
 # A pack file names the types it enables; a type its file does not declare must be one of the table above. This
 # table is the one list of built-in types, so every loaded pack is checked here, where the table is known (the
-# pack loader, a layer below, cannot), and `scan` refuses a pack registered later the same way.
+# pack loader, a layer below, cannot), and `find_pii` checks a pack registered later the first time it sees it.
+_CHECKED: dict[int, LocalePack] = {}
+
+
+def _checked(pack: LocalePack) -> None:
+    if id(pack) not in _CHECKED:
+        check_pack(pack, RECOGNIZERS)
+        _CHECKED[id(pack)] = pack  # held, so the id is never another pack's
+
+
 for _pack in PACKS.values():
-    check_pack(_pack, RECOGNIZERS)
+    _checked(_pack)
 UNSURE_NUMBER = "unsure_number"  # the redaction stage's safety net (asked.find_unsure_runs): digits of no known type
 
 
@@ -140,6 +149,7 @@ def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool
 
     `persona`: name tokens of the agent persona (see names.persona_names), which are not PII.
     """
+    _checked(pack)  # never scan for nothing and say nothing
     if not text:
         return []
     words = latin_words(text)

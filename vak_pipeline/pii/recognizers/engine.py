@@ -146,11 +146,7 @@ def scan(recognizers: dict[str, Recognizer], pack: LocalePack, text: str, words:
     out: list[Match] = []
     for t in pack.pii_types:
         r = recognizers.get(t)
-        if r is None:
-            if pack.rules is None or t not in pack.rules.placeholders:
-                raise unknown_type(pack, t, recognizers)  # never scan for nothing and say nothing
-            continue
-        if (numbers_only and not r.digit_view) or not r.may_hold(text, has_digit, run):
+        if r is None or (numbers_only and not r.digit_view) or not r.may_hold(text, has_digit, run):
             continue
         found = r.find(text, pack, words)
         out.extend(drop_business(found, text, pack.rules) if r.pack_business and business else found)  # type: ignore[arg-type]
