@@ -28,14 +28,6 @@ BUILTIN_DIR = Path(__file__).parent / "data"
 SCHEMA_PATH = BUILTIN_DIR / "pack.schema.json"
 
 
-# PII types with a Python recognizer (pii/recognizers: RECOGNIZERS); a pack may also declare its own
-# under national_ids and postcodes. A test keeps this list equal to the recognizers' table.
-BUILTIN_TYPES = frozenset(
-    "phone email payment_card iban ip_address person_name address us_ssn us_zip uk_nino uk_nhs uk_postcode "
-    "in_aadhaar in_pan in_upi in_pin cn_resident_id cn_postcode".split()
-)
-
-
 class PackFileError(ValueError):
     """A pack file that cannot be used; the message names file, line, key and the fix."""
 
@@ -114,6 +106,8 @@ class PackRules:
     business_cues: re.Pattern[str] | None = None
     placeholders: dict[str, str] = field(default_factory=dict)
     surrogates: dict[str, str] = field(default_factory=dict)  # placeholder -> the fake value synth speaks
+    file: str = ""  # the pack file, and the line of each `pii_types` entry, for errors the recognizers raise
+    type_lines: tuple[tuple[str, int], ...] = ()
     shared_business: tuple[str, ...] = ()  # words for the built-in recognizers' table (shared_business_cues)
     # the built-in spoken-digit table (shared_number_words): number words, repeat words, digit characters
     shared_number_words: tuple[tuple[str, str], ...] = ()
@@ -348,14 +342,10 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
                 f"{rule['validator']!r} is not a python-stdnum validator "
                 "module; fix: name one such as stdnum.nl.bsn (python -m pydoc stdnum lists them)",
             ) from None
+    # A type the file does not declare must be one of the built-in (Python) recognizers; that list lives with
+    # the recognizers (pii/recognizers: RECOGNIZERS, check_pack), so only where each enabled type sits is kept.
     declared = {r["type"] for r in doc.get("national_ids") or []} | {r["type"] for r in doc.get("postcodes") or []}
-    for k, t in enumerate(doc["pii_types"]):
-        if t not in BUILTIN_TYPES and t not in declared:
-            raise bad(
-                ("pii_types", k),
-                f"{t!r} has no recognizer; fix: use one of {', '.join(sorted(BUILTIN_TYPES))} "
-                "or declare it under national_ids or postcodes",
-            )
+    type_lines = tuple((t, _line_of(node, ("pii_types", k))) for k, t in enumerate(doc["pii_types"]))
     for t in sorted(declared - set(doc["pii_types"])):
         raise bad(("pii_types",), f"{t!r} is declared but not enabled; fix: add it to pii_types")
     placeholders: dict[str, str] = {}
@@ -465,6 +455,8 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         business_cues=None if shared else _cue_re(_cues_of(doc, "business")),
         placeholders=placeholders,
         surrogates=surrogates,
+        file=str(path),
+        type_lines=type_lines,
         shared_business=tuple(_cues_of(doc, "business")) if shared else (),
         shared_number_words=_per_lang_items(doc, "number_words") if numbers else (),
         shared_repeat_words=_per_lang_items(doc, "repeat_words") if numbers else (),

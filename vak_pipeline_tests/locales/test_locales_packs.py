@@ -32,11 +32,22 @@ def test_every_shipped_pack_file_loads_and_validates(path):
     assert set(rules.placeholders) <= set(doc["pii_types"]), "every declared id/postcode type is enabled"
 
 
-def test_the_builtin_type_list_of_the_schema_is_the_recognizers_table():
-    from vak_pipeline.locales.packfile import BUILTIN_TYPES
+def test_a_type_with_no_recognizer_is_refused_with_its_file_line_and_key_before_anything_is_scanned(tmp_path):
+    """The built-in types are listed once, in the recognizers' table; a pack enabling any other type that its
+    file does not declare is refused (naming file, line, key and the types that exist), never scanned for nothing."""
     from vak_pipeline.pii.recognizers import RECOGNIZERS
+    from vak_pipeline.pii.recognizers.engine import check_pack
 
-    assert set(RECOGNIZERS) == BUILTIN_TYPES
+    for pack in PACKS.values():
+        check_pack(pack, RECOGNIZERS)  # every shipped pack passes
+    path = write(tmp_path, "it-IT.yaml", GOOD.replace("pii_types: [phone,", "pii_types: [phon,"))
+    pack = load_pack_dir(tmp_path)["it-IT"]  # the loader knows no recognizers: it keeps where each type is
+    for refused in (lambda: check_pack(pack, RECOGNIZERS), lambda: find_pii(pack, "call 020 7946 0018")):
+        with pytest.raises(PackFileError) as err:
+            refused()
+        msg = str(err.value)
+        assert msg.startswith(f"{path}:7: pii_types[0]: 'phon' has no recognizer; fix: use one of "), msg
+        assert "phone" in msg and "declare it under national_ids or postcodes" in msg
 
 
 def test_the_six_original_packs_keep_their_languages_regions_and_types():
@@ -101,7 +112,6 @@ national_ids:
         (GOOD.replace("stdnum.it.codicefiscale", "stdnum.it.nonexistent"), 15, "national_ids[0].validator"),
         (GOOD.replace("    cues: [codice fiscale]", "    cues: [codice fiscale]\n    score: 3"), 13, "national_ids[0]"),
         (GOOD.replace("default_lang: it", "default_lang: fr"), 3, "default_lang"),
-        (GOOD.replace("pii_types: [phone,", "pii_types: [phon,"), 7, "pii_types[0]"),
         (GOOD.replace("  it:\n", "\tit:\n"), 9, "not valid YAML"),
         (
             GOOD.replace("    business: [ordine, fattura]", "    business: [ordine, fattura]\n    null: [x]"),

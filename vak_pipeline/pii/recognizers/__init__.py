@@ -17,7 +17,7 @@ from .addresses import find_addresses, find_uk_postcodes
 from .base import PLACEHOLDER_RE, Match, latin_words
 from .cards import PAYMENT_CARD
 from .email import find_emails, find_upi
-from .engine import Recognizer, scan
+from .engine import Recognizer, check_pack, scan
 from .iban import find_ibans
 from .lexicon_names import find_lexicon_names
 from .name_shapes import find_initial_names, find_spelled_names
@@ -60,6 +60,20 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
     Recognizer("cn_postcode", CN_POSTCODE, "CN_POSTCODE", needs_digit=True),
     Recognizer("us_zip", US_ZIP, "ZIP", needs_digit=True),
 )}
+# A pack file names the types it enables; a type its file does not declare must be one of the table above. This
+# table is the one list of built-in types, so every loaded pack is checked here, where the table is known (the
+# pack loader, a layer below, cannot), and `find_pii` checks a pack registered later the first time it sees it.
+_CHECKED: dict[int, LocalePack] = {}
+
+
+def _checked(pack: LocalePack) -> None:
+    if id(pack) not in _CHECKED:
+        check_pack(pack, RECOGNIZERS)
+        _CHECKED[id(pack)] = pack  # held, so the id is never another pack's
+
+
+for _pack in PACKS.values():
+    _checked(_pack)
 UNSURE_NUMBER = "unsure_number"  # the redaction stage's safety net (asked.find_unsure_runs): digits of no known type
 
 
@@ -135,6 +149,7 @@ def find_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (), ner: bool
 
     `persona`: name tokens of the agent persona (see names.persona_names), which are not PII.
     """
+    _checked(pack)  # never scan for nothing and say nothing
     if not text:
         return []
     words = latin_words(text)

@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...locales.packfile import PackFileError
 from .base import Match, business_context, has_cue
 from .pack_rules import drop_business, find_pack_rules
 
-if TYPE_CHECKING:  # the packs choose recognizers (locales sits above this package); only the type is needed
+if TYPE_CHECKING:  # the packs choose recognizers; only the type is needed here
     from ...locales.base import LocalePack
 
 # A finder gets the text, the pack and the text's latin_words (computed once per text by find_pii).
@@ -114,6 +115,25 @@ _DIGIT = re.compile(r"\d")
 def longest_run(text: str) -> int:
     """Digits in the longest digit run of `text` (0 without a digit)."""
     return max((sum(map(str.isdigit, r)) for r in _RUN.findall(text)), default=0)
+
+
+def unknown_type(pack: LocalePack, pii_type: str, recognizers: dict[str, Recognizer]) -> PackFileError:
+    """The error for a pack that enables a type no recognizer finds and its file does not declare."""
+    rules = pack.rules
+    known = rules is not None and rules.file
+    where = f"{rules.file}:{dict(rules.type_lines).get(pii_type, 1)}" if known else pack.source
+    k = pack.pii_types.index(pii_type) if pii_type in pack.pii_types else 0
+    return PackFileError(
+        f"{where}: pii_types[{k}]: {pii_type!r} has no recognizer; fix: use one of {', '.join(sorted(recognizers))} "
+        "or declare it under national_ids or postcodes"
+    )
+
+
+def check_pack(pack: LocalePack, recognizers: dict[str, Recognizer]) -> None:
+    """PackFileError when the pack enables a type that is neither a built-in recognizer nor declared in its file."""
+    for t in pack.pii_types:
+        if t not in recognizers and (pack.rules is None or t not in pack.rules.placeholders):
+            raise unknown_type(pack, t, recognizers)
 
 
 def scan(recognizers: dict[str, Recognizer], pack: LocalePack, text: str, words: frozenset[str],
