@@ -90,13 +90,23 @@ class Diarizer:
     def engine(self) -> str:
         return f"pyannote:{self.name}"
 
+    def resolved_device(self) -> str:
+        """The device pyannote runs on: `auto` is cuda when torch sees one (imports torch, as loading does)."""
+        if self.device != "auto":
+            return self.device
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+
     def fingerprint(self) -> str:
-        """Part of the transcript cache key: a different pipeline means different speakers."""
+        """Part of the transcript cache key: a different pipeline means different speakers, and so may another
+        device (GPU and CPU kernels round differently), as for the ASR model."""
         ident = str(self.pipeline) if isinstance(self.pipeline, (str, Path)) else f"obj:{id(self.pipeline)}"
         config = Path(str(self.pipeline)) / "config.yaml" if isinstance(self.pipeline, (str, Path)) else None
         if config is not None and config.is_file():
             ident += hashlib.sha256(config.read_bytes()).hexdigest()
-        return hashlib.sha256(f"{ident}|{self.num_speakers}".encode()).hexdigest()[:16]
+        device = self.resolved_device() if isinstance(self.pipeline, (str, Path)) else "given"
+        return hashlib.sha256(f"{ident}|{self.num_speakers}|{device}".encode()).hexdigest()[:16]
 
     def load(self) -> Any:
         """The pyannote Pipeline, loaded once per process per (pipeline, device)."""
@@ -109,9 +119,7 @@ class Diarizer:
         import torch
         from pyannote.audio import Pipeline
 
-        device = self.device
-        if device == "auto":
-            device = "cuda" if torch.cuda.is_available() else "cpu"
+        device = self.resolved_device()
         key = (str(self.pipeline), device)
         with _LOCK:
             if key not in _PIPELINES:

@@ -169,3 +169,27 @@ def test_an_agent_hint_naming_an_unknown_label_is_an_issue_not_a_guess(tiny_pipe
     res = transcribe_upload(layout, "mono", AsrSettings(beam_size=1, cpu_threads=2),
                             Diarizer(pipeline=str(tiny_pipeline), device="cpu"))
     assert [i.code for i in res.issues] == ["agent_hint_unknown_label"] and res.conversations == 0
+
+
+def test_pyannote_on_cuda_is_built_on_the_gpu_and_its_device_is_part_of_the_cache_key(tiny_pipeline, monkeypatch):
+    """GPU ready without a GPU: `device: cuda` (or `auto` where torch sees one) moves the real pipeline to
+    cuda, and the transcript cache key names the device, since GPU kernels can round speakers differently."""
+    import torch
+    from pyannote.audio import Pipeline
+
+    moved: list[str] = []
+
+    def to(self, device):
+        moved.append(str(device))
+        return self
+
+    monkeypatch.setattr(Pipeline, "to", to)
+    on_cpu = Diarizer(pipeline=str(tiny_pipeline), device="cpu")
+    on_gpu = Diarizer(pipeline=str(tiny_pipeline), device="cuda")
+    assert on_gpu.load() is not None and moved[-1] == "cuda"
+    assert on_gpu.fingerprint() != on_cpu.fingerprint()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    auto = Diarizer(pipeline=str(tiny_pipeline), device="auto")
+    assert auto.resolved_device() == "cuda" and auto.fingerprint() == on_gpu.fingerprint()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert Diarizer(pipeline=str(tiny_pipeline)).fingerprint() == on_cpu.fingerprint()
