@@ -200,6 +200,13 @@ def render(template: str, locale: str, names: Names, rng: random.Random, faker_l
         text += value
         pos = m.end()
     text += template[pos:]
+    merged: list[dict] = []  # a surname said and spelled at once ("smith s m i t h") is one mention
+    for sp in spans:
+        if merged and sp["type"] == merged[-1]["type"] == "person_name" and text[merged[-1]["end"] : sp["start"]] == " ":
+            merged[-1] = {**merged[-1], "end": sp["end"]}
+        else:
+            merged.append(sp)
+    spans = merged
     if asr:
         text = text.lower()
     return text, spans, asr
