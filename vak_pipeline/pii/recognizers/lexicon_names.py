@@ -69,6 +69,7 @@ _QUICK_PHRASES_RE = re.compile(
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
+_PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalised name word alone is a place
 # Letters whose lower case is not one ASCII-aligned character (İ -> i + a dot, K -> k): in a text with one,
 # text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
@@ -107,6 +108,8 @@ _LATIN2 = re.compile(r"[A-Za-z]{2}")
 # Never a name in lower case: the stop words, Romanized-Hindi and English ordinary words that are also
 # names ("das", "pal", "order": `common_words` in hi-Latn-IN), lid's Hindi lexicon and the titles.
 _NON_NAME = STOP | frozenset(_context("common_words")) | lid._HINDI | _TITLES
+# Name words that are also ordinary words ("sunny", "grace"): in cased text a lower-case one is the word.
+_AMBIGUOUS = frozenset(_context("ambiguous"))
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
@@ -142,6 +145,12 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
 def pack_names(pack: LocalePack) -> frozenset[str]:
     """Every first and last name word (lower case) of the pack's name lists (`name_countries`)."""
     return _pack_sets(pack)[0]
+
+
+def surnames(pack: LocalePack) -> frozenset[str]:
+    """Listed last names (lower case) of the pack, less the words never a name and the ambiguous ones
+    ("smith" stays, "will" goes)."""
+    return _pack_sets(pack)[2] - _NON_NAME - _AMBIGUOUS
 
 
 def name_like(pack: LocalePack, word: str) -> bool:
@@ -220,7 +229,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     if cased:
         # a start is a capitalised word or one that is no grammar word: most texts have none, and then the
         # capitals of the other words (with the slower sentence-start look-back) are never needed
-        starts = [k for k in maybe if keys[k] not in _NON_NAME or _capitalised(text, toks[k], keys[k], names, english)]
+        starts = [k for k in maybe if (keys[k] not in _NON_NAME or _capitalised(text, toks[k], keys[k], names, english))
+                  and not (keys[k] in _AMBIGUOUS and toks[k][2].islower())]
         if not starts:
             return
         caps = [t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, a)
@@ -315,8 +325,9 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                     plain[0] or plain[-1] or cue_before(i) or cue_after(j) or reply_start(i, j))
             else:  # "mark green": only with a cue in lower-case text
                 ok = not cased and (cue_before(i) or cue_after(j) or reply_start(i, j))
-        elif titled or (plain[0] and caps[i] and len(k0) > 2 and k0 in first):  # "I spoke to Deepa": a
-            ok = True  # capitalised first name
+        elif titled or (plain[0] and caps[i] and len(k0) > 2 and k0 in first
+                        and (i == 0 or words[i - 1] not in _PLACE_BEFORE)):  # "I spoke to Deepa": a
+            ok = True  # capitalised first name ("in Sydney", "from Darwin": a place)
         else:
             ok = (plain[0] or caps[i]) and (cue_before(i) or cue_after(j) or reply_start(i, j))
         if ok:
