@@ -74,7 +74,8 @@ _PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalise
 # text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
 
-_WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
+_WORD_RE = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]+(?:'[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]+)*")
+# (Latin letters with diacritics belong to a word: "Niccolò", "Áurea")
 _END_RE = re.compile(r"\s*(?:[,.!?;:]|$)")
 _SENT_START_RE = re.compile(r"(?:^|[.!?\n\"“]\s*)$")
 
@@ -197,7 +198,11 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     cased = not text.islower() and not text.isupper()
     hit = names.intersection(wset)
     cue = not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
-    if not cue:
+    # a weak cue that can still take an unknown word: one before a capitalised word ("my husband Áurea"), or a
+    # filler and a word after ("yeah sylke said")
+    soft = (cased and not _CUE_SET.isdisjoint(wset)) or (
+        not _FILLERS.isdisjoint(wset) and not _CUE_NEXT.isdisjoint(wset))
+    if not cue and not soft:
         if not hit or (not cased and hit.isdisjoint(plain_set) and (len(hit) < 2 or _CUE_WORDS.isdisjoint(wset))):
             return
         # lower case without any cue word: only a pair of name words or a name opening the reply can be taken
@@ -209,7 +214,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         return
     # for the cues ("it's" stays): each token in lower case. Not the tokens of text.lower(): İ and K lower to
     # ASCII letters ("i" + a combining dot, "k"), so those would be other tokens, and the lists would not align.
-    words = [t.lower() for _, _, t in toks]
+    words = [t.lower().replace("\u0307", "") for _, _, t in toks]  # "İsmail" is looked up as "ismail"
     # for the lists: "rahul's" -> "rahul" (read-only, like words: without an apostrophe they are the same)
     keys = [w[:-2] if w.endswith("'s") else w for w in words] if "'" in low else words
     n = len(toks)
@@ -294,7 +299,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                 nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
                 # an unknown word before a listed surname is a given name: "charulata mehrotra"
                 pair = j > i and keys[j] in last and keys[j] in plain_set
-                if strong_before(i) or nxt in _STRONG_NEXT or pair:
+                if (strong_before(i) or nxt in _STRONG_NEXT or pair or (caps[i] and cue_before(i))
+                        or (all(words[k] in _FILLERS for k in range(i)) and i > 0 and cue_after(j))):
                     s, e = toks[i][0], toks[j][1]
                     yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
                     i = j + 1
