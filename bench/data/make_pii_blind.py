@@ -121,10 +121,8 @@ class Names:
     """Faker instances, one per locale, seeded once so the whole set is deterministic."""
 
     def __init__(self, rng: random.Random) -> None:
-        from faker import Faker
-
         self.rng = rng
-        self.fakers: dict[str, Faker] = {}
+        self.fakers: dict = {}
 
     def faker(self, loc: str):
         from faker import Faker

@@ -74,8 +74,8 @@ _PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalise
 # text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
 
-_WORD_RE = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]+(?:'[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]+)*")
-# (Latin letters with diacritics belong to a word: "Niccolò", "Áurea")
+_LATIN_LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # with diacritics: "Niccolò", "Áurea"
+_WORD_RE = re.compile(rf"{_LATIN_LETTER}+(?:'{_LATIN_LETTER}+)*")
 _END_RE = re.compile(r"\s*(?:[,.!?;:]|$)")
 _SENT_START_RE = re.compile(r"(?:^|[.!?\n\"“]\s*)$")
 

@@ -24,7 +24,8 @@ _PARTICLE = "|".join(map(re.escape, context_words("particles"))) or "(?!)"
 _INITIAL = re.compile(
     rf"(?<![\w.'\-])(?:[A-Z]\.\s?)?[A-Z]\.\s((?:(?:{_PARTICLE})\s)?({_LETTER}+(?:[-']{_LETTER}+)?))(?!\w|\.\w)")
 # ASR writes an initial as a lone lower-case letter: "sent to c smith" (not "a" or "i", which are words)
-_ASR_INITIAL = re.compile(rf"(?<![\w'.\-])[b-hj-z]\s({_LETTER}+)(?![\w'])")
+_ASR_INITIAL = re.compile(rf"(?<![\w'.\-])(?<!\b[A-Za-z]\s)[b-hj-z]\s({_LETTER}{{3,}})(?![\w'])")
+# (not inside spelled letters: "s m i t h" holds no initial)
 
 
 def find_spelled_names(text: str, pack: LocalePack) -> Iterator[Match]:
@@ -45,7 +46,8 @@ def find_initial_names(text: str, pack: LocalePack) -> Iterator[Match]:
         for m in _INITIAL.finditer(text):
             surname = m.group(2)
             if surname[0].isupper() and not surname[1:].isupper() and name_like(pack, surname.lower()):
-                yield Match("person_name", m.start(), m.end(), 0.75, "name_initial", " ".join(m.group().lower().split()))
+                norm = " ".join(m.group().lower().split())
+                yield Match("person_name", m.start(), m.end(), 0.75, "name_initial", norm)
     if text.islower():  # ASR: a lone letter before a listed surname that is no ordinary word
         for m in _ASR_INITIAL.finditer(text):
             if m.group(1) in surnames(pack) or name_like(pack, m.group(1)):
