@@ -15,7 +15,7 @@ from .names import context_words
 
 # The cue words are data: `name_context.<lang>.spelling` (en-US).
 _SPELLING = re.compile(cue_alternation(context_words("spelling")), re.IGNORECASE)
-_LETTER = r"[^\W\d_]"  # any script's letter: "w ä h n e r", "L. Świstek"
+_LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # Latin, diacritics too: "w ä h n e r", "L. Świstek"
 # three or more single letters apart by a space, hyphen, dot or comma: "s m i t h", "K-O-W-A-L-S-K-I"
 _LETTERS = re.compile(rf"(?<![\w'])[A-Za-z](?:(?:\s|\s?[-.,]\s?){_LETTER}(?![\w'])){{2,}}")
 # Surname particles between an initial and a capitalised surname ("L. de Lange"): `name_context.en.particles`.
