@@ -6,7 +6,10 @@
   (templates written afterwards). Rows are prefixed `heldout_dev/` and `heldout_test/`;
 - bench/data/pii_names.jsonl (185 utterances from make_pii_names.py: the person-name shapes an independent
   check found missed, look-alikes, a few structured values). Rows are prefixed `names_set/`; aims: names
-  recall >= 0.90 at precision >= 0.95, structured >= 0.99/0.97.
+  recall >= 0.90 at precision >= 0.95, structured >= 0.99/0.97;
+- bench/data/pii_blind.jsonl (546 utterances from make_pii_blind.py: names from Faker's locales, not the
+  recognizers' lexicon, templates written without reading their cue lists, hard negatives), per split:
+  `blind_dev/` (recognizers may be tuned on its misses) and `blind_test/` (never tuned on). Same aims.
 
 Presidio (presidio-analyzer, extra `bench`) runs with pattern recognizers only — the same types, the
 pack's phone regions, threshold 0.4 — and a blank spaCy pipeline (no NER model is installed; ours uses
@@ -28,6 +31,7 @@ from pathlib import Path
 DATA = Path(__file__).parent / "data" / "pii_labelled.jsonl"
 HELDOUT = Path(__file__).parent / "data" / "pii_heldout.jsonl"
 NAMES = Path(__file__).parent / "data" / "pii_names.jsonl"
+BLIND = Path(__file__).parent / "data" / "pii_blind.jsonl"
 STRUCTURED = {"phone", "email", "payment_card", "iban", "ip_address", "us_ssn", "uk_nino", "uk_nhs", "uk_postcode",
               "in_aadhaar", "in_pan", "in_upi", "cn_resident_id", "in_pin", "cn_postcode", "us_zip"}
 PRESIDIO_TYPES = {"PHONE_NUMBER": "phone", "EMAIL_ADDRESS": "email", "CREDIT_CARD": "payment_card",
@@ -175,6 +179,9 @@ def run(quick: bool) -> list[dict]:
     for split in ("dev", "test"):
         out += _quality_rows([r for r in heldout if r.get("split") == split], engines, f"heldout_{split}/")
     out += _quality_rows(load(NAMES), engines, "names_set/")
+    blind = load(BLIND)
+    for split in ("dev", "test"):
+        out += _quality_rows([r for r in blind if r["split"] == split], engines, f"blind_{split}/")
     reps = 1 if quick else 5
     ours_tp = _throughput(ours, rows, reps)
     pres_tp = _throughput(lambda rs: presidio(rs, engines), rows, reps)

@@ -69,11 +69,13 @@ _QUICK_PHRASES_RE = re.compile(
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
+_PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalised name word alone is a place
 # Letters whose lower case is not one ASCII-aligned character (İ -> i + a dot, K -> k): in a text with one,
 # text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
 
-_WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
+_LATIN_LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # with diacritics: "Niccolò", "Áurea"
+_WORD_RE = re.compile(rf"{_LATIN_LETTER}+(?:'{_LATIN_LETTER}+)*")
 _END_RE = re.compile(r"\s*(?:[,.!?;:]|$)")
 _SENT_START_RE = re.compile(r"(?:^|[.!?\n\"“]\s*)$")
 
@@ -107,6 +109,8 @@ _LATIN2 = re.compile(r"[A-Za-z]{2}")
 # Never a name in lower case: the stop words, Romanized-Hindi and English ordinary words that are also
 # names ("das", "pal", "order": `common_words` in hi-Latn-IN), lid's Hindi lexicon and the titles.
 _NON_NAME = STOP | frozenset(_context("common_words")) | lid._HINDI | _TITLES
+# Name words that are also ordinary words ("sunny", "grace"): in cased text a lower-case one is the word.
+_AMBIGUOUS = frozenset(_context("ambiguous"))
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
@@ -142,6 +146,12 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
 def pack_names(pack: LocalePack) -> frozenset[str]:
     """Every first and last name word (lower case) of the pack's name lists (`name_countries`)."""
     return _pack_sets(pack)[0]
+
+
+def surnames(pack: LocalePack) -> frozenset[str]:
+    """Listed last names (lower case) of the pack, less the words never a name and the ambiguous ones
+    ("smith" stays, "will" goes)."""
+    return _pack_sets(pack)[2] - _NON_NAME - _AMBIGUOUS
 
 
 def name_like(pack: LocalePack, word: str) -> bool:
@@ -188,7 +198,11 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     cased = not text.islower() and not text.isupper()
     hit = names.intersection(wset)
     cue = not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
-    if not cue:
+    # a weak cue that can still take an unknown word: one before a capitalised word ("my husband Áurea"), or a
+    # filler and a word after ("yeah sylke said")
+    soft = (cased and not _CUE_SET.isdisjoint(wset)) or (
+        not _FILLERS.isdisjoint(wset) and not _CUE_NEXT.isdisjoint(wset))
+    if not cue and not soft:
         if not hit or (not cased and hit.isdisjoint(plain_set) and (len(hit) < 2 or _CUE_WORDS.isdisjoint(wset))):
             return
         # lower case without any cue word: only a pair of name words or a name opening the reply can be taken
@@ -200,7 +214,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         return
     # for the cues ("it's" stays): each token in lower case. Not the tokens of text.lower(): İ and K lower to
     # ASCII letters ("i" + a combining dot, "k"), so those would be other tokens, and the lists would not align.
-    words = [t.lower() for _, _, t in toks]
+    words = [t.lower().replace("\u0307", "") for _, _, t in toks]  # "İsmail" is looked up as "ismail"
     # for the lists: "rahul's" -> "rahul" (read-only, like words: without an apostrophe they are the same)
     keys = [w[:-2] if w.endswith("'s") else w for w in words] if "'" in low else words
     n = len(toks)
@@ -220,7 +234,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     if cased:
         # a start is a capitalised word or one that is no grammar word: most texts have none, and then the
         # capitals of the other words (with the slower sentence-start look-back) are never needed
-        starts = [k for k in maybe if keys[k] not in _NON_NAME or _capitalised(text, toks[k], keys[k], names, english)]
+        starts = [k for k in maybe if (keys[k] not in _NON_NAME or _capitalised(text, toks[k], keys[k], names, english))
+                  and not (keys[k] in _AMBIGUOUS and toks[k][2].islower())]
         if not starts:
             return
         caps = [t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, a)
@@ -284,7 +299,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                 nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
                 # an unknown word before a listed surname is a given name: "charulata mehrotra"
                 pair = j > i and keys[j] in last and keys[j] in plain_set
-                if strong_before(i) or nxt in _STRONG_NEXT or pair:
+                if (strong_before(i) or nxt in _STRONG_NEXT or pair or (caps[i] and cue_before(i))
+                        or (all(words[k] in _FILLERS for k in range(i)) and i > 0 and cue_after(j))):
                     s, e = toks[i][0], toks[j][1]
                     yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
                     i = j + 1
@@ -315,8 +331,9 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                     plain[0] or plain[-1] or cue_before(i) or cue_after(j) or reply_start(i, j))
             else:  # "mark green": only with a cue in lower-case text
                 ok = not cased and (cue_before(i) or cue_after(j) or reply_start(i, j))
-        elif titled or (plain[0] and caps[i] and len(k0) > 2 and k0 in first):  # "I spoke to Deepa": a
-            ok = True  # capitalised first name
+        elif titled or (plain[0] and caps[i] and len(k0) > 2 and k0 in first
+                        and (i == 0 or words[i - 1] not in _PLACE_BEFORE)):  # "I spoke to Deepa": a
+            ok = True  # capitalised first name ("in Sydney", "from Darwin": a place)
         else:
             ok = (plain[0] or caps[i]) and (cue_before(i) or cue_after(j) or reply_start(i, j))
         if ok:

@@ -1,6 +1,6 @@
 """Person names known by their written shape rather than a list or an introduction: an initial before a
-surname ("J. Smith", "R. K. Patel") and a name spelled letter by letter after a spelling cue, as ASR writes
-it ("spelled s m i t h")."""
+surname ("J. Smith", "R. K. Patel", "L. de Lange", ASR's "c smith") and a name spelled letter by letter
+next to a spelling cue, as ASR writes it ("spelled s m i t h", "w a b l e for the surname")."""
 
 from __future__ import annotations
 
@@ -10,15 +10,22 @@ from collections.abc import Iterator
 from ...locales.base import LocalePack
 from ...locales.packfile import cue_alternation
 from .base import Match, has_cue
-from .lexicon_names import name_like, pack_names
+from .lexicon_names import name_like, pack_names, surnames
 from .names import context_words
 
 # The cue words are data: `name_context.<lang>.spelling` (en-US).
 _SPELLING = re.compile(cue_alternation(context_words("spelling")), re.IGNORECASE)
+_LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # Latin, diacritics too: "w ä h n e r", "L. Świstek"
 # three or more single letters apart by a space, hyphen, dot or comma: "s m i t h", "K-O-W-A-L-S-K-I"
-_LETTERS = re.compile(r"(?<![\w'])[A-Za-z](?:(?:\s|\s?[-.,]\s?)[A-Za-z](?![\w'])){2,}")
-# one or two capital initials with a dot, a space, then a capitalised word
-_INITIAL = re.compile(r"(?<![\w.'\-])(?:[A-Z]\.\s?)?[A-Z]\.\s([A-Z][a-z]+(?:[-'][A-Z][a-z]+)?)(?!\w|\.\w)")
+_LETTERS = re.compile(rf"(?<![\w'])[A-Za-z](?:(?:\s|\s?[-.,]\s?){_LETTER}(?![\w'])){{2,}}")
+# Surname particles between an initial and a capitalised surname ("L. de Lange"): `name_context.en.particles`.
+_PARTICLE = "|".join(map(re.escape, context_words("particles"))) or "(?!)"
+# one or two capital initials with a dot, a space, then a capitalised word (its case is checked below)
+_INITIAL = re.compile(
+    rf"(?<![\w.'\-])(?:[A-Z]\.\s?)?[A-Z]\.\s((?:(?:{_PARTICLE})\s)?({_LETTER}+(?:[-']{_LETTER}+)?))(?!\w|\.\w)")
+# ASR writes an initial as a lone lower-case letter: "sent to c smith" (not "a" or "i", which are words)
+_ASR_INITIAL = re.compile(rf"(?<![\w'.\-])(?<!\b[A-Za-z]\s)[b-hj-z]\s({_LETTER}{{3,}})(?![\w'])")
+# (not inside spelled letters: "s m i t h" holds no initial)
 
 
 def find_spelled_names(text: str, pack: LocalePack) -> Iterator[Match]:
@@ -29,13 +36,19 @@ def find_spelled_names(text: str, pack: LocalePack) -> Iterator[Match]:
         said = re.search(rf"(?<![\w'])({re.escape(word)})[\s,.\-]*$", text[:m.start()], re.IGNORECASE)
         if said is not None:  # the name said, then spelled: both are the name
             yield Match("person_name", said.start(1), m.end(), 0.8, "name_spelled", word)
-        elif has_cue(text, m.start(), _SPELLING, window=30) or word in pack_names(pack):
+        elif (has_cue(text, m.start(), _SPELLING, window=30) or word in pack_names(pack)
+              or _SPELLING.search(text, m.end(), m.end() + 30)):  # "w a b l e for the surname"
             yield Match("person_name", m.start(), m.end(), 0.75, "name_spelled", word)
 
 
 def find_initial_names(text: str, pack: LocalePack) -> Iterator[Match]:
-    if "." not in text:
-        return
-    for m in _INITIAL.finditer(text):
-        if name_like(pack, m.group(1).lower()):
-            yield Match("person_name", m.start(), m.end(), 0.75, "name_initial", " ".join(m.group().lower().split()))
+    if "." in text:
+        for m in _INITIAL.finditer(text):
+            surname = m.group(2)
+            if surname[0].isupper() and not surname[1:].isupper() and name_like(pack, surname.lower()):
+                norm = " ".join(m.group().lower().split())
+                yield Match("person_name", m.start(), m.end(), 0.75, "name_initial", norm)
+    if text.islower():  # ASR: a lone letter before a listed surname that is no ordinary word
+        for m in _ASR_INITIAL.finditer(text):
+            if m.group(1) in surnames(pack) or name_like(pack, m.group(1)):
+                yield Match("person_name", m.start(), m.end(), 0.7, "name_initial", " ".join(m.group().split()))

@@ -93,7 +93,7 @@ _DEVA_NAME_RE = re.compile(
     if _intros("deva")
     else "(?!)"
 )
-_DEVA_STOP = frozenset(context_words("stop", "deva"))
+_DEVA_STOP = frozenset(context_words("stop", "deva") + context_words("common_words", "deva"))  # "मैं भी, ..."
 # Chinese: two or three characters after the cue, ended by punctuation, the end or a follower word
 _ZH_NAME_RE = re.compile(
     _one_of([
