@@ -2,8 +2,9 @@
 
 exports/duplex_s2s/
   <split>/cuts.000000.jsonl.gz          one MonoCut per conversation (Lhotse Shar, `shard_size` cuts a shard)
-  <split>/recording.000000.tar          the user's channel, mono WAV at `source_sample_rate` (cut.recording)
-  <split>/target_audio.000000.tar       the agent's channel, mono WAV at `target_sample_rate`
+  <split>/recording.000000.tar          the user's channel, mono FLAC (`audio_format`) at `source_sample_rate`
+                                        (cut.recording)
+  <split>/target_audio.000000.tar       the agent's channel, mono FLAC at `target_sample_rate`
                                         (cut.custom["target_audio"], read by NeMo with recording_field="target_audio")
   nemo_data.yaml                        the `data:` block for NeMo's s2s_duplex.yaml: lhotse_shar input_cfg per split,
                                         frame_length, sample rates and the roles used here
@@ -15,7 +16,8 @@ link to the release's recording when nothing is re-masked (a copy where the file
 its re-masked copy. Lhotse picks the channel (the cut's channel; `target_audio_channel_selector`) and
 resamples on load (a Resample transform in each recording), so the export adds no audio bytes of its own;
 moving the data directory breaks those paths (rebuild the export). The default, "embed", keeps the Shar
-self-contained and counts the WAV bytes it embeds (build.json `audio_bytes_embedded`).
+self-contained and counts the audio bytes it embeds (build.json `audio_bytes_embedded`): lossless FLAC by
+default (`audio_format`; lhotse decodes it with libsndfile, as it does its own Shar), or WAV.
 
 Each spoken turn is a SupervisionSegment on channel 0 with `speaker` "user" or `agent_role` ("assistant"),
 its text, start, duration and language. NeMo's DuplexS2SDataset places each supervision's tokens at
@@ -33,7 +35,6 @@ numbered in order and a sharded build would interleave them.
 
 from __future__ import annotations
 
-import io
 import re
 from collections import Counter
 from pathlib import Path
@@ -43,7 +44,17 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..schema import VakRecord
-from .audio_io import AudioProblem, audio_file, linkable_wav, read_audio, resample_int16, role_channels, write_wav
+from .audio_io import (
+    AudioProblem,
+    EmbeddedFormat,
+    audio_file,
+    encoded_bytes,
+    linkable_wav,
+    read_audio,
+    resample_int16,
+    role_channels,
+    write_wav,
+)
 from .common import BuildResult, ExportBuild, safe_name
 from .incremental import part_name
 from .masking import RedactedAudio, apply_masks, load_masks
@@ -52,7 +63,9 @@ from .shards import run_recipe
 from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "duplex_s2s"
-RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
+# bump when the output for the same inputs and settings would change (the asset's code_version);
+# 2: the Shar tars hold FLAC by default (audio_format)
+RECIPE_VERSION = "2"
 
 
 class DuplexS2SConfig(BaseModel):
@@ -72,6 +85,9 @@ class DuplexS2SConfig(BaseModel):
     # embed: WAV bytes in the Shar tars (a second copy of the audio, counted as audio_bytes_embedded);
     # reference: the cuts point at the conversation's file, linked to the release's recording (module docstring)
     audio: Literal["embed", "reference"] = "embed"
+    # how `embed` encodes each stream in the tars: flac (lossless: lhotse reads the 16-bit samples back bit for
+    # bit; lhotse's own Shar default) or wav
+    audio_format: EmbeddedFormat = "flac"
 
 
 def export_duplex_s2s(
@@ -105,13 +121,12 @@ class SharNumbers:
         return f"{m['split']}/{m['field']}.{n + self.offset[m['split']]:06d}.{m['ext']}"
 
 
-def _wav_recording(samples: np.ndarray, rate: int, recording_id: str):
-    import soundfile as sf
+def _encoded_recording(samples: np.ndarray, rate: int, recording_id: str, fmt: EmbeddedFormat):
+    """A Recording held in memory as the bytes SharWriter will write for it (the same encoder), so build.json's
+    `audio_bytes_embedded` is what the tars hold."""
     from lhotse import Recording
 
-    buf = io.BytesIO()
-    sf.write(buf, samples, rate, subtype="PCM_16", format="WAV")
-    return Recording.from_bytes(buf.getvalue(), recording_id)
+    return Recording.from_bytes(encoded_bytes(samples, rate, fmt), recording_id)
 
 
 def supervision_text(text: str, config: DuplexS2SConfig, forms: SpokenForms | None = None) -> str:
@@ -128,8 +143,8 @@ def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: D
     stem = safe_name(record.id)
     user = resample_int16(np.ascontiguousarray(stereo[:, 1]), rate, config.source_sample_rate)
     agent = resample_int16(np.ascontiguousarray(stereo[:, 0]), rate, config.target_sample_rate)
-    source = _wav_recording(user, config.source_sample_rate, f"{stem}_user")
-    target = _wav_recording(agent, config.target_sample_rate, f"{stem}_target")
+    source = _encoded_recording(user, config.source_sample_rate, f"{stem}_user", config.audio_format)
+    target = _encoded_recording(agent, config.target_sample_rate, f"{stem}_target", config.audio_format)
     return _cut(record, source, target, config, counts, forms)
 
 
@@ -202,7 +217,8 @@ class _Writers:
         if w is None:
             out = self.build.stage / split
             out.mkdir(parents=True, exist_ok=True)
-            fields = {"recording": "wav", "target_audio": "wav"} if self.config.audio == "embed" else {}
+            fmt = self.config.audio_format
+            fields = {"recording": fmt, "target_audio": fmt} if self.config.audio == "embed" else {}
             w = self.open[split] = SharWriter(
                 str(out), fields=fields, shard_size=self.config.shard_size, warn_unused_fields=False
             ).__enter__()
