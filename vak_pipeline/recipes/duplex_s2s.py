@@ -121,12 +121,12 @@ class SharNumbers:
         return f"{m['split']}/{m['field']}.{n + self.offset[m['split']]:06d}.{m['ext']}"
 
 
-def _encoded_recording(samples: np.ndarray, rate: int, recording_id: str, fmt: EmbeddedFormat):
-    """A Recording held in memory as the bytes SharWriter will write for it (the same encoder), so build.json's
-    `audio_bytes_embedded` is what the tars hold."""
+def _memory_recording(samples: np.ndarray, rate: int, recording_id: str):
+    """A Recording held in memory as WAV bytes (the cheapest to decode): SharWriter encodes it in the tars as
+    `audio_format` says."""
     from lhotse import Recording
 
-    return Recording.from_bytes(encoded_bytes(samples, rate, fmt), recording_id)
+    return Recording.from_bytes(encoded_bytes(samples, rate, "wav"), recording_id)
 
 
 def supervision_text(text: str, config: DuplexS2SConfig, forms: SpokenForms | None = None) -> str:
@@ -143,8 +143,8 @@ def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: D
     stem = safe_name(record.id)
     user = resample_int16(np.ascontiguousarray(stereo[:, 1]), rate, config.source_sample_rate)
     agent = resample_int16(np.ascontiguousarray(stereo[:, 0]), rate, config.target_sample_rate)
-    source = _encoded_recording(user, config.source_sample_rate, f"{stem}_user", config.audio_format)
-    target = _encoded_recording(agent, config.target_sample_rate, f"{stem}_target", config.audio_format)
+    source = _memory_recording(user, config.source_sample_rate, f"{stem}_user")
+    target = _memory_recording(agent, config.target_sample_rate, f"{stem}_target")
     return _cut(record, source, target, config, counts, forms)
 
 
@@ -230,6 +230,19 @@ class _Writers:
         for split in self.open:
             for gz in sorted((self.build.stage / split).glob("*.jsonl.gz")):
                 _reset_gzip_header(gz)
+            if self.config.audio == "embed":  # what the tars hold, as encoded (build.json audio_bytes_embedded)
+                self.build.counts["audio_bytes_embedded"] += _audio_bytes(self.build.stage / split)
+
+
+def _audio_bytes(folder: Path) -> int:
+    """Bytes of the audio members (not their .json manifests) of the Shar tars in `folder`."""
+    import tarfile
+
+    total = 0
+    for tar in sorted(folder.glob("*.tar")):
+        with tarfile.open(tar) as tf:
+            total += sum(m.size for m in tf.getmembers() if m.isfile() and not m.name.endswith(".json"))
+    return total
 
 
 def _reset_gzip_header(path: Path) -> None:
@@ -281,8 +294,6 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
                 build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
                 continue
             writers.write(split, cut)
-            build.counts["audio_bytes_embedded"] += sum(len(r.sources[0].source)
-                                                        for r in (cut.recording, cut.custom["target_audio"]))
             build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
             build.counts["conversations"] += 1
             build.counts[f"conversations_{split}"] += 1

@@ -122,8 +122,10 @@ def test_parquet_by_reference_links_the_recordings_and_embedding_counts_its_byte
     ref = export_parquet(cand, ParquetConfig(embed_audio=False))
     assert _ino(ref.out_dir / "audio/c1.wav") == _ino(cand.release_root / "audio/c1.wav")
     assert ref.counts["audio_files_shared"] == 1 and not ref.counts.get("audio_bytes_embedded")
-    emb = export_parquet(cand, ParquetConfig(), out_dir=tmp_path / "embedded")
-    assert emb.counts["audio_bytes_embedded"] == (cand.release_root / "audio/c1.wav").stat().st_size
+    wav = export_parquet(cand, ParquetConfig(audio_format="wav"), out_dir=tmp_path / "embedded-wav")
+    assert wav.counts["audio_bytes_embedded"] == (cand.release_root / "audio/c1.wav").stat().st_size
+    flac = export_parquet(cand, ParquetConfig(), out_dir=tmp_path / "embedded")  # the default: lossless FLAC
+    assert 0 < flac.counts["audio_bytes_embedded"] < wav.counts["audio_bytes_embedded"]
 
 
 def test_turn_based_and_cascaded_share_each_clip_they_both_cut_and_the_store_is_never_released(tmp_path):
