@@ -53,7 +53,6 @@ from .audio_io import (
     read_audio,
     resample_int16,
     role_channels,
-    write_wav,
 )
 from .common import BuildResult, ExportBuild, safe_name
 from .incremental import part_name
@@ -349,7 +348,7 @@ def _export_referenced(build: ExportBuild, config: DuplexS2SConfig, record: VakR
     if data is None:
         build.share_audio(path, *rel)
     else:
-        write_wav(build.path(*rel), data, rate)
+        build.write_clip(data, rate, *rel)  # re-masked: stored once with moshi_lora's / parquet's same file
     writers.write(split, cut)
     build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
     build.counts["conversations"] += 1

@@ -260,6 +260,11 @@ def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tupl
             data, rate = read_audio(build.layout.release_root, record)
             data, n = apply_masks(data, rate, masks, config.redacted_audio)
             build.counts[f"redacted_spans_{config.redacted_audio}"] += n
+            if not config.embed_audio:  # a re-masked file, stored once across the candidate's exports
+                rel = f"audio/{safe_name(record.id)}.wav"
+                build.write_clip(data, rate, rel)
+                build.counts["audio_files_written"] += 1
+                return None, rel
             payload = encoded_bytes(data, rate, fmt)
         elif not config.embed_audio:  # a path, not bytes: the release's own file, stored once (a hard link)
             rel = f"audio/{safe_name(record.id)}.wav"
@@ -270,14 +275,8 @@ def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tupl
     except AudioProblem as exc:
         build.flag(record.id, "no_audio", f"{exc}: audio is null")
         return None, None
-    name = f"{safe_name(record.id)}.{fmt}"
-    if config.embed_audio:
-        build.counts["audio_bytes_embedded"] += len(payload)
-        return payload, name
-    rel = f"audio/{name}"
-    build.path(rel).write_bytes(payload)
-    build.counts["audio_files_written"] += 1
-    return None, rel
+    build.counts["audio_bytes_embedded"] += len(payload)
+    return payload, f"{safe_name(record.id)}.{fmt}"
 
 
 def _hf_license(licenses: Counter) -> list[str]:
