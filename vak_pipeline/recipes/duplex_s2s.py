@@ -81,7 +81,7 @@ class DuplexS2SConfig(BaseModel):
     shard_size: int = 1000
     batch_size: int = 4  # nemo_data.yaml train_ds.batch_size (NeMo's lhotse loader refuses a block without one)
     splits: list[str] = ["train", "validation", "test"]
-    # embed: WAV bytes in the Shar tars (a second copy of the audio, counted as audio_bytes_embedded);
+    # embed: audio bytes in the Shar tars (a second copy of the audio, counted as audio_bytes_embedded);
     # reference: the cuts point at the conversation's file, linked to the release's recording (module docstring)
     audio: Literal["embed", "reference"] = "embed"
     # how `embed` encodes each stream in the tars: flac (lossless: lhotse reads the 16-bit samples back bit for
