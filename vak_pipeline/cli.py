@@ -390,7 +390,7 @@ def export_cmd(
     option: list[str] = typer.Option([], "--option", "-o", help="Recipe setting key=value (JSON values allowed), "
                                                                 "e.g. -o overlap_policy=merge -o parts='[\"llm\"]'."),
     allow_synthetic_stereo: bool = typer.Option(False, help="moshi_lora: rebuild two streams from mono."),
-    embed_audio: bool = typer.Option(False, help="parquet: embed WAV bytes in an audio_bytes column."),
+    embed_audio: bool = typer.Option(False, help="parquet: embed audio bytes (FLAC; -o audio_format=wav)."),
 ) -> None:
     """Build exports/<recipe>/ (build.json names the manifest hash; skipped.jsonl says what was left out)."""
     import json

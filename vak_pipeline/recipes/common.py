@@ -138,9 +138,11 @@ class ExportBuild:
 
     def write_clip(self, samples: Any, rate: int, *parts: str) -> float:
         """A 16-bit PCM WAV of `samples` at `parts`; returns its duration. In a release candidate a clip is
-        stored once across exports: turn_based and cascaded cut the same turns into the same bytes, so the
-        first export to write a clip also links it into the candidate's store by content (`shared_clips`,
-        never released, gone with the candidate) and the others link to it instead of writing it again."""
+        stored once across exports: turn_based and cascaded cut the same turns into the same bytes, and
+        moshi_lora, parquet (embed_audio false) and duplex_s2s (audio reference) write the same re-masked
+        agent-left recording, so the first export to write a clip also links it into the candidate's store by
+        content (`shared_clips`, never released, gone with the candidate) and the others link to it instead of
+        writing it again."""
         from .audio_io import wav_bytes
 
         dst = self.path(*parts)
@@ -151,6 +153,7 @@ class ExportBuild:
             link_or_copy(blob, dst)
         else:
             dst.write_bytes(data)
+            give_umask_mode(dst)  # a file `claim` created has 0777 & ~umask: a release file's mode, to be linked
             if blob is not None:
                 blob.parent.mkdir(parents=True, exist_ok=True)
                 with contextlib.suppress(OSError):  # already there (another export), or cannot link: not shared

@@ -2,8 +2,9 @@
 
 exports/duplex_s2s/
   <split>/cuts.000000.jsonl.gz          one MonoCut per conversation (Lhotse Shar, `shard_size` cuts a shard)
-  <split>/recording.000000.tar          the user's channel, mono WAV at `source_sample_rate` (cut.recording)
-  <split>/target_audio.000000.tar       the agent's channel, mono WAV at `target_sample_rate`
+  <split>/recording.000000.tar          the user's channel, mono FLAC (`audio_format`) at `source_sample_rate`
+                                        (cut.recording)
+  <split>/target_audio.000000.tar       the agent's channel, mono FLAC at `target_sample_rate`
                                         (cut.custom["target_audio"], read by NeMo with recording_field="target_audio")
   nemo_data.yaml                        the `data:` block for NeMo's s2s_duplex.yaml: lhotse_shar input_cfg per split,
                                         frame_length, sample rates and the roles used here
@@ -15,7 +16,8 @@ link to the release's recording when nothing is re-masked (a copy where the file
 its re-masked copy. Lhotse picks the channel (the cut's channel; `target_audio_channel_selector`) and
 resamples on load (a Resample transform in each recording), so the export adds no audio bytes of its own;
 moving the data directory breaks those paths (rebuild the export). The default, "embed", keeps the Shar
-self-contained and counts the WAV bytes it embeds (build.json `audio_bytes_embedded`).
+self-contained and counts the audio bytes it embeds (build.json `audio_bytes_embedded`): lossless FLAC by
+default (`audio_format`; lhotse decodes it with libsndfile, as it does its own Shar), or WAV.
 
 Each spoken turn is a SupervisionSegment on channel 0 with `speaker` "user" or `agent_role` ("assistant"),
 its text, start, duration and language. NeMo's DuplexS2SDataset places each supervision's tokens at
@@ -33,7 +35,6 @@ numbered in order and a sharded build would interleave them.
 
 from __future__ import annotations
 
-import io
 import re
 from collections import Counter
 from pathlib import Path
@@ -43,7 +44,16 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..schema import VakRecord
-from .audio_io import AudioProblem, audio_file, linkable_wav, read_audio, resample_int16, role_channels, write_wav
+from .audio_io import (
+    AudioProblem,
+    EmbeddedFormat,
+    audio_file,
+    encoded_bytes,
+    linkable_wav,
+    read_audio,
+    resample_int16,
+    role_channels,
+)
 from .common import BuildResult, ExportBuild, safe_name
 from .incremental import part_name
 from .masking import RedactedAudio, apply_masks, load_masks
@@ -52,7 +62,9 @@ from .shards import run_recipe
 from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "duplex_s2s"
-RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
+# bump when the output for the same inputs and settings would change (the asset's code_version);
+# 2: the Shar tars hold FLAC by default (audio_format)
+RECIPE_VERSION = "2"
 
 
 class DuplexS2SConfig(BaseModel):
@@ -69,9 +81,12 @@ class DuplexS2SConfig(BaseModel):
     shard_size: int = 1000
     batch_size: int = 4  # nemo_data.yaml train_ds.batch_size (NeMo's lhotse loader refuses a block without one)
     splits: list[str] = ["train", "validation", "test"]
-    # embed: WAV bytes in the Shar tars (a second copy of the audio, counted as audio_bytes_embedded);
+    # embed: audio bytes in the Shar tars (a second copy of the audio, counted as audio_bytes_embedded);
     # reference: the cuts point at the conversation's file, linked to the release's recording (module docstring)
     audio: Literal["embed", "reference"] = "embed"
+    # how `embed` encodes each stream in the tars: flac (lossless: lhotse reads the 16-bit samples back bit for
+    # bit; lhotse's own Shar default) or wav
+    audio_format: EmbeddedFormat = "flac"
 
 
 def export_duplex_s2s(
@@ -105,13 +120,12 @@ class SharNumbers:
         return f"{m['split']}/{m['field']}.{n + self.offset[m['split']]:06d}.{m['ext']}"
 
 
-def _wav_recording(samples: np.ndarray, rate: int, recording_id: str):
-    import soundfile as sf
+def _memory_recording(samples: np.ndarray, rate: int, recording_id: str):
+    """A Recording held in memory as WAV bytes (the cheapest to decode): SharWriter encodes it in the tars as
+    `audio_format` says."""
     from lhotse import Recording
 
-    buf = io.BytesIO()
-    sf.write(buf, samples, rate, subtype="PCM_16", format="WAV")
-    return Recording.from_bytes(buf.getvalue(), recording_id)
+    return Recording.from_bytes(encoded_bytes(samples, rate, "wav"), recording_id)
 
 
 def supervision_text(text: str, config: DuplexS2SConfig, forms: SpokenForms | None = None) -> str:
@@ -128,8 +142,8 @@ def conversation_cut(record: VakRecord, stereo: np.ndarray, rate: int, config: D
     stem = safe_name(record.id)
     user = resample_int16(np.ascontiguousarray(stereo[:, 1]), rate, config.source_sample_rate)
     agent = resample_int16(np.ascontiguousarray(stereo[:, 0]), rate, config.target_sample_rate)
-    source = _wav_recording(user, config.source_sample_rate, f"{stem}_user")
-    target = _wav_recording(agent, config.target_sample_rate, f"{stem}_target")
+    source = _memory_recording(user, config.source_sample_rate, f"{stem}_user")
+    target = _memory_recording(agent, config.target_sample_rate, f"{stem}_target")
     return _cut(record, source, target, config, counts, forms)
 
 
@@ -202,7 +216,8 @@ class _Writers:
         if w is None:
             out = self.build.stage / split
             out.mkdir(parents=True, exist_ok=True)
-            fields = {"recording": "wav", "target_audio": "wav"} if self.config.audio == "embed" else {}
+            fmt = self.config.audio_format
+            fields = {"recording": fmt, "target_audio": fmt} if self.config.audio == "embed" else {}
             w = self.open[split] = SharWriter(
                 str(out), fields=fields, shard_size=self.config.shard_size, warn_unused_fields=False
             ).__enter__()
@@ -214,6 +229,19 @@ class _Writers:
         for split in self.open:
             for gz in sorted((self.build.stage / split).glob("*.jsonl.gz")):
                 _reset_gzip_header(gz)
+            if self.config.audio == "embed":  # what the tars hold, as encoded (build.json audio_bytes_embedded)
+                self.build.counts["audio_bytes_embedded"] += _audio_bytes(self.build.stage / split)
+
+
+def _audio_bytes(folder: Path) -> int:
+    """Bytes of the audio members (not their .json manifests) of the Shar tars in `folder`."""
+    import tarfile
+
+    total = 0
+    for tar in sorted(folder.glob("*.tar")):
+        with tarfile.open(tar) as tf:
+            total += sum(m.size for m in tf.getmembers() if m.isfile() and not m.name.endswith(".json"))
+    return total
 
 
 def _reset_gzip_header(path: Path) -> None:
@@ -265,8 +293,6 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
                 build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
                 continue
             writers.write(split, cut)
-            build.counts["audio_bytes_embedded"] += sum(len(r.sources[0].source)
-                                                        for r in (cut.recording, cut.custom["target_audio"]))
             build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
             build.counts["conversations"] += 1
             build.counts[f"conversations_{split}"] += 1
@@ -322,7 +348,7 @@ def _export_referenced(build: ExportBuild, config: DuplexS2SConfig, record: VakR
     if data is None:
         build.share_audio(path, *rel)
     else:
-        write_wav(build.path(*rel), data, rate)
+        build.write_clip(data, rate, *rel)  # re-masked: stored once with moshi_lora's / parquet's same file
     writers.write(split, cut)
     build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
     build.counts["conversations"] += 1

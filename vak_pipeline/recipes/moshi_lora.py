@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..layout import DataRoot
 from ..schema import Alignment, AudioMask, VakRecord
-from .audio_io import AudioProblem, audio_file, linkable_wav, read_audio, role_channels, write_wav
+from .audio_io import AudioProblem, audio_file, linkable_wav, read_audio, role_channels
 from .common import BuildResult, ExportBuild, SplitWriters, SynthesizedAudio, safe_name
 from .masking import RedactedAudio, apply_masks, inside_masks, load_masks
 from .shards import run_recipe
@@ -229,7 +229,9 @@ def _export_split_records(build: ExportBuild, config: MoshiConfig, indexes: Spli
             build.share_audio(shared[0], split, f"{stem}.wav")
             duration = shared[2] / rate
         else:
-            duration = write_wav(build.path(split, f"{stem}.wav"), stereo, rate)
+            # the re-masked or re-ordered recording: stored once with any other export of the candidate that
+            # writes the same file (parquet embed_audio false, duplex_s2s audio reference)
+            duration = build.write_clip(stereo, rate, split, f"{stem}.wav")
         build.write_json({"alignments": words, "masked": sorted(gaps)}, split, f"{stem}.json")
         indexes.write(split, {"path": f"{split}/{stem}.wav", "duration": duration})
         build.counts["conversations"] += 1

@@ -9,15 +9,16 @@ exports/parquet/
 
 Field layout: nested structs and lists as in the JSONL (language, tools, turns[...], meta), plus a `split`
 column. `audio` is what the Hugging Face `Audio` feature stores, {bytes, path}, so
-`cast_column("audio", datasets.Audio())` works from this folder alone: the WAV bytes (embed_audio, the
-default; redacted spans re-masked as `redacted_audio` says, silence by default) or a path relative to
-this folder (embed_audio=False). The record's own audio metadata is `audio_info`. `turns[].text` is the
-manifest's text (placeholders kept); `turns[].spoken_text` is what the row's audio says in that turn
-(a synthesized call's surrogate spoken, a masked placeholder left out; recipes/spoken.py), None
-without audio. Arrow needs one fixed schema, so values that are arbitrary JSON are stored as JSON strings (decode with
-json.loads): tools[].parameters, turns[].tool_call.arguments, turns[].tool_result.content,
-turns[].entities[].normalized, audio.channel_map, meta.speakers, meta.transcription, meta.diarization,
-and meta.extra (any meta keys beyond the named ones, e.g. an importer's provenance).
+`cast_column("audio", datasets.Audio())` works from this folder alone: the file's bytes (embed_audio, the
+default: lossless FLAC unless `audio_format` says wav; redacted spans re-masked as `redacted_audio` says,
+silence by default) or a path relative to this folder (embed_audio=False). The record's own audio
+metadata is `audio_info`. `turns[].text` is the manifest's text (placeholders kept); `turns[].spoken_text` is
+what the row's audio says in that turn (a synthesized call's surrogate spoken, a masked placeholder left
+out; recipes/spoken.py), None without audio. Arrow needs one fixed schema, so values that are arbitrary
+JSON are stored as JSON strings (decode with json.loads): tools[].parameters, turns[].tool_call.arguments,
+turns[].tool_result.content, turns[].entities[].normalized, audio.channel_map, meta.speakers,
+meta.transcription, meta.diarization, and meta.extra (any meta keys beyond the named ones, e.g. an
+importer's provenance).
 
 `write_parquet(rows, path, schema)` streams dicts into row-group batches through one ParquetWriter and
 appears under its final name only when complete; the text-source importers reuse it (aidb Parquet).
@@ -39,7 +40,7 @@ from ..core.parquet import arrow as _pa
 from ..layout import DataRoot
 from ..schema import Meta, VakRecord
 from ..storage import atomic_write_text, resolve_inside
-from .audio_io import AudioProblem, read_audio
+from .audio_io import AudioProblem, EmbeddedFormat, encoded_bytes, read_audio
 from .common import BuildResult, ExportBuild, SynthesizedAudio, safe_name
 from .incremental import part_name
 from .masking import RedactedAudio, apply_masks, load_masks
@@ -47,7 +48,9 @@ from .shards import run_recipe
 from .spoken import SpokenForms, spoken_forms
 
 RECIPE = "parquet"
-RECIPE_VERSION = "1"  # bump when the output for the same inputs and settings would change (the asset's code_version)
+# bump when the output for the same inputs and settings would change (the asset's code_version);
+# 2: embedded audio is FLAC by default (audio_format)
+RECIPE_VERSION = "2"
 _META_FIELDS = set(Meta.model_fields)
 _JSON_META = {"transcription", "diarization", "speakers"}
 HF_LICENSES = {"apache-2.0", "mit", "cc0-1.0", "cc-by-4.0", "cc-by-sa-4.0", "cc-by-nc-4.0", "cc-by-nc-sa-4.0",
@@ -163,10 +166,13 @@ def name_files(directory: Path, splits: list[str]) -> dict[str, list[str]]:
 
 class ParquetConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    # WAV bytes in the audio column (embed: the export holds a second copy of the audio, build.json counts
+    # audio bytes in the audio column (embed: the export holds a second copy of the audio, build.json counts
     # audio_bytes_embedded); False (reference): audio/<conv>.wav beside the rows, hard links to the release's
     # files where nothing is re-masked (a copy where the file system cannot link)
     embed_audio: bool = True
+    # how embedded audio is encoded: flac (lossless, the samples read back bit for bit; about half of WAV's
+    # bytes on speech) or wav (the release's own file bytes when nothing is re-masked)
+    audio_format: EmbeddedFormat = "flac"
     redacted_audio: RedactedAudio = "silence"  # how a redacted span sounds in the exported audio
     rows_per_file: int = 100_000
     batch_size: int = 1000  # rows per row group (32 when audio is embedded)
@@ -237,8 +243,9 @@ JSON_STRING_COLUMNS = ["audio_info.channel_map", "audio_info.synthesis", "tools[
 
 
 def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tuple[bytes | None, str | None]:
-    """(WAV bytes, path) of the row's `audio`: the bytes embedded, or a file written under audio/ of the export.
-    The published file's own bytes when it has nothing to re-mask; else re-encoded 16-bit PCM, re-masked."""
+    """(bytes, path) of the row's `audio`: the file's bytes embedded (`audio_format`), or a file under audio/ of
+    the export. Without a span to re-mask, a WAV is the published file's own bytes (a path: a hard link to
+    it); else the samples re-masked and encoded again."""
     if record.audio is None:
         build.flag(record.id, "no_audio", "record has no audio: audio is null")
         return None, None
@@ -246,40 +253,30 @@ def _audio(build: ExportBuild, record: VakRecord, config: ParquetConfig) -> tupl
     if path is None or not path.is_file():
         build.flag(record.id, "no_audio", f"audio file {record.audio.path} is missing: audio is null")
         return None, None
+    fmt = config.audio_format if config.embed_audio else "wav"
     try:
         masks = load_masks(build.layout.release_root, record)
-        if masks:
+        if masks or fmt != "wav":
             data, rate = read_audio(build.layout.release_root, record)
             data, n = apply_masks(data, rate, masks, config.redacted_audio)
             build.counts[f"redacted_spans_{config.redacted_audio}"] += n
-            wav = _wav_bytes(data, rate)
+            if not config.embed_audio:  # a re-masked file, stored once across the candidate's exports
+                rel = f"audio/{safe_name(record.id)}.wav"
+                build.write_clip(data, rate, rel)
+                build.counts["audio_files_written"] += 1
+                return None, rel
+            payload = encoded_bytes(data, rate, fmt)
         elif not config.embed_audio:  # a path, not bytes: the release's own file, stored once (a hard link)
             rel = f"audio/{safe_name(record.id)}.wav"
             build.share_audio(path, rel)
             return None, rel
         else:
-            wav = path.read_bytes()
+            payload = path.read_bytes()
     except AudioProblem as exc:
         build.flag(record.id, "no_audio", f"{exc}: audio is null")
         return None, None
-    name = f"{safe_name(record.id)}.wav"
-    if config.embed_audio:
-        build.counts["audio_bytes_embedded"] += len(wav)
-        return wav, name
-    rel = f"audio/{name}"
-    build.path(rel).write_bytes(wav)
-    build.counts["audio_files_written"] += 1
-    return None, rel
-
-
-def _wav_bytes(data, rate: int) -> bytes:
-    import io
-
-    import soundfile as sf
-
-    buf = io.BytesIO()
-    sf.write(buf, data, rate, subtype="PCM_16", format="WAV")
-    return buf.getvalue()
+    build.counts["audio_bytes_embedded"] += len(payload)
+    return payload, f"{safe_name(record.id)}.{fmt}"
 
 
 def _hf_license(licenses: Counter) -> list[str]:
@@ -331,7 +328,8 @@ def dataset_card(config: ParquetConfig, tallies: dict[str, Counter], languages: 
         "## Fields", "",
         "Same layout as `vakforge.jsonl` (one row per conversation; `turns` is a list of structs) plus `split`; "
         "the record's `audio` metadata is `audio_info`, and `audio` is the Hugging Face Audio feature's "
-        + ("{bytes, path} with the 24 kHz WAV file embedded" if config.embed_audio
+        + (f"{{bytes, path}} with the recording embedded as a {config.audio_format.upper()} file "
+           f"(16-bit{', lossless' if config.audio_format == 'flac' else ''})" if config.embed_audio
            else "{bytes, path} with a path relative to this folder") + ". "
         "Values that are arbitrary JSON are stored as **JSON strings** because Parquet needs one fixed schema: "
         + ", ".join(f"`{c}`" for c in JSON_STRING_COLUMNS) + ".", "",

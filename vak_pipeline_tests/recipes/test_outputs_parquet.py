@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import soundfile as sf
 import yaml
 
 from vak_pipeline.manifest_hash import manifest_hash
@@ -51,8 +54,15 @@ def test_datasets_loads_every_split_and_values_round_trip(root, tmp_path):
     assert json.loads(ex["tools"][1]["parameters"]) == original["tools"][1]["parameters"]
     assert json.loads(ex["audio_info"]["channel_map"]) == {"0": "user", "1": "agent"}
     assert json.loads(ex["meta"]["extra"]) == {"upload": "batch-7"}
-    # no redaction log names a span, so the published file's bytes are embedded as they are
-    assert ex["audio"]["bytes"] == (root / "audio" / "conv_000123.wav").read_bytes()
+    # embedded as lossless FLAC (the default audio_format): the published file's samples, bit for bit
+    published = root / "audio" / "conv_000123.wav"
+    flac, rate = sf.read(io.BytesIO(ex["audio"]["bytes"]), dtype="int16")
+    assert ex["audio"]["path"] == "conv_000123.flac" and rate == 24000
+    assert np.array_equal(flac, sf.read(published, dtype="int16")[0])
+    # with audio_format wav and no redaction log naming a span, the published file's bytes as they are
+    wav = export_parquet(root, ParquetConfig(audio_format="wav"), out_dir=tmp_path / "wav")
+    table = pq.read_table(sorted((wav.out_dir / "data").glob("*.parquet"))).to_pylist()
+    assert next(r["audio"]["bytes"] for r in table if r["id"] == "conv_000123") == published.read_bytes()
     assert rows["c1"]["audio"] is None and rows["c1"]["audio_info"] is None
     assert result.flags["no_audio"] == 19
 
