@@ -87,16 +87,31 @@ def publish(root: Path) -> dict[str, float]:
     return steps
 
 
-def run(quick: bool = False) -> list[dict]:
+def _profiled(root: Path, profile: Path | None, name: str) -> dict[str, float]:
+    if profile is None:
+        return publish(root)
+    import cProfile
+
+    prof = cProfile.Profile()
+    steps = prof.runcall(publish, root)
+    prof.dump_stats(f"{profile}.{name}")
+    return steps
+
+
+def run(quick: bool = False, calls: int | None = None, chats: int | None = None,
+        profile: Path | None = None) -> list[dict]:
+    """Rows of the bench; `calls`/`chats` override the corpus (the e2e shape: 20 calls + 10,000 chats),
+    `profile` writes cProfile stats of each publish beside it (<profile>.first, <profile>.second)."""
     sys.path.insert(0, str(ROOT))
-    calls, chats = (100, 2000) if quick else (1000, 20_000)
+    calls = calls if calls is not None else (100 if quick else 1000)
+    chats = chats if chats is not None else (2000 if quick else 20_000)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "data"
         make_upload(root, "delivery-1", calls, chats, seed=1)
-        first = publish(root)
-        make_upload(root, "delivery-2", calls // 20, chats // 20, seed=2)
-        second = publish(root)
+        first = _profiled(root, profile, "first")
+        make_upload(root, "delivery-2", max(1, calls // 20), chats // 20, seed=2)
+        second = _profiled(root, profile, "second")
     b = "publish"
     for step in first:
         rows.append({"bench": b, "metric": f"after a 5% delivery: {step}", "value": round(second[step], 2),
@@ -112,4 +127,12 @@ def run(quick: bool = False) -> list[dict]:
 if __name__ == "__main__":
     from .__main__ import print_table
 
-    print_table(run(quick="--full" not in sys.argv))
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m bench.bench_publish", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--full", action="store_true", help="1,000 calls + 20,000 chats (default: quick)")
+    ap.add_argument("--calls", type=int, help="calls of the first delivery (e2e shape: 20)")
+    ap.add_argument("--chats", type=int, help="text conversations of the first delivery (e2e shape: 10000)")
+    ap.add_argument("--profile", type=Path, help="write cProfile stats to PATH.first and PATH.second")
+    args = ap.parse_args()
+    print_table(run(quick=not args.full, calls=args.calls, chats=args.chats, profile=args.profile))
