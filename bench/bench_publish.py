@@ -125,9 +125,9 @@ def run(quick: bool = False, calls: int | None = None, chats: int | None = None,
 
 
 if __name__ == "__main__":
-    from .__main__ import print_table
-
     import argparse
+
+    from .__main__ import print_table
 
     ap = argparse.ArgumentParser(prog="python -m bench.bench_publish", description=__doc__.split("\n\n")[0])
     ap.add_argument("--full", action="store_true", help="1,000 calls + 20,000 chats (default: quick)")
