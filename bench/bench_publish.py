@@ -136,7 +136,9 @@ def run(quick: bool = False, calls: int | None = None, chats: int | None = None,
             continue
         rows.append({"bench": b, "metric": f"after a 5% delivery: {step}", "value": round(second[step], 2),
                      "unit": "s", "reference": round(first[step], 2),
-                     "ratio": round(second[step] / max(first[step], 1e-9), 3), "note": "reference = first publish"})
+                     "ratio": round(second[step] / max(first[step], 1e-9), 3),
+                     "note": f"reference = first publish; CPU {second[step + ' (CPU)']:.2f} s against "
+                             f"{first[step + ' (CPU)']:.2f} s"})
     for cpu in (False, True):
         one = sum(v for k, v in first.items() if k.endswith("(CPU)") == cpu)
         two = sum(v for k, v in second.items() if k.endswith("(CPU)") == cpu)
