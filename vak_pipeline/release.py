@@ -166,6 +166,8 @@ def place_record_files(files_root: Path, release_root: Path, record: dict[str, A
     placed = []
     real_src, real_dst = real_roots if real_roots is not None else (None, None)
     for rel in record_file_rels(record):
+        if not os.path.isfile(os.path.join(files_root, rel)):  # most records have no alignments: no realpath
+            continue
         src, dst = resolve_inside(files_root, rel, real_src), resolve_inside(release_root, rel, real_dst)
         if src is None or dst is None or dst.exists() or src.is_symlink() or not src.is_file():
             continue

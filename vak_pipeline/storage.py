@@ -285,6 +285,24 @@ def line_spans(path: Path, n: int) -> list[Span]:
     return spans
 
 
+def _no_links_below(base: str, rel: str) -> bool:
+    """No part of `rel` under `base` is a link (parts that do not exist are not): one lstat per part,
+    where a realpath would lstat every part of the whole absolute path."""
+    path = base
+    for part in rel.split("/"):
+        if part in ("", "."):
+            continue
+        path = os.path.join(path, part)
+        try:
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                return False
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+    return True
+
+
 def resolve_inside(base: Path, rel: str, real_base: Path | None = None) -> Path | None:
     """`rel` resolved under `base`, or None if it is absolute, has a '..' segment or escapes via links.
     `real_base`: `base` already resolved (a caller checking many paths under one base resolves it once)."""
@@ -294,6 +312,8 @@ def resolve_inside(base: Path, rel: str, real_base: Path | None = None) -> Path 
     if any(p == ".." for p in parts):
         return None
     target = (Path(base) / rel)
+    if real_base is not None and _no_links_below(str(base), rel):
+        return target  # under a resolved base, a path with no link among its parts cannot leave it
     try:
         real_base = real_base if real_base is not None else Path(base).resolve()
         real = target.resolve()

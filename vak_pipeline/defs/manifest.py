@@ -48,6 +48,8 @@ def validated_manifest(context: dg.AssetExecutionContext, config: QualityOpConfi
             "rejected": result.rejected,
             "duplicates": result.duplicates,
             "warnings": result.warnings,
+            "rules_checked": result.rules_checked,  # records whose rules ran; the rest were unchanged (rules.cache)
+            "rules_reused": result.rules_reused,
             "issues_by_code": dg.MetadataValue.json(top),
             "manifest": dg.MetadataValue.path(str(layout.final(layout.manifest))),
             "rejected_report": dg.MetadataValue.path(str(layout.final(layout.rejected))),

@@ -17,6 +17,7 @@ reason in rejected.jsonl).
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -299,21 +300,63 @@ def quality_issues(q: RecordingQuality, thresholds: QualityThresholds) -> list[I
     return out
 
 
-def quality_rules(layout: DataLayout, thresholds: QualityThresholds):
+QUALITY_RULES_VERSION = "1"  # bump when a quality finding for the same record, files and thresholds would change
+
+
+class QualityRules:
     """The validated_manifest hook: quality issues of one record dict (none for text conversations, synthesized
-    audio included: a threshold on synth's output would flag or drop chats for the renderer's settings)."""
-    index = QualityIndex(layout)
+    audio included: a threshold on synth's output would flag or drop chats for the renderer's settings).
 
-    def rules(record: dict[str, Any]) -> list[Issue]:
-        q = recording_quality(record, index, thresholds, measure_snr=thresholds.min_snr_db is not None)
-        return quality_issues(q, thresholds) if q is not None else []
+    Says what shapes its findings, so publish may keep them per record (rules.cache): the thresholds and
+    this version for all, and for a record with audio its upload's inspection rows and transcripts and the
+    wav the SNR is measured on."""
 
-    return rules
+    def __init__(self, layout: DataLayout, thresholds: QualityThresholds) -> None:
+        self.index = QualityIndex(layout)
+        self.thresholds = thresholds
+        self._upload_keys: dict[str, list[str]] = {}
+
+    def __call__(self, record: dict[str, Any]) -> list[Issue]:
+        t = self.thresholds
+        q = recording_quality(record, self.index, t, measure_snr=t.min_snr_db is not None)
+        return quality_issues(q, t) if q is not None else []
+
+    def fingerprint(self) -> str:
+        return f"quality/{QUALITY_RULES_VERSION}/{SNR_KIND}/{self.thresholds.model_dump_json()}"
+
+    def record_key(self, record: dict[str, Any]) -> str | None:
+        """The inputs beyond the record's line and its own files: '' for a record without audio."""
+        audio = record.get("audio")
+        if not isinstance(audio, dict):
+            return ""
+        upload, conv = record_origin(record).upload, str(record.get("id"))
+        if not upload:
+            return "no-upload"
+        if upload not in self._upload_keys:
+            layout = self.index.layout
+            self._upload_keys[upload] = [self._digest(layout.audio_index(upload)),
+                                         self._digest(layout.transcripts(upload))]
+        row = self.index.inspect(upload, conv)
+        wav = resolve_inside(self.index.layout.root, str(row.get("path") or "")) if row is not None else None
+        return json.dumps([*self._upload_keys[upload], self._digest(wav) if wav is not None else "-"])
+
+    def _digest(self, path: Path) -> str:
+        if not path.is_file():
+            return "-"
+        if self.index._digests is None:
+            self.index._digests = FileDigests.open(self.index.layout.publish_cache / "digests.sqlite")
+        return self.index._digests.sha256(path)
+
+
+def quality_rules(layout: DataLayout, thresholds: QualityThresholds) -> QualityRules:
+    """The validated_manifest hook (QualityRules), for one publish."""
+    return QualityRules(layout, thresholds)
 
 
 __all__ = [
     "METRICS",
     "QualityIndex",
+    "QualityRules",
     "QualityThresholds",
     "RecordingQuality",
     "flags_of",

@@ -21,11 +21,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from ..core.code_fingerprint import code_fingerprint
 from ..core.file_digests import FileDigests
 from ..release import record_file_rels
 from ..rules.origin import record_origin
@@ -44,18 +44,6 @@ class Shard:
     key: Any = field(default_factory=hashlib.sha256)
     records: int = 0
     cacheable: bool = True  # a shard with an unreadable line is built every time (its rows carry line numbers)
-
-
-@cache
-def code_fingerprint() -> str:
-    """sha256 of every file of the package (modules, locale packs, schemas): a cached shard is never reused
-    across a code change."""
-    pkg = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(pkg.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            digest.update(path.relative_to(pkg).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 def plan_shards(build: ExportBuild, digests: FileDigests) -> list[Shard]:

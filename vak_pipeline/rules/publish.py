@@ -34,6 +34,7 @@ from ..storage import (
     resolve_inside,
     sha256_file,
 )
+from .cache import CacheableRules, Finding, RuleCache, settings_fingerprint
 from .context import ValidationContext
 from .engine import _line_issue, validate_record
 from .manifest import DuplicateIds, id_hash
@@ -61,6 +62,8 @@ class PublishResult:
     records_by_upload: Counter = field(default_factory=Counter)  # valid records per upload, before duplicates
     duplicate_groups: Counter = field(default_factory=Counter)  # (kept upload, copy upload, how) -> copies
     duplicate_seconds: Counter = field(default_factory=Counter)  # the same keys -> seconds of audio left out
+    rules_checked: int = 0  # records whose per-record rules ran in this publish (new or changed, or not cacheable)
+    rules_reused: int = 0  # records whose findings were read from the rule cache (rules.cache)
 
 
 ExtraRules = Callable[[dict[str, Any]], list[Issue]]
@@ -89,12 +92,13 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
     erased = load_erased(layout.root)
     identity = identity or IdentitySettings()
     index = ContentIndex.open(layout.content_index, identity) if identity.enabled else None
+    rules_cache = _open_rules_cache(layout, ctx, extra_rules)
     try:
         with JsonlWriter(layout.rejected) as rej, JsonlWriter(issues_path) as iss:
             with JsonlWriter(candidates) as cand:
                 for src in inputs:
                     _validate_source(Path(src), layout, ctx, result, dups, cand, rej, iss, extra_rules, index,
-                                     erased)
+                                     erased, rules_cache)
             dropped = {d: (k, how) for d, k, how in index.kept_and_dropped()} if index is not None else {}
             result.valid = _dedupe(candidates, layout.manifest, dups.duplicates(), result, rej, iss, dropped,
                                    layout.release_root)
@@ -107,6 +111,9 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
                                           "(reports/rejected.jsonl) and the unused files in each upload's report")],
                        iss)
     finally:
+        if rules_cache is not None:
+            result.rules_checked, result.rules_reused = rules_cache.checked, rules_cache.reused
+            rules_cache.close()
         if index is not None:
             index.close()
         if digests is not None:
@@ -123,7 +130,7 @@ def publish_manifest(layout: DataLayout, inputs: Iterable[Path], ctx: Validation
 def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, result: PublishResult,
                      dups: DuplicateIds, cand: JsonlWriter, rej: JsonlWriter, iss: JsonlWriter,
                      extra_rules: ExtraRules | None = None, index: ContentIndex | None = None,
-                     erased: ErasedSet | None = None) -> None:
+                     erased: ErasedSet | None = None, rules_cache: RuleCache | None = None) -> None:
     ctx.file = _display(src, layout.root)
     files_root = _files_root(layout, src)
     real_roots = (files_root.resolve(), layout.release_root.resolve()) if files_root else None
@@ -140,27 +147,25 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
         if jl.error:
             issue = _line_issue(src, jl.code or "json_invalid", jl.error, jl.line)
             issues = [issue.model_copy(update={"file": ctx.file})]
-            rec_ok, rid, line_obj, placed = False, None, None, []
+            finding = Finding(None, False, None, [_issue_dict(i) for i in issues])
+            placed = []
         else:
             placed = place_record_files(files_root, layout.release_root, jl.value,
                                         real_roots) if files_root else []
-            r = validate_record(jl.value, ctx, line=jl.line)
-            issues, rec_ok, rid = r.issues, r.ok, r.record_id
-            line_obj = r.record.dump() if rec_ok and r.record is not None else None
-            if line_obj is not None and extra_rules is not None:
-                more = extra_rules(line_obj)
-                issues = [*issues, *more]
-                if any(i.severity is Severity.ERROR for i in more):
-                    rec_ok, line_obj = False, None
+            key = rules_cache.key(jl.raw, ctx.file, jl.line, jl.value, ctx.base_dir,
+                                  getattr(extra_rules, "record_key", None)) if rules_cache is not None else None
+            finding = rules_cache.get(key) if rules_cache is not None else None
+            if finding is None:
+                finding = _check_record(jl.value, jl.line, ctx, extra_rules)
+                if rules_cache is not None:
+                    rules_cache.put(key, finding)
         if jl.line:
             result.records_in += 1
         origin = record_origin(jl.value) if isinstance(jl.value, dict) else None
-        if origin is not None and origin.file:  # name the uploaded file, not work/<upload>/redacted.jsonl
-            issues = [i.model_copy(update={"file": origin.file, "line": origin.line}) if i.file in (None, ctx.file)
-                      else i for i in issues]
-        _tally(result, issues, iss)
-        if rec_ok and line_obj is not None:
-            dups.add(rid or "")
+        _tally_dicts(result, finding.issues, iss)
+        if finding.ok and finding.line is not None:
+            line_obj = finding.line
+            dups.add(finding.record_id or "")
             upload = origin.upload if origin is not None and origin.upload else src.parent.name
             result.records_by_upload[upload] += 1
             if index is not None:
@@ -175,8 +180,53 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             rej.write({"file": origin.file if traced else ctx.file, "line": origin.line if traced else jl.line,
                        "upload": (origin.upload if origin is not None else None) or src.parent.name,
                        "kind": record_kind(jl.value) if isinstance(jl.value, dict) else "text",
-                       "record_id": rid, "work_file": ctx.file, "work_line": jl.line,
-                       "issues": [i.model_dump(mode="json", exclude_none=True) for i in issues]})
+                       "record_id": finding.record_id, "work_file": ctx.file, "work_line": jl.line,
+                       "issues": finding.issues})
+
+
+def _check_record(value: dict[str, Any], line: int, ctx: ValidationContext,
+                  extra_rules: ExtraRules | None) -> Finding:
+    """Every per-record rule (and the extra rules of a record that passed them) on one parsed line."""
+    r = validate_record(value, ctx, line=line)
+    issues, rec_ok = r.issues, r.ok
+    line_obj = r.record.dump() if rec_ok and r.record is not None else None
+    if line_obj is not None and extra_rules is not None:
+        more = extra_rules(line_obj)
+        issues = [*issues, *more]
+        if any(i.severity is Severity.ERROR for i in more):
+            rec_ok, line_obj = False, None
+    origin = record_origin(value)
+    if origin is not None and origin.file:  # name the uploaded file, not work/<upload>/redacted.jsonl
+        issues = [i.model_copy(update={"file": origin.file, "line": origin.line}) if i.file in (None, ctx.file)
+                  else i for i in issues]
+    # through JSON once, so a finding read back from the cache writes the very same bytes
+    return Finding.loads(Finding(r.record_id, rec_ok, line_obj, [_issue_dict(i) for i in issues]).dumps())
+
+
+def _issue_dict(issue: Issue) -> dict[str, Any]:
+    return issue.model_dump(mode="json", exclude_none=True)
+
+
+def _tally_dicts(result: PublishResult, issues: list[dict[str, Any]], sink: JsonlWriter) -> None:
+    """_tally for issues already dumped (a cached finding's)."""
+    for i in issues:
+        sink.write(i)
+        result.issues_by_code[i["code"]] += 1
+        if i.get("severity", Severity.ERROR.value) == Severity.ERROR.value:
+            result.errors_by_family[i.get("family", "structure")] += 1
+        else:
+            result.warnings += 1
+            result.warnings_by_family[i.get("family", "structure")] += 1
+
+
+def _open_rules_cache(layout: DataLayout, ctx: ValidationContext, extra_rules: ExtraRules | None
+                      ) -> RuleCache | None:
+    """The per-record findings of earlier publishes (rules.cache), or None when they cannot be trusted: extra
+    rules that do not say what shapes their findings (a plain function) are run on every record."""
+    if extra_rules is not None and not isinstance(extra_rules, CacheableRules):
+        return None
+    extra = extra_rules.fingerprint() if extra_rules is not None else None
+    return RuleCache.open(layout.publish_cache / "rules.sqlite", settings_fingerprint(ctx, extra), ctx.digests)
 
 
 def _tally(result: PublishResult, issues: list[Issue], sink: JsonlWriter) -> None:

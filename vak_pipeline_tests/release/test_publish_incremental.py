@@ -55,11 +55,24 @@ def _upload(root: Path, name: str, n: int) -> None:
     write_manifest(layout.redacted(name), records)
 
 
-def _publish(root: Path):
+def _spoil(root: Path, name: str) -> None:
+    """Add to an upload's records one that breaks a rule (consent none), one the quality rules flag and one
+    line that is not JSON, so rejected rows and issues go through the rule cache too."""
+    path = DataLayout.at(root).redacted(name)
+    bad = make_record(f"{name}-bad", {"agent": "voiceX", "user": f"{name}-custX"},
+                      [("user", 0.0, 1.0, "hello there"), ("agent", 1.1, 2.0, "hi how can I help")],
+                      origin={"upload": name, "file": f"{name}/calls.vakforge.jsonl", "line": 99}, consent="none")
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(bad.model_dump_json(exclude_none=True) + "\n")
+        fh.write("{not json\n")
+
+
+def _publish(root: Path, thresholds: quality.QualityThresholds | None = None):
     """validated_manifest, splits, every export and the swap, as the publish job runs them."""
     layout = begin_candidate(DataLayout.at(root))
     inputs = [layout.manifest_input(u) for u in layout.uploads()]
-    result = publish_manifest(layout, inputs, extra_rules=quality.quality_rules(layout, quality.QualityThresholds()))
+    result = publish_manifest(layout, inputs,
+                              extra_rules=quality.quality_rules(layout, thresholds or quality.QualityThresholds()))
     with split_links(layout.content_index) as links:
         split_manifest(layout.manifest, layout.splits, SplitConfig(seed=3), links=links)
     for export in EXPORTS.values():
@@ -110,26 +123,30 @@ def test_a_second_publish_decodes_only_the_new_uploads_audio(tmp_path, decodes):
 def test_an_incremental_publish_equals_a_publish_from_scratch_byte_for_byte(tmp_path):
     root, before = tmp_path / "data", tmp_path / "after-first"
     _upload(root, "delivery-1", 12)
+    _spoil(root, "delivery-1")
     _publish(root)
     shutil.copytree(root, before, symlinks=True)  # the data root as the second delivery finds it
     _upload(root, "delivery-2", 4)
-    _publish(root)
+    second = _publish(root)
     for name in INCREMENTAL:  # only the new upload's shard was built
         assert incremental.last_builds[name] == {"shards": 2, "built": 1}, name
+    assert (second.rules_checked, second.rules_reused) == (4, 13)  # only the delivery's records were checked
+    assert second.rejected - second.duplicates == 2  # the consent-none record and the line that is not JSON
     incremental_tree = _release_tree(root)
 
     shutil.rmtree(root)
     shutil.copytree(before, root, symlinks=True)
     shutil.rmtree(DataLayout.at(root).publish_cache)  # nothing remembered: every file checked, every shard built
     _upload(root, "delivery-2", 4)
-    _publish(root)
+    scratch = _publish(root)
     for name in INCREMENTAL:
         assert incremental.last_builds[name] == {"shards": 2, "built": 2}, name
+    assert (scratch.rules_checked, scratch.rules_reused) == (17, 0)
     scratch_tree = _release_tree(root)
 
     assert sorted(incremental_tree) == sorted(scratch_tree)
     assert any(p.startswith("exports/moshi_lora/train/") for p in scratch_tree)
-    for name in ("vakforge.jsonl", "splits.json"):
+    for name in ("vakforge.jsonl", "splits.json", "reports/rejected.jsonl", "reports/validation.jsonl"):
         assert name in scratch_tree
     different = [p for p in scratch_tree if incremental_tree[p] != scratch_tree[p]]
     assert different == []
@@ -152,3 +169,63 @@ def test_a_shard_is_rebuilt_when_a_file_its_records_name_changes(tmp_path):
     exported = next((root / "exports" / "moshi_lora").glob("*/delivery-2-c001.wav"))
     data, _ = sf.read(exported)
     assert abs(_dominant(data[:, 0]) - 555) < 5  # the new bytes (the agent, channel 0), not the cached shard's
+
+
+@pytest.mark.timeout(300)
+def test_a_changed_record_or_a_changed_file_is_checked_again_and_nothing_else(tmp_path):
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    first = _publish(root)
+    assert (first.rules_checked, first.rules_reused) == (6, 0)
+    assert (_publish(root).rules_checked, _publish(root).rules_reused) == (0, 6)  # nothing changed
+
+    path = DataLayout.at(root).redacted("delivery-1")
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[2] = lines[2].replace("hello my", "hello, my")  # one record's text edited (a review, a re-redaction)
+    path.write_text("".join(lines), encoding="utf-8")
+    edited = _publish(root)
+    assert (edited.rules_checked, edited.rules_reused) == (1, 5)
+
+    wav = DataLayout.at(root).release_files("delivery-1") / "audio" / "delivery-1-c003.wav"
+    wav.unlink()  # new bytes under the same name: its record is checked again, and finds the new file
+    write_wav(wav, [tone(555, 1.0), tone(1555, 1.0)])  # 1 s, where the record says 3 s
+    rewritten = _publish(root)
+    assert (rewritten.rules_checked, rewritten.rules_reused) == (1, 5)
+    assert rewritten.issues_by_code["audio_duration_mismatch"] == 1 and rewritten.rejected == 1
+
+
+@pytest.mark.timeout(300)
+def test_cached_findings_are_not_reused_when_the_rules_version_or_a_threshold_changes(tmp_path, monkeypatch):
+    from vak_pipeline.rules import cache as rule_cache
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    monkeypatch.setattr(rule_cache, "RULES_VERSION", rule_cache.RULES_VERSION + "-next")
+    bumped = _publish(root)
+    assert (bumped.rules_checked, bumped.rules_reused) == (6, 0)
+    monkeypatch.setattr(quality, "QUALITY_RULES_VERSION", quality.QUALITY_RULES_VERSION + "-next")
+    assert _publish(root).rules_checked == 6
+
+    assert bumped.issues_by_code["quality_words_per_s"] == 3  # the three calls talk fast; chats have no quality rules
+    relaxed = quality.QualityThresholds(max_words_per_s=None)
+    unflagged = _publish(root, relaxed)
+    assert (unflagged.rules_checked, unflagged.rules_reused) == (6, 0)
+    assert unflagged.issues_by_code["quality_words_per_s"] == 0
+    report = DataLayout.at(root).validation_report.read_bytes()
+    shutil.rmtree(DataLayout.at(root).publish_cache)  # from scratch with the same thresholds: the same report
+    _publish(root, relaxed)
+    assert DataLayout.at(root).validation_report.read_bytes() == report
+    assert _publish(root).issues_by_code["quality_words_per_s"] == 3  # back to the defaults: checked again
+
+
+@pytest.mark.timeout(300)
+def test_extra_rules_that_do_not_say_what_shapes_them_run_on_every_record(tmp_path):
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 4)
+    _publish(root)
+    layout = begin_candidate(DataLayout.at(root))
+    inputs = [layout.manifest_input(u) for u in layout.uploads()]
+    seen: list[str] = []
+    result = publish_manifest(layout, inputs, extra_rules=lambda rec: (seen.append(rec["id"]), [])[1])
+    assert len(seen) == 4 and result.rules_reused == 0

@@ -1,0 +1,188 @@
+"""Per-record rule findings kept across publishes (issue 34): a delivery re-checks only what changed.
+
+A record's findings (its issues, whether it passed, its canonical line) are a function of: the exact bytes of
+its manifest line, where that line is (file and line number: issues name them), the bytes of every file it
+names as the release tree holds them when its rules run (audio, redaction log, alignments), and, once per
+publish, RULES_VERSION, the package's own bytes (core.code_fingerprint), the locale packs, the name lexicon,
+the recognizers' version, the validation context's switches and the extra rules' own fingerprint (the
+steward's thresholds) with each record's extra inputs (`ExtraRules.record_key`). All of it is hashed into
+the key, so a hit is what the rules would find again. Rules that look across records (duplicate ids,
+identity, splits) are not cached: publish runs them over every record, from the cached canonical line.
+
+Stored in SQLite under work/.publish/rules.sqlite; entries the latest publish did not use are removed
+when it closes, so the store holds one publish's worth of findings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from ..core.code_fingerprint import code_fingerprint
+from ..core.file_digests import FileDigests
+from ..release import record_file_rels
+from .context import ValidationContext
+
+RULES_VERSION = "1"  # bump when a rule's finding for the same record, files and settings would change
+
+
+@runtime_checkable
+class CacheableRules(Protocol):
+    """Extra rules (publish's `extra_rules`) whose findings may be cached: what shapes them, per publish and
+    per record. Extra rules without these two are run on every record, every time."""
+
+    def __call__(self, record: dict[str, Any]) -> list[Any]: ...
+
+    def fingerprint(self) -> str:
+        """Every setting and threshold that can change a finding, and the rules' version."""
+        ...
+
+    def record_key(self, record: dict[str, Any]) -> str | None:
+        """What one record's findings read beyond its line and its own files (None: do not cache it)."""
+        ...
+
+
+@dataclass
+class Finding:
+    """What the per-record rules said about one line: its id, whether it is kept, its canonical line (a
+    dict, written as is) and its issues (dicts as reports/validation.jsonl holds them)."""
+
+    record_id: str | None
+    ok: bool
+    line: dict[str, Any] | None
+    issues: list[dict[str, Any]]
+
+    def dumps(self) -> str:
+        return json.dumps([self.record_id, self.ok, self.line, self.issues], ensure_ascii=False)
+
+    @classmethod
+    def loads(cls, text: str) -> Finding:
+        rid, ok, line, issues = json.loads(text)
+        return cls(rid, ok, line, issues)
+
+
+def settings_fingerprint(ctx: ValidationContext, extra: str | None) -> str:
+    """The once-per-publish part of every key: versions, the package's bytes, packs, context switches."""
+    from ..locales.registry import packs_fingerprint
+    from ..pii.recognizers.name_lexicon import fingerprint as names_fingerprint
+    from ..redaction.settings import RECOGNIZERS_VERSION
+
+    shaping = [RULES_VERSION, code_fingerprint(), packs_fingerprint(), names_fingerprint(), RECOGNIZERS_VERSION,
+               ctx.check_audio, ctx.check_pii, ctx.allow_unconsented, list(ctx.names), str(ctx.base_dir), extra]
+    return hashlib.sha256(json.dumps(shaping).encode()).hexdigest()
+
+
+class RuleCache:
+    """Open with `RuleCache.open(path, fingerprint, digests)`; `key`, `get`, `put`; `close` keeps what was used."""
+
+    def __init__(self, conn: sqlite3.Connection | None, fingerprint: str, digests: FileDigests | None) -> None:
+        self.conn, self.fingerprint, self.digests = conn, fingerprint, digests
+        self.checked = 0  # records whose rules ran (a miss, or a record that cannot be cached)
+        self.reused = 0  # records whose findings came from the store
+        self._dirs: dict[str, bool] = {}
+
+    @classmethod
+    def open(cls, path: Path, fingerprint: str, digests: FileDigests | None) -> RuleCache:
+        """The store at `path` (created); an unwritable place gives a cache that remembers nothing."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path))
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("CREATE TABLE IF NOT EXISTS finding (k BLOB PRIMARY KEY, v TEXT NOT NULL, used INTEGER)")
+            conn.execute("UPDATE finding SET used = 0")
+        except (OSError, sqlite3.Error):
+            return cls(None, fingerprint, digests)
+        return cls(conn, fingerprint, digests)
+
+    def close(self) -> None:
+        if self.conn is None:
+            return
+        try:
+            self.conn.execute("DELETE FROM finding WHERE used = 0")
+            self.conn.commit()
+        except sqlite3.Error:
+            pass
+        self.conn.close()
+        self.conn = None
+
+    def key(self, raw: bytes | None, file: str | None, line: int, record: dict[str, Any], release_root: Path,
+            extra: Callable[[dict[str, Any]], str | None] | None) -> bytes | None:
+        """The record's key, or None when it must be checked afresh (no store, a link among its files)."""
+        if self.conn is None or raw is None or self.digests is None:
+            return None
+        files = []
+        for rel in record_file_rels(record):
+            state = self._file_state(release_root, rel)
+            if state is None:
+                return None
+            files.append(state)
+        more = extra(record) if extra is not None else ""
+        if more is None:
+            return None
+        head = json.dumps([self.fingerprint, file, line, files, more], ensure_ascii=False).encode()
+        return hashlib.sha256(head + b"\0" + raw).digest()
+
+    def get(self, key: bytes | None) -> Finding | None:
+        if key is None or self.conn is None:
+            return None
+        row = self.conn.execute("SELECT v FROM finding WHERE k = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        self.conn.execute("UPDATE finding SET used = 1 WHERE k = ?", (key,))
+        self.reused += 1
+        return Finding.loads(row[0])
+
+    def put(self, key: bytes | None, finding: Finding) -> None:
+        self.checked += 1
+        if key is None or self.conn is None:
+            return
+        try:
+            self.conn.execute("INSERT OR REPLACE INTO finding VALUES (?, ?, 1)", (key, finding.dumps()))
+        except sqlite3.Error:  # a full disk or a locked file: the finding is still right, only not kept
+            pass
+
+    def _file_state(self, root: Path, rel: str) -> str | None:
+        """A file's part of the key: its sha256, '-' when absent, 'not-a-file'; None for a link (or a path
+        through one, or an unusual path): the rules resolve links, so such a record is always checked."""
+        parts = rel.replace("\\", "/").split("/")
+        if len(parts) != 2 or not all(parts) or ".." in parts or "\x00" in rel or rel != "/".join(parts):
+            return None
+        if not self._real_dir(root, parts[0]):
+            return None
+        path = root / rel
+        try:
+            st = os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return "-"
+        except OSError:
+            return None
+        if stat.S_ISLNK(st.st_mode):
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return "not-a-file"
+        try:
+            return self.digests.sha256(path) if self.digests is not None else None
+        except OSError:
+            return None
+
+    def _real_dir(self, root: Path, name: str) -> bool:
+        """`root/name` is a directory and not a link (or absent), checked once per publish: the file then
+        resolves inside the release tree exactly when the rules would find it there."""
+        hit = self._dirs.get(name)
+        if hit is None:
+            try:
+                st = os.lstat(root / name)
+                hit = not stat.S_ISLNK(st.st_mode) and stat.S_ISDIR(st.st_mode)
+            except FileNotFoundError:
+                hit = True
+            except OSError:
+                hit = False
+            self._dirs[name] = hit
+        return hit
