@@ -104,7 +104,7 @@ class _TtsSets:
 def export_cascaded(data_root: DataRoot, config: CascadedConfig | None = None,
                     out_dir: str | Path | None = None) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or CascadedConfig(), _export_records, out_dir, finish=_finish,
-                      incremental=True)
+                      incremental=True, version=RECIPE_VERSION)
 
 
 def _export_records(build: ExportBuild, config: CascadedConfig) -> None:

@@ -108,6 +108,7 @@ class ExportBuild:
     # names them .ndjson (same JSON Lines content)
     diagnostics_ext: str = ".jsonl"
     span: Span | None = None  # that shard's bytes and first line number
+    version: str = ""  # the recipe's RECIPE_VERSION: part of its cached shards' keys (recipes.incremental)
     _skipped: JsonlWriter | None = None
     _flagged: JsonlWriter | None = None
 

@@ -93,7 +93,7 @@ def export_duplex_s2s(
     data_root: str | Path, config: DuplexS2SConfig | None = None, out_dir: str | Path | None = None
 ) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or DuplexS2SConfig(), _export_records, out_dir, finish=_finish,
-                      incremental=True, part_name=SharNumbers())
+                      incremental=True, version=RECIPE_VERSION, part_name=SharNumbers())
 
 
 class SharNumbers:

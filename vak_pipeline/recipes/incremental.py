@@ -3,7 +3,8 @@ SHARD_RECORDS records each), every shard is built once into work/.publish/export
 depends on, and an export is the union of its shards' files with each appended file (per-split indexes,
 metadata.csv, skipped rows) joined from the shards' parts in manifest order (recipes.shards).
 
-A shard's key is the sha256 of: the recipe, the code (every module of vak_pipeline), the config hash, where
+A shard's key is the sha256 of: the recipe and its RECIPE_VERSION, SHARDS_VERSION (how shards are cut and
+joined), the locale packs (data the spoken forms read), the config hash, where
 the export is published, and for each of its records the manifest line's bytes, its split (or why it is
 held out) and the content of every file the record names (audio, alignments, redaction log, synth's
 sidecar). A delivery therefore builds only its own shards; the others are hard-linked from the cache. The
@@ -25,13 +26,13 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from ..core.code_fingerprint import code_fingerprint
 from ..core.file_digests import FileDigests
 from ..release import record_file_rels
 from ..rules.origin import record_origin
 from ..storage import Span
 from .common import PART_SUFFIX, ExportBuild, config_hash
 
+SHARDS_VERSION = "1"  # bump when a shard's files for the same records, config and version would change
 SHARD_RECORDS = 2000  # records per shard at most: a big upload is several shards, built in parallel
 DONE = "shard.json"  # a finished shard's counters; a shard folder without it is not reused
 last_builds: dict[str, dict[str, int]] = {}  # export folder name -> shards of its latest build, and how many built
@@ -49,7 +50,9 @@ class Shard:
 def plan_shards(build: ExportBuild, digests: FileDigests) -> list[Shard]:
     """The manifest's shards in order, each with its key: runs of one upload, SHARD_RECORDS lines at most."""
     layout, splits = build.layout, build.splits
-    base = json.dumps([build.recipe, code_fingerprint(), config_hash(build.config),
+    from ..locales.registry import packs_fingerprint
+
+    base = json.dumps([build.recipe, build.version, SHARDS_VERSION, packs_fingerprint(), config_hash(build.config),
                        str(build.published or build.final), build.diagnostics_ext]).encode()
     uploads = layout.uploads()
     shards: list[Shard] = []

@@ -155,7 +155,7 @@ def load_alignment(build: ExportBuild, conv_id: str) -> Alignment | None:
 def export_moshi_lora(data_root: DataRoot, config: MoshiConfig | None = None,
                       out_dir: str | Path | None = None) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or MoshiConfig(), _export_records, out_dir, finish=_finish,
-                      diagnostics_ext=".ndjson", incremental=True)
+                      diagnostics_ext=".ndjson", incremental=True, version=RECIPE_VERSION)
 
 
 def _export_records(build: ExportBuild, config: MoshiConfig) -> None:

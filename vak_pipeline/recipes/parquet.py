@@ -188,7 +188,7 @@ TALLIES = ("split", "locale", "source", "consent", "license")
 def export_parquet(data_root: DataRoot, config: ParquetConfig | None = None,
                    out_dir: str | Path | None = None) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or ParquetConfig(), _export_rows, out_dir, finish=_finish,
-                      incremental=True, part_name=piece_of_part)
+                      incremental=True, version=RECIPE_VERSION, part_name=piece_of_part)
 
 
 _PIECE = re.compile(r"^data/\.(?P<split>[^/]+)-(?P<part>[0-9]{4})-(?P<n>[0-9]{5})\.parquet$")

@@ -38,15 +38,19 @@ def effective_workers(workers: int) -> int:
 def run_recipe(recipe: str, data_root: DataRoot, config: BaseModel, body: Body,
                out_dir: str | Path | None = None, finish: Callable[[ExportBuild], None] | None = None,
                require_splits: bool = True, diagnostics_ext: str = ".jsonl", incremental: bool = False,
-               part_name: Callable[[str, int], str] | None = None) -> BuildResult:
+               part_name: Callable[[str, int], str] | None = None, version: str = "") -> BuildResult:
     """Build exports/<recipe>/ with `body`, in `config.workers` processes when the manifest is big enough.
 
     `incremental`: the recipe's files are shard-composable (a record's own files, appended files joined in
     order), so an export into the data root's exports/ builds only the shards of what changed since the last
     build (recipes.incremental); one into another `out_dir` is built whole. `part_name(file name, k)` names
-    a file that shard 0 wrote as shard k's (default: `<file>.part-0000` -> `<file>.part-000k`)."""
+    a file that shard 0 wrote as shard k's (default: `<file>.part-0000` -> `<file>.part-000k`). `version`: the
+    recipe's RECIPE_VERSION, part of every cached shard's key (required with `incremental`)."""
+    if incremental and not version:
+        raise ValueError(f"{recipe}: an incremental recipe passes its RECIPE_VERSION (version=...)")
     workers = effective_workers(getattr(config, "workers", 1))
     with export_build(recipe, data_root, config, out_dir, require_splits, diagnostics_ext) as build:
+        build.version = version
         manifest = build.layout.manifest
         spans = line_spans(manifest, workers) if workers > 1 and manifest.stat().st_size >= PARALLEL_MIN_BYTES \
             else []

@@ -178,7 +178,7 @@ def kept_turns(record: VakRecord, config: TurnBasedConfig, build: ExportBuild) -
 def export_turn_based(data_root: DataRoot, config: TurnBasedConfig | None = None,
                       out_dir: str | Path | None = None) -> BuildResult:
     return run_recipe(RECIPE, data_root, config or TurnBasedConfig(), _export_records, out_dir, finish=_finish,
-                      incremental=True)
+                      incremental=True, version=RECIPE_VERSION)
 
 
 def _export_records(build: ExportBuild, config: TurnBasedConfig) -> None:

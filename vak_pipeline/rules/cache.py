@@ -3,7 +3,8 @@
 A record's findings (its issues, whether it passed, its canonical line) are a function of: the exact bytes of
 its manifest line, where that line is (file and line number: issues name them), the bytes of every file it
 names as the release tree holds them when its rules run (audio, redaction log, alignments), and, once per
-publish, RULES_VERSION, the package's own bytes (core.code_fingerprint), the locale packs, the name lexicon,
+publish, RULES_VERSION (explicit: bumped when any rule's finding would change), the record schema's version,
+the locale packs, the name lexicon,
 the recognizers' version, the validation context's switches and the extra rules' own fingerprint (the
 steward's thresholds) with each record's extra inputs (`ExtraRules.record_key`). All of it is hashed into
 the key, so a hit is what the rules would find again. Rules that look across records (duplicate ids,
@@ -25,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from ..core.code_fingerprint import code_fingerprint
 from ..core.file_digests import FileDigests
 from ..release import record_file_rels
+from ..schema.record import SCHEMA_VERSION
 from .context import ValidationContext
 
 RULES_VERSION = "1"  # bump when a rule's finding for the same record, files and settings would change
@@ -69,12 +70,12 @@ class Finding:
 
 
 def settings_fingerprint(ctx: ValidationContext, extra: str | None) -> str:
-    """The once-per-publish part of every key: versions, the package's bytes, packs, context switches."""
+    """The once-per-publish part of every key: explicit versions, data fingerprints (packs, names), switches."""
     from ..locales.registry import packs_fingerprint
     from ..pii.recognizers.name_lexicon import fingerprint as names_fingerprint
     from ..redaction.settings import RECOGNIZERS_VERSION
 
-    shaping = [RULES_VERSION, code_fingerprint(), packs_fingerprint(), names_fingerprint(), RECOGNIZERS_VERSION,
+    shaping = [RULES_VERSION, SCHEMA_VERSION, packs_fingerprint(), names_fingerprint(), RECOGNIZERS_VERSION,
                ctx.check_audio, ctx.check_pii, ctx.allow_unconsented, list(ctx.names), str(ctx.base_dir), extra]
     return hashlib.sha256(json.dumps(shaping).encode()).hexdigest()
 

@@ -172,6 +172,28 @@ def test_a_shard_is_rebuilt_when_a_file_its_records_name_changes(tmp_path):
 
 
 @pytest.mark.timeout(300)
+def test_cached_shards_are_keyed_by_explicit_versions_not_by_the_source_code(tmp_path, monkeypatch):
+    """A recipe's RECIPE_VERSION (or the shard format's SHARDS_VERSION) rebuilds its shards; nothing else about
+    the code does, since versions are explicit constants and never hashes of source files."""
+    from vak_pipeline.recipes import moshi_lora
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    _publish(root)
+    for name in INCREMENTAL:
+        assert incremental.last_builds[name] == {"shards": 1, "built": 0}, name
+    monkeypatch.setattr(moshi_lora, "RECIPE_VERSION", moshi_lora.RECIPE_VERSION + "-next")
+    _publish(root)
+    assert incremental.last_builds["moshi_lora"] == {"shards": 1, "built": 1}
+    assert incremental.last_builds["parquet"] == {"shards": 1, "built": 0}
+    monkeypatch.setattr(incremental, "SHARDS_VERSION", incremental.SHARDS_VERSION + "-next")
+    _publish(root)
+    for name in INCREMENTAL:
+        assert incremental.last_builds[name] == {"shards": 1, "built": 1}, name
+
+
+@pytest.mark.timeout(300)
 def test_a_changed_record_or_a_changed_file_is_checked_again_and_nothing_else(tmp_path):
     root = tmp_path / "data"
     _upload(root, "delivery-1", 6)
