@@ -66,6 +66,8 @@ class Match:
 class ContentIndex(Closing):
     """Open with `ContentIndex.open(path, settings)`; `add` conversations; `kept_and_dropped` decides."""
 
+    present_batch = 4096  # present conversations are written to their table this many at a time
+
     def __init__(self, conn: sqlite3.Connection, settings: IdentitySettings) -> None:
         self.conn, self.settings = conn, settings
         conn.execute("CREATE TEMP TABLE present (conv_id TEXT PRIMARY KEY) WITHOUT ROWID")
@@ -79,7 +81,7 @@ class ContentIndex(Closing):
 
     def _present(self, match: Match) -> Match:
         self._pending.append(match.conv_id)
-        if len(self._pending) >= 4096:
+        if len(self._pending) >= self.present_batch:
             self._flush_present()
         return match
 
