@@ -21,7 +21,7 @@ import numpy as np
 from ..storage import Closing
 from .audio import AudioPrint, bit_error, informative, sample_keys
 from .settings import IdentitySettings
-from .text import TextPrint, band_keys, similarities
+from .text import BANDS, TextPrint, band_keys, similarities
 
 MIX = -1  # the channel number of a recording's mono mix
 Channel = tuple[np.ndarray, "np.ndarray | None"]  # Chromaprint frames and their energy weights
@@ -42,8 +42,15 @@ CREATE TABLE IF NOT EXISTS link (a INTEGER NOT NULL, b INTEGER NOT NULL, how TEX
 -- by item too: a lookup or a delete of one item's keys must not scan every key (O(n) per item)
 CREATE INDEX IF NOT EXISTS akey_by_seq ON akey (seq);
 CREATE INDEX IF NOT EXISTS tband_by_seq ON tband (seq);
+CREATE INDEX IF NOT EXISTS exact_by_seq ON exact (seq);
+CREATE INDEX IF NOT EXISTS link_by_b ON link (b);
 CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 """
+
+
+# The 50 items sharing most LSH bands with a text, best first: one query, by the band keys.
+_TEXT_CANDIDATES = ("SELECT seq FROM tband WHERE k IN (" + ", ".join("?" * BANDS) + ") AND seq != ? "
+                    "GROUP BY seq ORDER BY COUNT(*) DESC, seq LIMIT 50")
 
 
 @dataclass(frozen=True)
@@ -59,13 +66,28 @@ class Match:
 class ContentIndex(Closing):
     """Open with `ContentIndex.open(path, settings)`; `add` conversations; `kept_and_dropped` decides."""
 
+    present_batch = 4096  # present conversations are written to their table this many at a time
+
     def __init__(self, conn: sqlite3.Connection, settings: IdentitySettings) -> None:
         self.conn, self.settings = conn, settings
         conn.execute("CREATE TEMP TABLE present (conv_id TEXT PRIMARY KEY) WITHOUT ROWID")
+        self._pending: list[str] = []  # present conversations not yet in the table (written in batches)
+        # The next sequence number: past every one in use, retired or still named as a group (never reused,
+        # so a new item cannot inherit a forgotten one's group); retired places are only looked up when any.
+        self._next_seq = 1 + conn.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(seq) FROM item), 0), COALESCE((SELECT MAX(grp) FROM item), 0), "
+            "COALESCE((SELECT MAX(seq) FROM retired), 0))").fetchone()[0]
+        self._any_retired = conn.execute("SELECT EXISTS (SELECT 1 FROM retired)").fetchone()[0] == 1
 
     def _present(self, match: Match) -> Match:
-        self.conn.execute("INSERT OR IGNORE INTO present VALUES (?)", (match.conv_id,))
+        self._pending.append(match.conv_id)
+        if len(self._pending) >= self.present_batch:
+            self._flush_present()
         return match
+
+    def _flush_present(self) -> None:
+        self.conn.executemany("INSERT OR IGNORE INTO present VALUES (?)", ((c,) for c in self._pending))
+        self._pending.clear()
 
     @classmethod
     def open(cls, path: Path, settings: IdentitySettings | None = None) -> ContentIndex:
@@ -73,7 +95,7 @@ class ContentIndex(Closing):
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path))
-        conn.executescript(_SCHEMA)
+        conn.executescript(f"BEGIN; {_SCHEMA} COMMIT;")  # one transaction: one sync, not one per table
         index = cls(conn, settings)
         row = conn.execute("SELECT v FROM meta WHERE k = 'settings'").fetchone()
         if row is None or row[0] != settings.fingerprint():
@@ -110,12 +132,12 @@ class ContentIndex(Closing):
             return self._present(known)
         p = compute()
         seq = self._insert(conv_id, upload, "text", content_key, 0.0)
-        self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (f"text:{p.exact}", seq))
-        if p.words:
-            self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, p.user.tobytes(), p.other.tobytes()))
-            self.conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)",
-                                  ((k, seq) for k in band_keys(p.user, p.other)))
-        return self._present(self._match_text(seq, f"text:{p.exact}"))
+        key = f"text:{p.exact}"
+        self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (key, seq))
+        if not p.words:
+            return self._present(self._match_text(seq, key, None))
+        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, p.user.tobytes(), p.other.tobytes()))
+        return self._present(self._match_text(seq, key, (p.user, p.other)))
 
     def _known(self, conv_id: str, content_key: str) -> Match | None:
         row = self.conn.execute("SELECT seq, content_key, grp, how FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
@@ -128,27 +150,33 @@ class ContentIndex(Closing):
         return None
 
     def _insert(self, conv_id: str, upload: str, kind: str, content_key: str, seconds: float) -> int:
-        old = self.conn.execute("SELECT seq FROM retired WHERE conv_id = ?", (conv_id,)).fetchone()
-        if old is not None:  # content changed: keep the place it was first delivered in
-            self.conn.execute("DELETE FROM retired WHERE conv_id = ?", (conv_id,))
-            seq = old[0]
-            self.conn.execute("INSERT INTO item VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
-                              (seq, conv_id, upload, kind, content_key, seq, seconds))
-            return seq
-        cur = self.conn.execute("INSERT INTO item (conv_id, upload, kind, content_key, grp, how, seconds) "
-                                "VALUES (?, ?, ?, ?, 0, NULL, ?)", (conv_id, upload, kind, content_key, seconds))
-        seq = int(cur.lastrowid)
-        self.conn.execute("UPDATE item SET grp = ? WHERE seq = ?", (seq, seq))
+        seq = None
+        if self._any_retired:  # content changed: keep the place it was first delivered in
+            old = self.conn.execute("SELECT seq FROM retired WHERE conv_id = ?", (conv_id,)).fetchone()
+            if old is not None:
+                self.conn.execute("DELETE FROM retired WHERE conv_id = ?", (conv_id,))
+                seq = old[0]
+        if seq is None:
+            seq, self._next_seq = self._next_seq, self._next_seq + 1
+        self.conn.execute("INSERT INTO item VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+                          (seq, conv_id, upload, kind, content_key, seq, seconds))
         return seq
 
     def _forget(self, seq: int) -> None:
         """Drop a conversation's prints and links (its content changed), remembering its sequence number."""
         conv_id = self.conn.execute("SELECT conv_id FROM item WHERE seq = ?", (seq,)).fetchone()[0]
         self.conn.execute("INSERT OR REPLACE INTO retired VALUES (?, ?)", (conv_id, seq))
+        self._any_retired = True
+        exact = [k for (k,) in self.conn.execute("SELECT k FROM exact WHERE seq = ? AND k LIKE 'text:%'", (seq,))]
         for table in ("exact", "chan", "cweight", "akey", "tsig", "tband"):
             self.conn.execute(f"DELETE FROM {table} WHERE seq = ?", (seq,))
         self.conn.execute("DELETE FROM link WHERE a = ? OR b = ?", (seq, seq))
         self.conn.execute("DELETE FROM item WHERE seq = ?", (seq,))
+        for key in exact:  # exact copies of a text share one set of bands: the first copy left keeps them
+            row = self.conn.execute("SELECT t.seq, t.usr, t.oth FROM tsig t WHERE t.seq = "
+                                    "(SELECT MIN(seq) FROM exact WHERE k = ?)", (key,)).fetchone()
+            if row is not None:
+                self._add_bands(row[0], band_keys(*(np.frombuffer(b, dtype=np.uint64) for b in row[1:])))
 
     def remove(self, conv_ids: Iterable[str]) -> int:
         """Forget conversations for good (erasure): prints, links and their place."""
@@ -165,8 +193,9 @@ class ContentIndex(Closing):
     def _join(self, seq: int, other: int, how: str) -> Match:
         a, b = sorted((seq, other))
         self.conn.execute("INSERT OR IGNORE INTO link VALUES (?, ?, ?)", (a, b, how))
-        g_self, g_other = (self.conn.execute("SELECT grp FROM item WHERE seq = ?", (s,)).fetchone()[0]
-                           for s in (seq, other))
+        rows = {s: (g, c) for s, g, c in self.conn.execute(
+            "SELECT seq, grp, conv_id FROM item WHERE seq IN (?, ?)", (seq, other))}
+        (g_self, conv_id), g_other = rows[seq], rows[other][0]
         grp = min(g_self, g_other)
         for g in {g_self, g_other} - {grp}:
             self.conn.execute("UPDATE item SET grp = ? WHERE grp = ?", (grp, g))
@@ -174,7 +203,6 @@ class ContentIndex(Closing):
             self.conn.execute("UPDATE item SET how = ? WHERE seq = ?", (how, seq))
         if other != grp:
             self.conn.execute("UPDATE item SET how = COALESCE(how, ?) WHERE seq = ?", (how, other))
-        conv_id = self.conn.execute("SELECT conv_id FROM item WHERE seq = ?", (seq,)).fetchone()[0]
         return Match(conv_id, grp, how if seq != grp else None)
 
     def _self(self, seq: int) -> Match:
@@ -213,27 +241,45 @@ class ContentIndex(Closing):
             "WHERE m.seq = ? GROUP BY o.seq HAVING n >= 3 ORDER BY n DESC, o.seq LIMIT ?", (seq, limit))
         return [r[0] for r in rows]
 
-    def _match_text(self, seq: int, exact_key: str) -> Match:
+    def _match_text(self, seq: int, exact_key: str, sig: tuple[np.ndarray, np.ndarray] | None,
+                    recheck: bool = False) -> Match:
+        """Join an exact copy's group, or the first of the candidates sharing most LSH bands that is similar
+        on both sides.
+
+        Of exact copies only the first (lowest sequence number) keeps LSH bands: the others' signatures are
+        the same, so they would only crowd the candidates (`_forget` hands the bands on when the first goes)."""
         peer = self._exact_peer(seq, exact_key)
         if peer is not None:
+            if sig is not None and peer > seq:
+                self._add_bands(seq, band_keys(*sig))
+            elif recheck:
+                self.conn.execute("DELETE FROM tband WHERE seq = ?", (seq,))
             return self._join(seq, peer, "exact_text")
-        row = self.conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (seq,)).fetchone()
-        if row is None:
+        if sig is None:
             return self._self(seq)
-        usr, oth = (np.frombuffer(b, dtype=np.uint64) for b in row)
+        usr, oth = sig
+        keys = band_keys(usr, oth)
+        cands = [c for (c,) in self.conn.execute(_TEXT_CANDIDATES, (*keys, seq))]
+        if not recheck:
+            self._add_bands(seq, keys)
         t = self.settings.text_min_similarity
-        cands = self.conn.execute(  # the 50 sharing most bands, with their signatures: one query
-            "SELECT c.seq, t.usr, t.oth FROM (SELECT o.seq AS seq, COUNT(*) AS n FROM tband m JOIN tband o "
-            "ON o.k = m.k AND o.seq != m.seq WHERE m.seq = ? GROUP BY o.seq ORDER BY n DESC, o.seq LIMIT 50) c "
-            "JOIN tsig t USING (seq) ORDER BY c.n DESC, c.seq", (seq,)).fetchall()
-        if not cands:
-            return self._self(seq)
-        ou = np.frombuffer(b"".join(c[1] for c in cands), dtype=np.uint64).reshape(len(cands), -1)
-        oo = np.frombuffer(b"".join(c[2] for c in cands), dtype=np.uint64).reshape(len(cands), -1)
-        same = (similarities(usr, ou) >= t) & (similarities(oth, oo) >= t)
-        if same.any():
-            return self._join(seq, cands[int(np.argmax(same))][0], "near_text")
+        for chunk in (cands[:8], cands[8:]):  # the best few first: their signatures are most often enough
+            if not chunk:
+                break
+            sigs = {c: (u, o) for c, u, o in self.conn.execute(
+                f"SELECT seq, usr, oth FROM tsig WHERE seq IN ({', '.join('?' * len(chunk))})", chunk)}
+            order = [c for c in chunk if c in sigs]
+            if not order:
+                continue
+            ou = np.frombuffer(b"".join(sigs[c][0] for c in order), dtype=np.uint64).reshape(len(order), -1)
+            oo = np.frombuffer(b"".join(sigs[c][1] for c in order), dtype=np.uint64).reshape(len(order), -1)
+            same = (similarities(usr, ou) >= t) & (similarities(oth, oo) >= t)
+            if same.any():
+                return self._join(seq, order[int(np.argmax(same))], "near_text")
         return self._self(seq)
+
+    def _add_bands(self, seq: int, keys: list[int]) -> None:
+        self.conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", ((k, seq) for k in keys))
 
     def _recheck(self) -> None:
         """Settings changed (or a new index): every group and link is decided again from the stored prints."""
@@ -243,7 +289,12 @@ class ContentIndex(Closing):
         for seq, kind in conn.execute("SELECT seq, kind FROM item ORDER BY seq").fetchall():
             keys = [k for (k,) in conn.execute("SELECT k FROM exact WHERE seq = ?", (seq,))]
             key = keys[0] if keys else ""
-            (self._match_audio if kind == "audio" else self._match_text)(seq, key)
+            if kind == "audio":
+                self._match_audio(seq, key)
+            else:
+                row = conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (seq,)).fetchone()
+                sig = None if row is None else tuple(np.frombuffer(b, dtype=np.uint64) for b in row)
+                self._match_text(seq, key, sig, recheck=True)
         conn.execute("INSERT OR REPLACE INTO meta VALUES ('settings', ?)", (self.settings.fingerprint(),))
         conn.commit()
 
@@ -256,8 +307,11 @@ class ContentIndex(Closing):
         one present is kept. With keep="all" nothing is dropped (the groups still link splits)."""
         conn = self.conn
         if present is not None:
+            self._pending.clear()
             conn.execute("DELETE FROM present")
             conn.executemany("INSERT OR IGNORE INTO present VALUES (?)", ((c,) for c in present))
+        else:
+            self._flush_present()
         if self.settings.keep == "all":
             return iter(())
         pick = "MIN" if self.settings.keep == "first" else "MAX"

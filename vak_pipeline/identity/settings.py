@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 # Bumped whenever a fingerprint or a match decision would change for the same input and settings.
-IDENTITY_VERSION = "2"  # 2: audio bit errors weighed by frame energy
+IDENTITY_VERSION = "3"  # 2: audio bit errors weighed by frame energy; 3: exact text copies share LSH bands
 
 
 class IdentitySettings(BaseModel):

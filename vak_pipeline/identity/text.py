@@ -5,16 +5,16 @@ whitespace, digits' values (ids, timestamps, order numbers) and placeholder numb
 customer's turns, everyone else's) are hashed apart so that two chats of one template, whose agent side is
 the same, differ on the customer's side.
 
-Cost: the shingles are hashed in numpy (each distinct word once with CRC-32, three word hashes mixed per
-shingle) and handed to datasketch as 32-bit values with an identity hash function (its affine32 scheme
-mixes them again), so no Python call is made per shingle; band keys are mixed in numpy too.
+Cost: the shingles are hashed in numpy (CRC-32 per word, three word hashes mixed per shingle), and both
+sides' signatures come out of one numpy pass over datasketch's seeded permutations (the values datasketch's
+MinHash gives the same shingles), so no Python call is made per shingle; band keys are mixed in numpy too.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
-import threading
 import unicodedata
 import zlib
 from collections.abc import Iterable
@@ -41,8 +41,11 @@ _DIGITS = re.compile(r"\d+")
 
 def normalise(text: str) -> list[str]:
     """The words of `text` as re-exports leave them: placeholders by type, digits as 0, lower case."""
-    text = _PLACEHOLDER.sub(lambda m: f" ph{m.group(1).lower()} ", unicodedata.normalize("NFKC", text))
-    return [_DIGITS.sub("0", w) for w in _WORD.findall(text.casefold())]
+    if not text.isascii():  # NFKC leaves ASCII as it is
+        text = unicodedata.normalize("NFKC", text)
+    if "<" in text:
+        text = _PLACEHOLDER.sub(r" ph\1 ", text)  # the type's case goes with the rest
+    return _WORD.findall(_DIGITS.sub("0", text.casefold()))  # a digit run is inside a word: same words
 
 
 @dataclass
@@ -53,20 +56,17 @@ class TextPrint:
     words: int
 
 
-_local = threading.local()
+@functools.cache
+def _permutations() -> tuple[np.ndarray, np.ndarray]:
+    """datasketch's seeded affine32 permutations (a, b) as (1, NUM_PERM) rows, drawn once per process."""
+    from datasketch import MinHash
 
-
-def _sketch():
-    """This thread's MinHash, made once (datasketch would draw the seeded permutations for every signature)."""
-    m = getattr(_local, "minhash", None)
-    if m is None:
-        from datasketch import MinHash
-
-        m = _local.minhash = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME, hashfunc=_identity)
-    return m
+    a, b = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME).permutations
+    return np.asarray(a, dtype=np.uint32)[None, :], np.asarray(b, dtype=np.uint32)[None, :]
 
 
 _MIX = (np.uint32(0x9E3779B1), np.uint32(0x85EBCA77))
+_FMIX = (np.uint32(16), np.uint32(0x85EBCA6B), np.uint32(13), np.uint32(0xC2B2AE35))
 
 
 def _shingles(words: list[str]) -> np.ndarray:
@@ -75,24 +75,37 @@ def _shingles(words: list[str]) -> np.ndarray:
     if len(h) < SHINGLE:
         h = np.concatenate([h, np.zeros(SHINGLE - len(h), dtype=np.uint32)])
     n = len(h) - SHINGLE + 1
-    with np.errstate(over="ignore"):
-        g = h[:n] * _MIX[0]
-        for k in range(1, SHINGLE):
-            g = (g ^ h[k:k + n]) * _MIX[1]
+    g = h[:n] * _MIX[0]  # arrays wrap around silently (mod 2**32), as meant
+    for k in range(1, SHINGLE):
+        g = (g ^ h[k:k + n]) * _MIX[1]
     return np.unique(g)
 
 
-def _identity(value: int) -> int:
-    return value
+def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
+    """The MinHash signature (uint64) of each side's shingles, all sides in one numpy pass; an empty side is
+    all zeros.
 
-
-def _minhash(words: list[str]) -> np.ndarray:
-    if not words:
-        return np.zeros(NUM_PERM, dtype=np.uint64)
-    m = _sketch()
-    m.clear()
-    m.update_batch(_shingles(words).tolist())
-    return np.array(m.hashvalues, dtype=np.uint64)
+    The values are datasketch's `MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME)` after
+    `update_batch(shingles)` with an identity `hashfunc`: its affine32 scheme pre-mixes each input with the
+    MurmurHash3 finaliser, then takes min over h * a + b (mod 2**32) per permutation (a test holds the two
+    equal). Doing it here saves datasketch's per-value Python call and a second pass per side."""
+    out = [np.zeros(NUM_PERM, dtype=np.uint64) for _ in sides]
+    hashed = [(i, _shingles(w)) for i, w in enumerate(sides) if w]
+    if not hashed:
+        return out
+    h = np.concatenate([g for _, g in hashed])
+    s1, m1, s2, m2 = _FMIX
+    h ^= h >> s1
+    h *= m1
+    h ^= h >> s2
+    h *= m2
+    h ^= h >> s1
+    a, b = _permutations()
+    starts = np.cumsum([0] + [len(g) for _, g in hashed[:-1]])
+    mins = np.minimum.reduceat(h[:, None] * a + b, starts, axis=0).astype(np.uint64)
+    for (i, _), row in zip(hashed, mins, strict=True):
+        out[i] = row
+    return out
 
 
 def text_print(turns: Iterable[tuple[str, str]]) -> TextPrint:
@@ -107,7 +120,8 @@ def text_print(turns: Iterable[tuple[str, str]]) -> TextPrint:
         (user if role == "user" else other).extend(words)
         lines.append(f"{'user' if role == 'user' else 'other'}:{' '.join(words)}")
     exact = hashlib.sha256("\n".join(lines).encode()).hexdigest()
-    return TextPrint(exact, _minhash(user), _minhash(other), len(user) + len(other))
+    sig_user, sig_other = _signatures([user, other])
+    return TextPrint(exact, sig_user, sig_other, len(user) + len(other))
 
 
 def similarity(a: np.ndarray, b: np.ndarray) -> float:
@@ -127,15 +141,16 @@ def similarities(a: np.ndarray, others: np.ndarray) -> np.ndarray:
 
 
 _BAND_MIX = np.uint64(0xBF58476D1CE4E5B9)
+_BAND_START = np.arange(1, BANDS + 1, dtype=np.uint64) * _BAND_MIX
+_SHIFT = np.uint64(31)
 
 
 def band_keys(user: np.ndarray, other: np.ndarray) -> list[int]:
     """One 63-bit key per LSH band of a conversation's two side signatures (band number mixed in)."""
-    rows = np.concatenate([np.asarray(user, dtype=np.uint64)[:BANDS * ROWS].reshape(BANDS, ROWS),
-                           np.asarray(other, dtype=np.uint64)[:BANDS * ROWS].reshape(BANDS, ROWS)], axis=1)
-    with np.errstate(over="ignore"):
-        k = np.arange(1, BANDS + 1, dtype=np.uint64) * _BAND_MIX
-        for r in range(rows.shape[1]):
-            k = (k ^ rows[:, r]) * _BAND_MIX
-            k ^= k >> np.uint64(31)
+    u = np.asarray(user, dtype=np.uint64)[:BANDS * ROWS].reshape(BANDS, ROWS)
+    o = np.asarray(other, dtype=np.uint64)[:BANDS * ROWS].reshape(BANDS, ROWS)
+    k = _BAND_START
+    for col in (*u.T, *o.T):  # arrays wrap around silently (mod 2**64), as meant
+        k = (k ^ col) * _BAND_MIX
+        k ^= k >> _SHIFT
     return (k >> np.uint64(1)).tolist()

@@ -187,8 +187,8 @@ def test_energy_weights_are_zero_in_silence_and_full_in_speech(quiet_calls):
 def test_per_item_lookups_use_an_index_so_the_cost_per_chat_stays_flat(tmp_path):
     """A key table searched by item without an index is a scan of every key ever indexed, per item added."""
     with _index(tmp_path) as index:
-        for table in ("tband", "akey"):
-            rows = index.conn.execute(f"EXPLAIN QUERY PLAN SELECT k FROM {table} WHERE seq = 1")
+        for table, column in (("tband", "seq"), ("akey", "seq"), ("exact", "seq"), ("link", "b")):
+            rows = index.conn.execute(f"EXPLAIN QUERY PLAN SELECT * FROM {table} WHERE {column} = 1")
             plan = " ".join(str(r) for r in rows)
             assert "USING" in plan and "SCAN" not in plan, (table, plan)
 

@@ -1,0 +1,133 @@
+"""What makes the duplicate check cheap must not change what it finds (issue 30).
+
+- Text signatures computed in one numpy pass are datasketch's MinHash values for the same shingles.
+- Exact copies of a text store no LSH bands of their own (their signature is the first copy's); when the
+  first copy goes, the next one takes the bands over, so near copies are still found.
+- Match results are keyed by the settings (a new threshold re-checks) and do not depend on how the index
+  batches its writes.
+- Audio fingerprints computed from one resampled stream are the ones Chromaprint makes of the original rate.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from bench.dedup_set import SR, make_chats, render_call
+from vak_pipeline.identity import ContentIndex, IdentitySettings, audio_print, text_print
+from vak_pipeline.identity.audio import bit_error
+from vak_pipeline.identity.text import NUM_PERM, SCHEME, SEED, _shingles, _signatures, normalise
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _turns(messages: list[dict]) -> list[tuple[str, str]]:
+    return [("user" if m["role"] == "user" else "agent", m["content"]) for m in messages]
+
+
+def _pairs(n: int):
+    """(base chat, its re-export with an edit) for the first `n` chats of the bench's generator."""
+    pairs = [(a, b) for _ia, a, _ib, b, same, variant in make_chats(2 * n) if same and variant == "re-export+edit"]
+    return pairs[:n]
+
+
+def _bands(index: ContentIndex, conv_id: str) -> int:
+    return index.conn.execute("SELECT COUNT(*) FROM tband JOIN item USING (seq) WHERE conv_id = ?",
+                              (conv_id,)).fetchone()[0]
+
+
+def test_signatures_are_datasketchs_minhash_of_the_same_shingles():
+    from datasketch import MinHash
+
+    sides = [normalise("Hi, my parcel 12345 has not arrived and the tracking page has not changed"),
+             normalise("I am sorry to hear that, let me look into it"), [], normalise("ok")]
+    for words, sig in zip(sides, _signatures(sides), strict=True):
+        if not words:
+            assert not sig.any()
+            continue
+        m = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME, hashfunc=lambda v: v)
+        m.update_batch(_shingles(words).tolist())
+        assert np.array_equal(sig, np.asarray(m.hashvalues, dtype=np.uint64))
+
+
+def test_exact_copies_share_the_first_copys_bands_and_hand_them_on_when_it_goes(tmp_path):
+    (base, edited), = _pairs(1)
+    with ContentIndex.open(tmp_path / "i.sqlite") as index:
+        first = index.add_text("first", "u", "k1", lambda: text_print(_turns(base)))
+        copy = index.add_text("copy", "v", "k2", lambda: text_print(_turns(base)))
+        assert copy.how == "exact_text" and copy.group == first.group
+        assert _bands(index, "first") > 0 and _bands(index, "copy") == 0
+        index.remove(["first"])
+        assert _bands(index, "copy") > 0  # the copy left carries the text's bands now
+        near = index.add_text("near", "w", "k3", lambda: text_print(_turns(edited)))
+        assert near.how == "near_text" and near.group == index.add_text("copy", "v", "k2", text_print).group
+
+
+def test_a_new_threshold_rechecks_the_text_matches(tmp_path):
+    (base, edited), = _pairs(1)
+    path = tmp_path / "i.sqlite"
+    with ContentIndex.open(path) as index:
+        index.add_text("a", "u", "ka", lambda: text_print(_turns(base)))
+        assert index.add_text("b", "v", "kb", lambda: text_print(_turns(edited))).how == "near_text"
+
+    def boom():
+        raise AssertionError("printed again")
+
+    with ContentIndex.open(path, IdentitySettings(text_min_similarity=1.0)) as index:  # an edit is no longer a copy
+        assert index.add_text("b", "v", "kb", boom).how is None
+        assert list(index.kept_and_dropped()) == []
+    with ContentIndex.open(path) as index:  # and back
+        assert index.add_text("b", "v", "kb", boom).how == "near_text"
+
+
+def test_a_recheck_drops_bands_an_older_index_kept_for_exact_copies(tmp_path):
+    (base, _), = _pairs(1)
+    path = tmp_path / "i.sqlite"
+    with ContentIndex.open(path) as index:
+        index.add_text("a", "u", "ka", lambda: text_print(_turns(base)))
+        index.add_text("b", "v", "kb", lambda: text_print(_turns(base)))
+        seq_b = index.conn.execute("SELECT seq FROM item WHERE conv_id = 'b'").fetchone()[0]
+        keys = [k for (k,) in index.conn.execute("SELECT k FROM tband")]
+        index.conn.executemany("INSERT INTO tband VALUES (?, ?)", ((k, seq_b) for k in keys))  # as v2 stored them
+        index.conn.execute("UPDATE meta SET v = 'older' WHERE k = 'settings'")
+    with ContentIndex.open(path) as index:
+        assert _bands(index, "b") == 0 and _bands(index, "a") == len(keys)
+        assert index.add_text("b", "v", "kb", text_print).how == "exact_text"
+
+
+@pytest.mark.parametrize("present_batch", [1, 3])
+def test_results_do_not_depend_on_how_writes_are_batched(tmp_path, present_batch, monkeypatch):
+    chats = [m for _ia, a, _ib, b, _s, _v in make_chats(8) for m in (a, b)]
+
+    def run(path: Path) -> tuple[list, list]:
+        with ContentIndex.open(path) as index:
+            matches = [index.add_text(f"c{i}", "u", f"k{i}", lambda m=m: text_print(_turns(m)))
+                       for i, m in enumerate(chats)]
+            index.remove(["c0", "c5"])
+            return matches, list(index.kept_and_dropped())
+
+    reference = run(tmp_path / "default.sqlite")
+    monkeypatch.setattr(ContentIndex, "present_batch", present_batch)
+    assert run(tmp_path / f"batch{present_batch}.sqlite") == reference
+    assert reference[1]  # the set has duplicates to decide
+
+
+def test_fingerprints_from_one_resampled_stream_are_chromaprints_of_the_original_rate(tmp_path):
+    import chromaprint
+
+    x = render_call(random.Random(4), "Hello, you are through to the billing team, this call may be recorded.")
+    path = tmp_path / "call.wav"
+    sf.write(path, x, SR, subtype="PCM_16")
+    pcm, _ = sf.read(path, dtype="int16")
+    p = audio_print(path)
+    for c, frames in enumerate(p.channels):
+        fp = chromaprint.Fingerprinter()
+        fp.start(SR, 1)  # Chromaprint resampling the channel itself
+        fp.feed(np.ascontiguousarray(pcm[:, c]).tobytes())
+        direct = np.asarray(chromaprint.decode_fingerprint(fp.finish())[0], dtype=np.int64).astype(np.uint32)
+        assert len(direct) == len(frames)
+        assert bit_error(direct, frames, 0.8, max_shift=0) < 0.01
