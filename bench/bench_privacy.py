@@ -7,7 +7,7 @@
 - bench/data/pii_names.jsonl (185 utterances from make_pii_names.py: the person-name shapes an independent
   check found missed, look-alikes, a few structured values). Rows are prefixed `names_set/`; aims: names
   recall >= 0.90 at precision >= 0.95, structured >= 0.99/0.97;
-- bench/data/pii_blind.jsonl (546 utterances from make_pii_blind.py: names from Faker's locales, not the
+- bench/data/pii_blind.jsonl (962 utterances from make_pii_blind.py: names from Faker's locales, not the
   recognizers' lexicon, templates written without reading their cue lists, hard negatives), per split:
   `blind_dev/` (recognizers may be tuned on its misses) and `blind_test/` (never tuned on). Same aims.
 

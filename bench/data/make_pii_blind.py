@@ -82,7 +82,43 @@ POSITIVE: dict[str, dict[str, list[str]]] = {
         "test": ["es-ES|Me llamo {N}.", "de-DE|Sie sprechen mit {N}."],
     },
 }
-NATIVE_FAKER = {"de-DE": "de_DE", "fr-FR": "fr_FR", "es-ES": "es_ES"}
+NATIVE_FAKER = {"de-DE": "de_DE", "fr-FR": "fr_FR", "es-ES": "es_ES", "nl-NL": "nl_NL", "sv-SE": "sv_SE", "de-AT": "de_AT"}
+
+# Round 2: more DEV wordings per shape, written apart from the first ones (forms, chats and calls vary).
+# They are rendered after every row above, from their own seed, so the rows above (test's included) stay
+# byte-identical.
+SEED_MORE = SEED + 1
+POSITIVE_MORE: dict[str, list[str]] = {
+    "field_label_en": ["Caller name: {N}", "asr:the name on the card reads {N}", "Registered name: {N}", "Contact name - {N}, email {EMAIL}",
+                       "asr:the account is under {N}", "Beneficiary: {N}", "asr:name of the account holder {N}", "Billing name: {N}, plan Gold"],
+    "field_label_zh": ["申请人：{ZH}", "客户名称：{ZH}", "经办人是{ZH}", "寄件人：{ZH}，电话{PHONE}", "投保人姓名：{ZH}"],
+    "spelled_surname": ["asr:my surname is {SP}", "asr:the last name {L} that's {SP}", "asr:surname spelled {SP}", "asr:last name is {L} {SP}"],
+    "initial_surname": ["Dear {IL}, thank you for your letter.", "asr:the parcel was for {IL}", "The refund was processed by {IL}.",
+                        "asr:i was told by {IL} that it was fine", "Signed: {IL}"],
+    "zh_after_verb": ["是{ZH}帮我办的", "我刚跟{ZH}通过电话", "请让{ZH}给我回电话", "上次是{ZH}接的电话", "我要投诉{ZH}"],
+    "devanagari_intro": ["मेरा नाम {HI} है", "जी, {HI} बोल रही हूँ", "हेलो, मैं {HI} बोल रही हूँ {CO} से", "मैं {HIN} बात कर रही हूँ",
+                         "{HI} जी से बात हुई थी", "मेरा नाम {HIN} है और मैं पुणे से हूँ"],
+    "this_is_x_from_y": ["asr:hey it's {F} from {CO}", "This is {F} at {CO}, returning your call.", "asr:yes this is {F} here",
+                         "Hello, {F} here from {CO}.", "asr:{F} here calling about my bill"],
+    "speaking_with": ["asr:you're through to {F}", "You've reached {F} in customer care.", "asr:ok so you're speaking with {N} now",
+                      "asr:this is {F} speaking"],
+    "mid_sentence": ["asr:i spoke to {F} earlier", "I talked to {N} yesterday and she said it was fine.", "asr:my wife {F} usually handles the bills",
+                     "Please give the keys to {F}.", "asr:can you ask {F} to call me back", "{N} from your team promised a callback."],
+    "hinglish": ["asr:mera naam {HL} hai", "asr:main {HL} bol raha hoon", "asr:haan ji main {HLN} baat kar rahi hoon", "asr:{HL} ji se baat hui thi",
+                 "asr:mujhe {HL} ne call kiya tha", "asr:namaste main {HL} hoon"],
+    "european_native": ["de-DE|Ich heiße {N}.", "es-ES|Mi nombre es {N}.", "fr-FR|Bonjour, ici {N}.", "nl-NL|Mijn naam is {N}.",
+                        "sv-SE|Jag heter {N}.", "de-AT|Grüß Gott, hier spricht {N}.", "es-ES|Soy {N}, de {CO}."],
+}
+NEGATIVE_MORE: dict[str, list[str]] = {
+    "en": ["asr:the name on the card is wrong", "Customer name field is blank.", "asr:i spoke to the manager earlier", "asr:yes this is about the bill",
+           "Hello from {CITY}!", "Dear customer, thank you for your letter.", "asr:you're through to the billing team", "asr:spelled the same as before",
+           "Signed: see attached.", "asr:the account is under my husband's name", "Beneficiary: same as account holder"],
+    "zh": ["是银行帮我办的", "请让客服给我回电话", "我要投诉快递", "申请人：本人", "上次是谁接的电话"],
+    "hi": ["मेरा नाम ग़लत लिखा है", "जी, मैं ठीक हूँ", "बैंक से बात हुई थी"],
+    "hi-Latn": ["asr:main theek hoon", "asr:mujhe bank ne call kiya tha", "asr:mera naam galat likha hai", "asr:haan ji main sun rahi hoon"],
+    "de": ["Ich heiße Sie herzlich willkommen.", "Mein Name ist nicht wichtig."],
+}
+NEG_LOCALE_MORE = {"de": "de-DE"}
 SHAPE_LOCALE = {"field_label_zh": "zh-CN", "zh_after_verb": "zh-CN", "devanagari_intro": "hi-IN", "hinglish": "hi-Latn-IN"}
 
 NEGATIVE: dict[str, dict[str, list[str]]] = {
@@ -120,8 +156,9 @@ PHONE_REGION = {"en-US": "US", "en-GB": "GB", "en-IN": "IN", "zh-CN": "CN", "hi-
 class Names:
     """Faker instances, one per locale, seeded once so the whole set is deterministic."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, seed: int = SEED) -> None:
         self.rng = rng
+        self.seed = seed
         self.fakers: dict = {}
 
     def faker(self, loc: str):
@@ -129,7 +166,7 @@ class Names:
 
         if loc not in self.fakers:
             f = Faker(loc)
-            f.seed_instance(SEED + sum(map(ord, loc)))
+            f.seed_instance(self.seed + sum(map(ord, loc)))
             self.fakers[loc] = f
         return self.fakers[loc]
 
@@ -219,26 +256,36 @@ def build() -> list[dict]:
         rows.append({"id": f"{locale}-b{len(rows):03d}", "locale": locale, "text": text, "spans": spans,
                      "asr": asr, "split": split, "shape": shape})
 
-    for shape, splits in POSITIVE.items():
-        for split, wordings in splits.items():
-            for wording in wordings:
-                for _ in range(REPEAT):
-                    tpl = wording
-                    if "|" in tpl:
-                        locale, tpl = tpl.split("|", 1)
-                        faker_loc = NATIVE_FAKER[locale]
-                    else:
-                        locale = SHAPE_LOCALE.get(shape) or rng.choice(EN_LOCALES)
-                        faker_loc = HOME_FAKER.get(locale, "en_IN") if rng.random() < 0.5 else rng.choice(FOREIGN_FAKER)
-                    text, spans, asr = render(tpl, locale, names, rng, faker_loc)
-                    add(locale, text, spans, asr, split, shape)
-    for family, splits in NEGATIVE.items():
-        for split, wordings in splits.items():
-            for wording in wordings:
-                for _ in range(REPEAT_NEG):
-                    locale = NEG_LOCALE.get(family) or rng.choice(EN_LOCALES)
-                    text, spans, asr = render(wording, locale, names, rng, HOME_FAKER.get(locale, "en_US"))
-                    add(locale, text, spans, asr, split, f"negative_{family}")
+    def positives(positive: dict[str, dict[str, list[str]]], names: Names, rng: random.Random) -> None:
+        for shape, splits in positive.items():
+            for split, wordings in splits.items():
+                for wording in wordings:
+                    for _ in range(REPEAT):
+                        tpl = wording
+                        if "|" in tpl:
+                            locale, tpl = tpl.split("|", 1)
+                            faker_loc = NATIVE_FAKER[locale]
+                        else:
+                            locale = SHAPE_LOCALE.get(shape) or rng.choice(EN_LOCALES)
+                            faker_loc = HOME_FAKER.get(locale, "en_IN") if rng.random() < 0.5 else rng.choice(FOREIGN_FAKER)
+                        text, spans, asr = render(tpl, locale, names, rng, faker_loc)
+                        add(locale, text, spans, asr, split, shape)
+
+    def negatives(negative: dict[str, dict[str, list[str]]], names: Names, rng: random.Random) -> None:
+        for family, splits in negative.items():
+            for split, wordings in splits.items():
+                for wording in wordings:
+                    for _ in range(REPEAT_NEG):
+                        locale = NEG_LOCALE.get(family) or NEG_LOCALE_MORE.get(family) or rng.choice(EN_LOCALES)
+                        text, spans, asr = render(wording, locale, names, rng, HOME_FAKER.get(locale, "en_US"))
+                        add(locale, text, spans, asr, split, f"negative_{family}")
+
+    positives(POSITIVE, names, rng)
+    negatives(NEGATIVE, names, rng)
+    rng_more = random.Random(SEED_MORE)  # round 2's dev rows: their own stream, after all of the above
+    names_more = Names(rng_more, SEED_MORE)
+    positives({k: {"dev": v} for k, v in POSITIVE_MORE.items()}, names_more, rng_more)
+    negatives({k: {"dev": v} for k, v in NEGATIVE_MORE.items()}, names_more, rng_more)
     return rows
 
 

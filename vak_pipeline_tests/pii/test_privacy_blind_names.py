@@ -68,11 +68,12 @@ def _pr(c: Counter) -> tuple[float, float]:
 
 def test_the_blind_test_split_keeps_precision_and_its_measured_recall():
     """Issue 27's aim is names recall >= 0.90 at precision >= 0.95. Measured on this split (never tuned on):
-    recall 0.744 before the dev-driven changes, 0.816 after, precision 0.972 -> 0.960. The recall aim is not
+    recall 0.744 before the dev-driven changes, 0.816 after, precision 0.972 -> 0.960; round 2 (a dev half
+    widened to at least 4 more wordings per shape) 0.868 recall, 0.962 precision. The recall aim is not
     met; this floor keeps what was reached (raise it when recall rises)."""
     c = _counts([r for r in _rows() if r["split"] == "test"])
     p, r = _pr(c["person_name"])
-    assert p >= 0.95 and r >= 0.81, f"names precision {p:.3f} recall {r:.3f}"
+    assert p >= 0.95 and r >= 0.86, f"names precision {p:.3f} recall {r:.3f}"
     p, r = _pr(sum((c[t] for t in STRUCTURED if t in c), Counter()))
     assert p >= 0.97 and r >= 0.99, f"structured precision {p:.3f} recall {r:.3f}"
 
@@ -107,6 +108,34 @@ FOUND = [
     ("en-IN", "it was sent to c smith last week", "c smith"),
     # an agent introducing herself in Devanagari with a comma after her name
     ("hi-IN", "मैं संजना, Tesco Mobile की तरफ़ से बोल रही हूँ", "संजना"),
+    # round 2 (the widened dev half): more English and Chinese form labels, in ASR's lower case too
+    ("en-GB", "name of the account holder oskar lindqvist", "oskar lindqvist"),
+    ("en-US", "the name on the card reads tamsin okoro", "tamsin okoro"),
+    ("zh-CN", "申请人：施雨", "施雨"),
+    ("zh-CN", "经办人是魏琳", "魏琳"),
+    ("zh-CN", "寄件人：徐平，电话19948452479", "徐平"),
+    # an agent's greeting: "you're through to", "you've reached"
+    ("en-IN", "you're through to reyansh", "reyansh"),
+    ("en-US", "You've reached Zelphine in customer care.", "Zelphine"),
+    # a Chinese name after 是/让/投诉/跟 and before 帮/给/接/通过 (the verb's character is not the name's)
+    ("zh-CN", "是周敏帮我办的", "周敏"),
+    ("zh-CN", "请让傅强给我回电话", "傅强"),
+    ("zh-CN", "我要投诉马丽", "马丽"),
+    ("zh-CN", "上次是翟博接的电话", "翟博"),
+    ("zh-CN", "我刚跟连丽华通过电话", "连丽华"),
+    # Hinglish: "main X baat kar rahi hoon", "namaste main X hoon", "mujhe X ne call kiya"
+    ("hi-Latn-IN", "haan ji main ritika sen baat kar rahi hoon", "ritika sen"),
+    ("hi-Latn-IN", "namaste main harleen hoon", "harleen"),
+    ("hi-Latn-IN", "mujhe tanvika ne call kiya tha", "tanvika"),
+    # Devanagari: "जी, X बोल रही हूँ", "मैं X बात कर रही हूँ", and a greeting before "मैं X"
+    ("hi-IN", "जी, कविता बोल रही हूँ", "कविता"),
+    ("hi-IN", "मैं अनीता राव बात कर रही हूँ", "अनीता राव"),
+    ("hi-IN", "हेलो, मैं रेखा बोल रही हूँ Airtel से", "रेखा"),
+    # a strong cue before "to", a spouse, "copy X in", "can you ask X"
+    ("en-US", "i spoke to oliver earlier", "oliver"),
+    ("en-GB", "my wife zelphine usually handles the bills", "zelphine"),
+    ("en-US", "Please copy Zelphine in on the email.", "Zelphine"),
+    ("en-US", "can you ask zelphine to call me back", "zelphine"),
 ]
 
 
@@ -127,6 +156,23 @@ NOT_NAMES = [
     ("hi-IN", "मैं भी, ठीक है"),  # "मैं <common word>," is no introduction
     ("hi-IN", "मेरा नाम वही है जो पहले था"),  # "the same"
     ("hi-Latn-IN", "mera naam wahi hai"),
+    # round 2's look-alikes: the same cues before an ordinary word
+    ("en-US", "the name on the card reads correctly"),
+    ("en-US", "Registered name: see the attached form"),
+    ("en-US", "you're through to the billing team"),
+    ("en-US", "the account is under my husband's name"),
+    ("en-US", "my wife usually handles the bills"),
+    ("en-US", "i spoke to customer care earlier"),
+    ("hi-Latn-IN", "mera naam galat likha hai"),  # "my name is written wrong"
+    ("hi-IN", "मेरा नाम ग़लत लिखा है"),
+    ("hi-Latn-IN", "namaste main theek hoon"),
+    ("hi-Latn-IN", "mujhe bank ne call kiya tha"),
+    ("hi-Latn-IN", "main aapse baat kar raha hoon"),
+    ("hi-IN", "जी, मैं ठीक हूँ"),
+    ("zh-CN", "申请人：本人"),  # "the applicant: myself"
+    ("zh-CN", "是银行帮我办的"),
+    ("zh-CN", "请让客服给我回电话"),
+    ("zh-CN", "上次是谁接的电话"),
 ]
 
 

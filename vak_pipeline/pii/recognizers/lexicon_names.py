@@ -318,7 +318,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             j += 1
         plain = [keys[k] in plain_set for k in range(i, j + 1)]
         all_caps = all(caps[i : j + 1])
-        prev_ok = all_caps or i == 0 or words[i - 1] not in _NOT_PREV
+        prev_ok = all_caps or i == 0 or words[i - 1] not in _NOT_PREV or strong_before(i)  # "spoke to james"
         # (the cue, the costliest test, is looked at last and only where the answer depends on it)
         if not prev_ok:
             ok = False

@@ -142,11 +142,14 @@ def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[
             yield Match("person_name", s, e, 0.85, "name_cue", name_norm(text[s:e]))
     if ascii_text:
         return  # the Devanagari and Chinese cues below need their script
-    for m in _DEVA_NAME_RE.finditer(text):
+    pos = 0  # a match whose words hold a stop word ("हेलो, मैं इला बोल ...") gives way to one starting later
+    while (m := _DEVA_NAME_RE.search(text, pos)) is not None:
         g = next(k for k in range(1, (_DEVA_NAME_RE.groups or 1) + 1) if m.group(k))
         val = m.group(g)
         if any(w in _DEVA_STOP for w in val.split()):
+            pos = m.start() + 1
             continue
+        pos = m.end()
         yield Match("person_name", m.start(g), m.end(g), 0.85, "name_cue", name_norm(val))
     for m in _ZH_NAME_RE.finditer(text):
         g = next(k for k in range(1, (_ZH_NAME_RE.groups or 1) + 1) if m.group(k))
