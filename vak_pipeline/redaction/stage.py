@@ -52,7 +52,7 @@ from ..uploads.descriptor import load_descriptor
 from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from .audio import publish_copy, write_masked
 from .published import Memo, clean_published, pseudonym_key
-from .redact import redact_record_full
+from .redact import TextMemo, redact_record_full
 from .settings import STAGE_VERSION, RedactionSettings, stage_version  # noqa: F401  (re-exported)
 
 log = logging.getLogger(__name__)
@@ -169,8 +169,11 @@ class _RedactStage(Stage):
         self.result = RedactionResult(upload=upload)
         self.names = descriptor_names(layout, upload, limits)
         self.reviews = corrections_for_upload(layout.root, upload)  # what reviewers said is not PII
-        self.memo: Memo = {}  # findings of the strings outside the turns, shared by the records of a process
-        self.process = functools.partial(_redact_batch, layout, upload, self.names, settings, self.reviews, self.memo)
+        # what the records of a process share (a copy per batch in a worker): findings of the strings outside the
+        # turns, and the recognizers' matches of the texts
+        self.memo: Memo = {}
+        self.process = functools.partial(_redact_batch, layout, upload, self.names, settings, self.reviews,
+                                         (self.memo, {}))
         self.lines: dict[str, int] = {}  # item -> its line number in this run, while it is in flight
         self.hits: dict[str, tuple[LedgerEntry, str | None, RedactionResult]] = {}  # reusable entries, as reused
 
@@ -309,7 +312,7 @@ def _merge(result: RedactionResult, part: RedactionResult) -> None:
 
 
 def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
-                  reviews: Mapping[str, Correction], memo: Memo, jobs: list[tuple[bytes, int, str]]
+                  reviews: Mapping[str, Correction], memo: tuple[Memo, TextMemo], jobs: list[tuple[bytes, int, str]]
                   ) -> list[LedgerEntry]:
     """Redact a batch of changed records (in a worker process or here): a ledger entry each, carrying its line
     (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`). `memo` is the
@@ -335,7 +338,7 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
 def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...], settings: RedactionSettings,
                 audio_path: Path | None, align_path: Path, line: int,
                 result: RedactionResult, review: Correction | None = None,
-                memo: Memo | None = None) -> tuple[str, dict[str, int]] | None:
+                memo: tuple[Memo, TextMemo] | None = None) -> tuple[str, dict[str, int]] | None:
     try:
         pack = get_pack(rec.locale)
     except UnknownLocale:
@@ -354,7 +357,8 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
                                         f"the word timings of {rec.id} are unreadable; audio spans use turn timing",
                                         "re-run transcripts for this conversation", line, rec.id))
     cleared = cleared_spans(review, rec.turns) if review is not None else None
-    outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner, cleared)
+    strings, texts = memo if memo is not None else (None, None)
+    outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner, cleared, texts)
     result.review_cleared += outcome.cleared
     result.review_kept += outcome.kept
     if outcome.kept:
@@ -366,7 +370,7 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
     redacted_ok = True
     # the strings outside the turns (speaker ids, metadata, descriptor fields): pii.fields, issue 26
     record, meta_counts = clean_published(outcome.record, pack, names,
-                                          functools.partial(pseudonym_key, layout.root / "work"), memo)
+                                          functools.partial(pseudonym_key, layout.root / "work"), strings)
     if rec.audio is not None:
         if audio_path is None or not audio_path.is_file():
             redacted_ok = False
