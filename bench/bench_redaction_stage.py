@@ -5,44 +5,46 @@ Why: in the quick e2e bench `redacted_manifest` was 69.8 s of 341 s of step time
 (scripts/make_corpus.py, 10,000 chats quick, 100,000 full), imported by `tag_upload` first, and prints:
 - the stage's wall and CPU seconds with `workers` processes (as the e2e run: the core count) and with one,
   each per 1,000 turns and per 1,000 records;
-- one profiled in-process run (cProfile, workers=1) split into parts: the recognizers on turns and tool JSON,
-  the published strings outside the turns (ids, metadata, tool schemas), release file writes (redaction logs,
-  alignments, audio), record parsing and dumping, and the rest (runner, ledger, keys, redacted.jsonl).
+- one more in-process run (workers=1) split into parts, each timed by wrapping its function: the recognizers on
+  turns and tool JSON, the published strings outside the turns (ids, metadata, tool schemas), release file
+  writes (redaction logs, alignments), audio, the ledger's stamps, and the rest (runner, items and keys, ledger,
+  redacted.jsonl).
 
 Calls are left out unless `--calls DIR` names a data directory whose `work/<upload>/conversations.jsonl` was
 transcribed already (an e2e run kept with VAK_BENCH_KEEP=1): transcription needs Whisper and minutes, the
 chats are 99.8% of the records. Output goes to a temp dir, deleted after.
 
     python -m bench.bench_redaction_stage --texts 10000           # the e2e quick corpus
-    python -m bench.bench_redaction_stage --texts 2000 --no-profile
+    python -m bench.bench_redaction_stage --texts 2000 --no-parts
     python -m bench redaction_stage --quick                       # 10,000 chats, as e2e quick
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
 import os
-import pstats
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .common import row
 
 ROOT = Path(__file__).resolve().parent.parent
 UPLOAD = "corpus-chats"
-# parts of a profiled run: (label, functions whose cumulative time is that part); the rest is the runner's
+# the parts of a timed run: (label, the names in redaction.stage whose calls are that part, timed by wrapping them);
+# the rest is the runner's (items, keys, the ledger, redacted.jsonl). Wrapping costs microseconds a call, where
+# cProfile multiplied the time of call-heavy code (libphonenumber) several times.
 PARTS = (
-    ("recognizers on turns and tool JSON", ("redact.py", "find_record_pii")),
-    ("published strings outside the turns", ("published.py", "clean_published")),
-    ("release file writes (logs, alignments, audio)", ("storage.py", "atomic_write_text"),
-     ("audio.py", "write_masked"), ("audio.py", "publish_copy")),
-    ("record parsing and dumping (pydantic, JSON)", ("main.py", "model_validate_json"),
-     ("main.py", "model_validate"), ("main.py", "model_dump"), ("record.py", "dump")),
+    ("recognizers on turns and tool JSON (redact_record_full)", ("redact_record_full",)),
+    ("published strings outside the turns (clean_published)", ("clean_published",)),
+    ("redaction logs and alignments written (atomic_write_*)", ("atomic_write_json", "atomic_write_text")),
+    ("audio masked or linked (write_masked, publish_copy)", ("write_masked", "publish_copy")),
+    ("stamps of the release files for the ledger (_published)", ("_published",)),
 )
 
 
@@ -74,11 +76,12 @@ def imported(corpus: Path, calls: Path | None, into: Path) -> tuple[Path, list[s
     return into, uploads
 
 
-def redaction_run(data: Path, uploads: list[str], workers: int, profile: cProfile.Profile | None = None
+def redaction_run(data: Path, uploads: list[str], workers: int, parts: dict[str, float] | None = None
                   ) -> tuple[float, float, int, int]:
-    """(wall s, CPU s of this process and its children, records, turns) of one first redaction of `uploads`."""
+    """(wall s, CPU s of this process and its children, records, turns) of one first redaction of `uploads`;
+    with `parts` (workers=1), the seconds of each PARTS entry are added to it."""
     from vak_pipeline.layout import DataLayout
-    from vak_pipeline.redaction.stage import redact_upload
+    from vak_pipeline.redaction import stage
     from vak_pipeline.storage import iter_jsonl
 
     layout = DataLayout.at(data)
@@ -93,34 +96,39 @@ def redaction_run(data: Path, uploads: list[str], workers: int, profile: cProfil
         for jl in iter_jsonl(layout.conversations(u)):
             records += 1
             turns += len(jl.value.get("turns", []))
-    t0, c0 = time.perf_counter(), os.times()
-    if profile is not None:
-        profile.enable()
-    for u in uploads:
-        res = redact_upload(layout, u, workers=workers)
-        if res.failed or not res.redacted:
-            raise RuntimeError(f"redaction of {u} failed: {res.failed} failed, {res.redacted} redacted")
-    if profile is not None:
-        profile.disable()
-    c1 = os.times()
+    originals = {}
+    if parts is not None:
+        for label, names in PARTS:
+            parts.setdefault(label, 0.0)
+            for name in names:
+                originals[name] = getattr(stage, name)
+                setattr(stage, name, _timed(originals[name], parts, label))
+    try:
+        t0, c0 = time.perf_counter(), os.times()
+        for u in uploads:
+            res = stage.redact_upload(layout, u, workers=workers)
+            if res.failed or not res.redacted:
+                raise RuntimeError(f"redaction of {u} failed: {res.failed} failed, {res.redacted} redacted")
+        c1 = os.times()
+    finally:
+        for name, fn in originals.items():
+            setattr(stage, name, fn)
     cpu = (c1.user - c0.user) + (c1.system - c0.system) + (c1.children_user - c0.children_user) + (
         c1.children_system - c0.children_system)
     return time.perf_counter() - t0, cpu, records, turns
 
 
-def parts(profile: cProfile.Profile, total: float) -> list[tuple[str, float]]:
-    """Seconds of each PART (cumulative time of its functions, outermost call only) and the rest."""
-    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    out, covered = [], 0.0
-    for label, *funcs in PARTS:
-        s = sum(v[3] for (file, _, fn), v in stats.items() if any(file.endswith(f) and fn == n for f, n in funcs))
-        out.append((label, s))
-        covered += s
-    out.append(("the rest: runner, ledger, keys, redacted.jsonl, gates", max(0.0, total - covered)))
-    return out
+def _timed(fn: Callable[..., Any], into: dict[str, float], label: str) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kw)
+        finally:
+            into[label] += time.perf_counter() - t0
+    return wrapper
 
 
-def measure(texts: int, workers: int, calls: Path | None = None, profile: bool = True) -> list[dict]:
+def measure(texts: int, workers: int, calls: Path | None = None, parts: bool = True) -> list[dict]:
     b = "redaction_stage"
     tmp = Path(tempfile.mkdtemp(prefix="vak-bench-redact-"))
     try:
@@ -133,12 +141,13 @@ def measure(texts: int, workers: int, calls: Path | None = None, profile: bool =
             rows.append(row(b, f"redaction, workers={w}, per 1,000 turns", round(1000 * wall / turns, 2), "s",
                             note=f"{1000 * cpu / turns:.2f} CPU s per 1,000 turns; "
                                  f"{1000 * wall / records:.2f} s per 1,000 records"))
-        if profile:
-            prof = cProfile.Profile()
-            wall, _, _, turns = redaction_run(data, uploads, 1, prof)
-            for label, s in parts(prof, wall):
-                rows.append(row(b, f"profiled, workers=1: {label}", round(s, 1), "s",
-                                note=f"{100 * s / wall:.0f}% of {wall:.1f} s under cProfile; "
+        if parts:
+            spent: dict[str, float] = {}
+            wall, _, _, turns = redaction_run(data, uploads, 1, spent)
+            spent["the rest: runner, items and keys, ledger, redacted.jsonl"] = max(0.0, wall - sum(spent.values()))
+            for label, s in spent.items():
+                rows.append(row(b, f"workers=1, part: {label}", round(s, 1), "s",
+                                note=f"{100 * s / wall:.0f}% of {wall:.1f} s; "
                                      f"{1000 * s / turns:.2f} s per 1,000 turns"))
         return rows
     finally:
@@ -154,9 +163,9 @@ def main() -> None:
     ap.add_argument("--texts", type=int, default=10_000, help="chats (e2e quick: 10,000)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="redaction processes (e2e: cores)")
     ap.add_argument("--calls", type=Path, help="a data dir with transcribed call uploads (VAK_BENCH_KEEP e2e)")
-    ap.add_argument("--no-profile", action="store_true", help="skip the profiled run")
+    ap.add_argument("--no-parts", action="store_true", help="skip the run split into parts")
     args = ap.parse_args()
-    for r in measure(args.texts, args.workers, args.calls, not args.no_profile):
+    for r in measure(args.texts, args.workers, args.calls, not args.no_parts):
         print(f"{r['metric']:<70} {r['value']:>8} {r['unit'] or '':<3} {r.get('note') or ''}", flush=True)
 
 
