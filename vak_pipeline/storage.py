@@ -24,8 +24,13 @@ _BOM = b"\xef\xbb\xbf"
 
 
 @contextlib.contextmanager
-def atomic_open(path: Path, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO[Any]]:
-    """Open a temp file beside `path`; on success fsync and rename it over `path`, else delete it."""
+def atomic_open(path: Path, mode: str = "w", encoding: str | None = "utf-8", durable: bool = True
+                ) -> Iterator[IO[Any]]:
+    """Open a temp file beside `path`; on success fsync and rename it over `path`, else delete it.
+
+    `durable=False` skips the fsync (the rename stays atomic): for a file whose content a ledger checks by hash
+    before it is trusted, so a file a crash lost is made again instead of kept (an fsync per small file was
+    half the redaction stage's time)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -35,7 +40,8 @@ def atomic_open(path: Path, mode: str = "w", encoding: str | None = "utf-8") -> 
         with os.fdopen(fd, mode, encoding=None if binary else encoding) as fh:
             yield fh
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -101,8 +107,8 @@ def link_or_copy(src: Path, dst: Path) -> None:
             shutil.copyfileobj(fin, fout, 1 << 20)
 
 
-def atomic_write_text(path: Path, text: str) -> Path:
-    with atomic_open(path, "w") as fh:
+def atomic_write_text(path: Path, text: str, durable: bool = True) -> Path:
+    with atomic_open(path, "w", durable=durable) as fh:
         fh.write(text)
     return Path(path)
 
@@ -113,8 +119,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
     return Path(path)
 
 
-def atomic_write_json(path: Path, obj: Any) -> Path:
-    return atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False) + "\n")
+def atomic_write_json(path: Path, obj: Any, durable: bool = True) -> Path:
+    return atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False) + "\n", durable)
 
 
 _LINE_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # json.dumps would make one per call

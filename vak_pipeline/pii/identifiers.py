@@ -32,26 +32,35 @@ DIGITS_TYPE = "unsure_number"
 LATIN_COUNTRIES = frozenset({"US", "GB", "IN"})
 
 
-@functools.lru_cache(maxsize=1)
-def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
-    """(name words, ordinary words). A name word is a US/GB/IN top-500 name, a US/GB/IN first name rarer
+class _Vocabulary:
+    """Name words and ordinary words. A name word is a US/GB/IN top-500 name, a US/GB/IN first name rarer
     than Zipf 4 in English, or another lexicon name rarer than Zipf 3 (the surname and romanised Chinese
-    tables are noisy: "billing", "english", "tools"); never a word the word lists call ordinary."""
-    import wordfreq
+    tables are noisy: "billing", "english", "tools"); never a word the word lists call ordinary. Decided per
+    word when first asked (and remembered): deciding all 47,000 lexicon words up front cost every process
+    that redacts about two seconds."""
 
-    from .recognizers.lexicon_names import _NON_NAME
-    from .recognizers.name_lexicon import lexicon
+    def __init__(self) -> None:
+        from .recognizers.lexicon_names import _NON_NAME
+        from .recognizers.name_lexicon import lexicon
 
-    lex = lexicon()
-    ordinary = frozenset(lex.common | lex.english | _NON_NAME)
+        self.lex = lexicon()
+        self.non_name = _NON_NAME
+        self.ordinary = frozenset(self.lex.common | self.lex.english | _NON_NAME)
 
-    def is_name(t: str) -> bool:
+    @functools.cache  # noqa: B019 - one instance per process (_vocabulary), never freed anyway
+    def _listed_name(self, t: str) -> bool:
+        """A first or last name of the lexicon that counts as a name in an identifier."""
+        import wordfreq
+
+        lex = self.lex
+        if t not in lex.first and t not in lex.last:
+            return False
         first, last = lex.first.get(t) or {}, lex.last.get(t) or {}
         latin = [r for c, r in (*first.items(), *last.items()) if c in LATIN_COUNTRIES]
-        if len(t) >= 3 and t in lex.english and t not in lex.common and t not in _NON_NAME and latin \
+        if len(t) >= 3 and t in lex.english and t not in lex.common and t not in self.non_name and latin \
                 and min(latin) <= TOP_RANK and wordfreq.zipf_frequency(t, "en") < ENGLISH_NAME_ZIPF:
             return True  # "lori", "kirsten": in the 40k-word list, but a top name rarer than a common word
-        if len(t) < 3 or t in ordinary:
+        if len(t) < 3 or t in self.ordinary:
             return False
         if latin and min(latin) <= TOP_RANK:
             return True
@@ -59,8 +68,16 @@ def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
         is_first = any(c in LATIN_COUNTRIES for c in first)
         return bool(first or last) and wordfreq.zipf_frequency(t, "en") < (FIRST_ZIPF if is_first else LAST_ZIPF)
 
-    names = frozenset(t for t in (*lex.first, *lex.last) if is_name(t))
-    return names | (lex.rare - ordinary), ordinary - names
+    def is_name(self, t: str) -> bool:
+        return self._listed_name(t) or (t in self.lex.rare and t not in self.ordinary)
+
+    def is_ordinary(self, t: str) -> bool:
+        return t in self.ordinary and not self._listed_name(t)
+
+
+@functools.lru_cache(maxsize=1)
+def _vocabulary() -> _Vocabulary:
+    return _Vocabulary()
 
 
 def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
@@ -75,11 +92,11 @@ def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
              if f.type != NAME_TYPE or text[f.start:f.end] != text[f.start:f.end].lower()]
     found += [PiiFinding(type=DIGITS_TYPE, start=m.start(), end=m.end(), recognizer="identifier_digits")
               for m in _DIGITS.finditer(text) if not _covered(found, m.start(), m.end())]
-    lexicon_names, ordinary = _vocabulary()
+    vocab = _vocabulary()
     tokens = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(text)]
-    hit = [len(w) >= 3 and w in lexicon_names and w not in persona and not _covered(found, s, e)
+    hit = [len(w) >= 3 and vocab.is_name(w) and w not in persona and not _covered(found, s, e)
            for s, e, w in tokens]
-    unknown = [len(w) >= 3 and w not in ordinary and w not in lexicon_names and w not in persona
+    unknown = [len(w) >= 3 and not vocab.is_ordinary(w) and not vocab.is_name(w) and w not in persona
                for _, _, w in tokens]
     changed = True
     while changed:  # an unknown token beside a name or another hit is part of it

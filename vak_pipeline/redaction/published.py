@@ -28,6 +28,7 @@ from ..locales.base import LocalePack
 from ..pii.fields import PublishedString, findings, published_strings
 from ..pii.placeholders import format_placeholder
 from ..pii.recognizers import PLACEHOLDER_PREFIX, persona_names
+from ..pii.scan import PiiFinding
 from ..schema.record import VakRecord
 from ..uploads.ids import redact_name, tag_of
 
@@ -58,12 +59,21 @@ def speaker_pseudonym(key: bytes, speaker: str) -> str:
     return "spk-" + tag_of(hmac.new(key, speaker.encode("utf-8"), hashlib.sha256).hexdigest(), 10)
 
 
-def clean_published(rec: VakRecord, pack: LocalePack, names: tuple[str, ...], key: Callable[[], bytes]
-                    ) -> tuple[VakRecord, dict[str, int]]:
-    """`rec` with every published string outside the turns cleaned; replacements per type (never values)."""
+# (pack id, string, names, persona) -> its findings: what `clean_published` remembers across the records of one run
+Memo = dict[tuple[str, str, tuple[str, ...], frozenset[str]], list[PiiFinding]]
+MEMO_LIMIT = 50_000  # strings remembered at most (then forgotten at once): memory stays flat on any upload
+
+
+def clean_published(rec: VakRecord, pack: LocalePack, names: tuple[str, ...], key: Callable[[], bytes],
+                    memo: Memo | None = None) -> tuple[VakRecord, dict[str, int]]:
+    """`rec` with every published string outside the turns cleaned; replacements per type (never values).
+
+    `memo` (a dict the caller keeps for a run): the findings of each string, remembered. The strings outside
+    the turns are mostly the same in every record of an upload (tool schemas, metadata keys, domain, speaker
+    roles), and their findings depend on the string, the pack, the names and the persona only."""
     doc = rec.dump()
     persona = persona_names(rec.system_prompt)
-    hits = [(s, f) for s in published_strings(doc) if (f := findings(pack, s, names, persona))]
+    hits = [(s, f) for s in published_strings(doc) if (f := _findings(pack, s, names, persona, memo))]
     if not hits:
         return rec, {}
     counters = _counters(doc)
@@ -90,6 +100,19 @@ def clean_published(rec: VakRecord, pack: LocalePack, names: tuple[str, ...], ke
         if call and call.get("name") in renamed:
             call["name"] = renamed[call["name"]]
     return VakRecord.model_validate(doc), counts
+
+
+def _findings(pack: LocalePack, s: PublishedString, names: tuple[str, ...], persona: frozenset[str],
+              memo: Memo | None) -> list[PiiFinding]:
+    if memo is None:
+        return findings(pack, s, names, persona)
+    k = (pack.id, s.text, names, persona)
+    found = memo.get(k)
+    if found is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        found = memo[k] = findings(pack, s, names, persona)
+    return found
 
 
 def _counters(doc: dict[str, Any]) -> dict[str, int]:

@@ -150,7 +150,29 @@ def _entity_hints(rec: VakRecord, f: _Field) -> list[Match]:
     return out
 
 
-def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[str, ...], ner: bool) -> None:
+# (pack id, text, names, ner, persona) -> find_pii's matches: what a run remembers of the texts it scanned
+TextMemo = dict[tuple[str, str, tuple[str, ...], bool, frozenset[str]], list[Match]]
+MEMO_LIMIT = 20_000  # texts remembered at most (then forgotten at once): memory stays flat on any upload
+
+
+def _find_pii(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool, persona: frozenset[str],
+              memo: TextMemo | None) -> list[Match]:
+    """find_pii, remembered per text when the caller keeps a memo: chats and calls repeat many texts ("Thanks.",
+    a bot's greeting, a tool's arguments), and find_pii depends on the text, pack, names and persona only. The
+    list is shared: callers build new lists from it."""
+    if memo is None:
+        return find_pii(pack, text, names, ner, persona)
+    k = (pack.id, text, names, ner, persona)
+    found = memo.get(k)
+    if found is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        found = memo[k] = find_pii(pack, text, names, ner, persona)
+    return found
+
+
+def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[str, ...], ner: bool,
+          memo: TextMemo | None = None) -> None:
     persona = persona_names(rec.system_prompt)
     for f in fields:
         extra = _entity_hints(rec, f)
@@ -160,7 +182,7 @@ def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[s
         asked = tuple(asked_types(question, pack.pii_types)) if question else ()
         for ptype in asked:  # "which card?" -> the reply's digits are a card
             extra += list(find_asked_runs(f.text, ptype))
-        f.matches = resolve_overlaps(find_pii(pack, f.text, names, ner, persona) + extra)
+        f.matches = resolve_overlaps(_find_pii(pack, f.text, names, ner, persona, memo) + extra)
         if question and asks_a_question(question):
             f.matches = _with_unsure_runs(f.matches, find_unsure_runs(f.text, pack.number_words, asked))
         elif f.path == "text" and rec.audio is not None:  # a heard turn: ASR may have lost the question's cue
@@ -206,15 +228,17 @@ def _previous_asks_for_number(rec: VakRecord, turn: int | None) -> bool:
     return False
 
 
-def find_record_pii(rec: VakRecord, pack: LocalePack, names: tuple[str, ...] = (), ner: bool = False) -> list[_Field]:
+def find_record_pii(rec: VakRecord, pack: LocalePack, names: tuple[str, ...] = (), ner: bool = False,
+                    memo: TextMemo | None = None) -> list[_Field]:
     """Fields of `rec` with their matches. Names found anywhere (cues, NER, annotated entities) are then
-    looked for everywhere, and every found value is looked for verbatim in every other field."""
+    looked for everywhere, and every found value is looked for verbatim in every other field. `memo`: a dict
+    the caller keeps for a run (`_find_pii`)."""
     fields = _collect_fields(rec)
-    _scan(rec, fields, pack, names, ner)
+    _scan(rec, fields, pack, names, ner, memo)
     found_names = {f.text[m.start:m.end] for f in fields for m in f.matches if m.type == "person_name"}
     extra = tuple(sorted(n for n in found_names if n not in names))
     if extra:
-        _scan(rec, fields, pack, names + extra, ner)
+        _scan(rec, fields, pack, names + extra, ner, memo)
     # verbatim sweep: a value recognised in one field is the same value wherever it is repeated
     values: dict[str, Match] = {}
     for f in fields:
@@ -364,11 +388,12 @@ def _clear_reviewed(fields: list[_Field], cleared: Mapping[int, list[PiiSpan]]) 
 
 def redact_record_full(record: VakRecord, pack: LocalePack, names: tuple[str, ...] | list[str] = (),
                        audio_settings: AudioSettings | None = None, alignment: Alignment | None = None,
-                       ner: bool = False, cleared: Mapping[int, list[PiiSpan]] | None = None) -> RedactionOutcome:
+                       ner: bool = False, cleared: Mapping[int, list[PiiSpan]] | None = None,
+                       memo: TextMemo | None = None) -> RedactionOutcome:
     """redact_record plus the rewritten alignment and per-type counts. `cleared`: turn index -> the spans a
-    human reviewer said are not PII (core.corrections.cleared_spans)."""
+    human reviewer said are not PII (core.corrections.cleared_spans). `memo`: see find_record_pii."""
     audio_settings = audio_settings or AudioSettings()
-    fields = find_record_pii(record, pack, tuple(names), ner)
+    fields = find_record_pii(record, pack, tuple(names), ner, memo)
     n_cleared, n_kept = _clear_reviewed(fields, cleared) if cleared else (0, 0)
     numbering = _Numbering()
     numbering.counters = _existing_counters(fields)  # <PHONE_1> already in the text keeps its meaning

@@ -51,8 +51,8 @@ from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jso
 from ..uploads.descriptor import load_descriptor
 from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from .audio import publish_copy, write_masked
-from .published import clean_published, pseudonym_key
-from .redact import redact_record_full
+from .published import Memo, clean_published, pseudonym_key
+from .redact import TextMemo, redact_record_full
 from .settings import STAGE_VERSION, RedactionSettings, stage_version  # noqa: F401  (re-exported)
 
 log = logging.getLogger(__name__)
@@ -169,7 +169,11 @@ class _RedactStage(Stage):
         self.result = RedactionResult(upload=upload)
         self.names = descriptor_names(layout, upload, limits)
         self.reviews = corrections_for_upload(layout.root, upload)  # what reviewers said is not PII
-        self.process = functools.partial(_redact_batch, layout, upload, self.names, settings, self.reviews)
+        # what the records of a process share (a copy per batch in a worker): findings of the strings outside the
+        # turns, and the recognizers' matches of the texts
+        self.memo: Memo = {}
+        self.process = functools.partial(_redact_batch, layout, upload, self.names, settings, self.reviews,
+                                         (self.memo, {}))
         self.lines: dict[str, int] = {}  # item -> its line number in this run, while it is in flight
         self.hits: dict[str, tuple[LedgerEntry, str | None, RedactionResult]] = {}  # reusable entries, as reused
 
@@ -213,7 +217,7 @@ class _RedactStage(Stage):
                     "fix the record in the text/speech stage output", jl.line)])))
                 continue
             if rec.meta.source == "synthetic":  # no real person's data: published as it is
-                yield Done(_publish_synthetic(layout, upload, rec, self.names, jl.line))
+                yield Done(_publish_synthetic(layout, upload, rec, self.names, jl.line, self.memo))
                 continue
             if settings.skip_redaction:  # marked, rejected by validation; its audio is never published
                 meta = rec.meta.model_copy(update={"skip_redaction": True, "pii_redacted": False,
@@ -271,14 +275,14 @@ def _reused(layout: DataLayout, upload: str, entry: LedgerEntry, previous: Previ
 
 
 def _publish_synthetic(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...],
-                       line: int) -> tuple[str | None, RedactionResult]:
+                       line: int, memo: Memo | None = None) -> tuple[str | None, RedactionResult]:
     """A synthetic record's audio and word timings, kept unchanged as its release files; its audio.path made
     the release's. Its turns are nobody's words, but its speaker ids and metadata came from whoever built the
     upload (an e-mail as a speaker id, a customer's name in metadata): cleaned like every other record's."""
     part = RedactionResult(synthetic=1)
     try:
         rec, counts = clean_published(rec, get_pack(rec.locale), names,
-                                      functools.partial(pseudonym_key, layout.root / "work"))
+                                      functools.partial(pseudonym_key, layout.root / "work"), memo)
         part.counts_by_type.update(counts)
     except UnknownLocale:
         pass  # validation rejects the locale; nothing of this record is published
@@ -308,16 +312,18 @@ def _merge(result: RedactionResult, part: RedactionResult) -> None:
 
 
 def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
-                  reviews: Mapping[str, Correction], jobs: list[tuple[bytes, int, str]]) -> list[LedgerEntry]:
+                  reviews: Mapping[str, Correction], memo: tuple[Memo, TextMemo], jobs: list[tuple[bytes, int, str]]
+                  ) -> list[LedgerEntry]:
     """Redact a batch of changed records (in a worker process or here): a ledger entry each, carrying its line
-    (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`)."""
+    (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`). `memo` is the
+    stage's (here) or a copy per batch (in a worker)."""
     out: list[LedgerEntry] = []
     for raw, line_no, key in jobs:
         rec = VakRecord.model_validate_json(raw)
         part = RedactionResult()
         audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
         done = _redact_one(layout, upload, rec, names, settings, audio_path, layout.work_alignment(upload, rec.id),
-                           line_no, part, reviews.get(rec.id))
+                           line_no, part, reviews.get(rec.id), memo)
         carried = {"_part": part.model_dump(exclude={"issues"})}
         if done is None:
             issues = part.issues if len(part.issues) > 1 else []
@@ -331,8 +337,8 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
 
 def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...], settings: RedactionSettings,
                 audio_path: Path | None, align_path: Path, line: int,
-                result: RedactionResult,
-                review: Correction | None = None) -> tuple[str, dict[str, int]] | None:
+                result: RedactionResult, review: Correction | None = None,
+                memo: tuple[Memo, TextMemo] | None = None) -> tuple[str, dict[str, int]] | None:
     try:
         pack = get_pack(rec.locale)
     except UnknownLocale:
@@ -351,7 +357,8 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
                                         f"the word timings of {rec.id} are unreadable; audio spans use turn timing",
                                         "re-run transcripts for this conversation", line, rec.id))
     cleared = cleared_spans(review, rec.turns) if review is not None else None
-    outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner, cleared)
+    strings, texts = memo if memo is not None else (None, None)
+    outcome = redact_record_full(rec, pack, names, settings.audio, alignment, settings.ner, cleared, texts)
     result.review_cleared += outcome.cleared
     result.review_kept += outcome.kept
     if outcome.kept:
@@ -363,7 +370,7 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
     redacted_ok = True
     # the strings outside the turns (speaker ids, metadata, descriptor fields): pii.fields, issue 26
     record, meta_counts = clean_published(outcome.record, pack, names,
-                                          functools.partial(pseudonym_key, layout.root / "work"))
+                                          functools.partial(pseudonym_key, layout.root / "work"), strings)
     if rec.audio is not None:
         if audio_path is None or not audio_path.is_file():
             redacted_ok = False
@@ -385,7 +392,10 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
         atomic_write_text(layout.release_files(upload) / layout.alignment_rel(rec.id),
                           words.model_dump_json(indent=1) + "\n")
     rel = layout.redaction_rel(rec.id)
-    atomic_write_json(layout.release_files(upload) / rel, outcome.log.model_dump(mode="json", exclude_none=True))
+    # not fsynced: the ledger keeps the log's content hash (`_published`), so a log a crash lost or truncated
+    # makes its record redacted again on the next run instead of reused
+    atomic_write_json(layout.release_files(upload) / rel, outcome.log.model_dump(mode="json", exclude_none=True),
+                      durable=False)
     meta = record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
                                                   "skip_redaction": None})
     result.redacted += 1

@@ -60,3 +60,31 @@ def test_a_clean_record_is_returned_unchanged(tmp_path):
     rec = make_record("d", speakers={"user": "cust-4471", "agent": "agent-7"}, sft_metadata={"source": "chat_log"})
     assert _clean(rec, tmp_path) == (rec, {})
     assert not (tmp_path / "work" / ".pseudonym-key").exists()  # no key made when none is needed
+
+
+def test_a_run_scans_each_repeated_string_outside_the_turns_once(tmp_path, monkeypatch):
+    """The strings outside the turns (tool schemas, metadata keys, domain, speaker ids) are mostly the same in
+    every record of an upload: with the run's memo each is scanned once, with the same result as without it;
+    another persona or another name list is another scan."""
+    from vak_pipeline.redaction import published
+
+    tool = make_tool("lookup_account", account_id="string")
+
+    def rec(cid: str, prompt: str = "You are a helpful support agent."):
+        return make_record(cid, speakers={"user": EMAIL, "agent": "agent-7"}, tools=[tool], system_prompt=prompt,
+                           sft_metadata={"note": f"call back on {PHONE}", "source": "chat_log"})
+
+    key = functools.partial(pseudonym_key, tmp_path / "work")
+    alone = [clean_published(rec(c), PACK, (), key) for c in ("a", "b")]
+    scanned: list[str] = []
+    real = published.findings
+    monkeypatch.setattr(published, "findings", lambda pack, s, *a: scanned.append(s.text) or real(pack, s, *a))
+    memo: published.Memo = {}
+    first = clean_published(rec("a"), PACK, (), key, memo)
+    n = len(scanned)
+    second = clean_published(rec("b"), PACK, (), key, memo)
+    assert [first, second] == alone and n == len(set(scanned))
+    assert scanned[n:] == []  # nothing of the second record was scanned again
+    clean_published(rec("c", "You are Meera, a support agent."), PACK, (), key, memo)
+    clean_published(rec("d"), PACK, ("Devika",), key, memo)
+    assert len(scanned) == 3 * n

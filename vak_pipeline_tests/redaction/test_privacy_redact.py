@@ -180,3 +180,25 @@ def _leaf(turn: dict, path: str):
     for key, idx in re.findall(r"\.?([^.\[\]]+)|\[(\d+)\]", path):
         cur = cur[int(idx)] if idx else cur[key]
     return cur
+
+
+def test_a_text_repeated_across_a_runs_records_is_given_to_the_recognizers_once(monkeypatch):
+    """With the run's memo a text seen before (a chat's "Thanks.", a bot's greeting, a tool's arguments) reuses
+    its matches: the same redactions as without the memo; another name list or persona is another scan."""
+    from vak_pipeline.redaction import redact
+
+    turns = [spoken("Call me on +91 98765 43210."), spoken("Thanks.", speaker="agent", start=2.1, end=3.0)]
+    recs = [record(turns, id=f"conv_{i}") for i in range(3)]
+    pack = get_pack("en-IN")
+    alone = [redact_record_full(r, pack) for r in recs]
+    scanned: list[str] = []
+    real = redact.find_pii
+    monkeypatch.setattr(redact, "find_pii", lambda p, text, *a: scanned.append(text) or real(p, text, *a))
+    memo: redact.TextMemo = {}
+    out = [redact_record_full(r, pack, memo=memo) for r in recs]
+    assert [(o.record, o.log, o.masks) for o in out] == [(o.record, o.log, o.masks) for o in alone]
+    assert sorted(scanned) == sorted(t["text"] for t in turns)  # each text once, for three records
+    redact_record_full(recs[0], pack, ("Asha",), memo=memo)
+    redact_record_full(recs[0].model_copy(update={"system_prompt": "You are Meera, a support agent."}), pack,
+                       memo=memo)
+    assert len(scanned) == 3 * len(turns) + 1  # (+ the system prompt, a field of its own)

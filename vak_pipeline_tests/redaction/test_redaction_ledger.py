@@ -117,3 +117,30 @@ def test_a_reused_record_reports_its_issues_again_at_its_line_of_this_run(tmp_pa
     again = redact_upload(layout, UPLOAD)
     assert (again.redacted, again.unchanged) == (1, 2)
     assert [(i.code, i.line, i.record_id) for i in again.issues] == [("redaction_audio_missing", 3, "call")]
+
+
+def test_a_redaction_log_is_not_fsynced_because_a_log_a_crash_lost_is_redone(tmp_path, monkeypatch):
+    """An fsync per record's log was half the stage's time. The ledger keeps each log's content hash, so a log
+    that a crash left missing or empty fails that check and its record is redacted again; the ledger itself
+    and the redacted manifest stay fsynced."""
+    import os
+
+    layout = _setup(tmp_path, [_rec(c, t) for c, t in TEXTS.items()])
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    redact_upload(layout, UPLOAD)
+    assert not [p for p in synced if "/redactions/" in p]
+    assert [p for p in synced if "/ledger/" in p] and [p for p in synced if ".redacted.jsonl." in p]
+    logs = layout.release_files(UPLOAD)
+    (logs / layout.redaction_rel("c1")).write_bytes(b"")  # truncated by a crash
+    (logs / layout.redaction_rel("c2")).unlink()  # lost by a crash
+    again = redact_upload(layout, UPLOAD)
+    assert (again.redacted, again.unchanged) == (2, 1)
+    assert json.loads((logs / layout.redaction_rel("c1")).read_text())["spans"]
+    assert json.loads((logs / layout.redaction_rel("c2")).read_text())["spans"]
