@@ -91,5 +91,5 @@ def _walk(value: Any, path: tuple[str | int, ...], fixed: int) -> Iterator[Publi
 
 def findings(pack: LocalePack, s: PublishedString, names: tuple[str, ...] = (),
              persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
-    """PII in one published string (type and range only)."""
-    return identifier_pii(pack, s.text, names, persona)
+    """PII in one published string (type and range only); a speaker id is an identifier (the strict policy)."""
+    return identifier_pii(pack, s.text, names, persona, strict=s.kind == "speaker")

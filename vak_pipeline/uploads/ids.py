@@ -96,7 +96,7 @@ def redact_name(text: str, locale: str | None = None) -> tuple[str, bool]:
     something was replaced."""
     from ..pii.identifiers import identifier_pii
 
-    found = identifier_pii(_pack(locale), text)
+    found = identifier_pii(_pack(locale), text, strict=True)  # ids and file names: the high-recall policy
     if not found:
         return text, False
     spans: list[list[Any]] = []

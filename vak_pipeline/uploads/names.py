@@ -79,7 +79,7 @@ def upload_name_issue(upload: str) -> Issue | None:
     from ..pii.identifiers import identifier_pii
     from .ids import _pack
 
-    found = identifier_pii(_pack(None), upload)
+    found = identifier_pii(_pack(None), upload, strict=True)
     if not found:
         return None
     what = ", ".join(f"a {f.type} at characters {f.start}-{f.end}" for f in found)
