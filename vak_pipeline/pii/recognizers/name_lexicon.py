@@ -60,7 +60,8 @@ HOME_LANGUAGES = {"DE": "de", "AT": "de", "CH": "de", "ES": "es", "MX": "es", "A
 IDENT_RANK, IDENT_MIN_LEN = 10000, 2
 IDENT_LANGUAGES = ("en", "de", "fr", "es")  # the languages of call-recorder and CRM export vocabulary
 IDENT_HOMES = ("US", "GB", "CA", "AU", "IE", "NZ", "DE", "AT", "CH", "FR", "BE", "ES", "MX", "AR", "CO", "CL", "PE")
-IDENT_WORD_ZIPF, IDENT_HOME_RANK = 3.0, 1000  # a frequent word of those languages, not a top name where they are spoken
+IDENT_WORD_ZIPF = 3.0  # a frequent word of those languages, unless a top name where they are spoken:
+IDENT_HOME_RANKS = ((5.0, 300), (4.0, 500), (0.0, 1000))  # the more frequent the word, the higher it must rank
 IDENT_WEAK_ZIPF, IDENT_WEAK_RANK = 2.0, 1000  # an English word that is no country's top-1000 name (`cust`, `csv`)
 IDENT_FUNCTION_WORDS = 100  # the most frequent English words (`to`, `in`, `new`, `will`) are never names
 TABLE_VERSION = 5
@@ -90,7 +91,7 @@ def fingerprint() -> str:
         [TABLE_VERSION, _dataset_version(), COUNTRIES, MAX_RANK, COMMON_ZIPF, NAME_FIRST_RANK, NAME_FIRST_ZIPF,
          RARE_RANK, RARE_COUNTRIES, RARE_MIN_LEN, RARE_EN_ZIPF, RARE_OTHER_ZIPF, STOP_LANGUAGES, HOME_RANK,
          sorted(HOME_LANGUAGES.items()), _wordfreq_version(), IDENT_RANK, IDENT_MIN_LEN, IDENT_LANGUAGES,
-         IDENT_HOMES, IDENT_WORD_ZIPF, IDENT_HOME_RANK, IDENT_WEAK_ZIPF, IDENT_WEAK_RANK, IDENT_FUNCTION_WORDS]
+         IDENT_HOMES, IDENT_WORD_ZIPF, IDENT_HOME_RANKS, IDENT_WEAK_ZIPF, IDENT_WEAK_RANK, IDENT_FUNCTION_WORDS]
     )
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
@@ -163,9 +164,10 @@ def _identifier_names(best: dict[str, list[int]]) -> tuple[set[str], set[str]]:
     any names-dataset country ranks in its top IDENT_RANK as a first or last name is a name, unless it is
     ordinary identifier vocabulary. That vocabulary is derived, not listed by hand:
     - a word of wordfreq's IDENT_LANGUAGES (the languages of call-recorder and CRM exports) at Zipf >=
-      IDENT_WORD_ZIPF that no country where they are spoken (IDENT_HOMES) ranks in its top IDENT_HOME_RANK:
-      `order`, `billing`, `march`, `call`, `sales`, `soporte`, `appel` stay; `long`, `young`, `rose`, `park`, `lee`,
-      `fox`, `bird`, `klein`, `kurz` (top names of the US, GB, DE, AT) are names;
+      IDENT_WORD_ZIPF that no country where they are spoken (IDENT_HOMES) ranks high as a name (in its top 300
+      for a word at Zipf >= 5, top 500 from Zipf 4, top 1000 below: IDENT_HOME_RANKS): `order`, `billing`,
+      `march`, `call`, `sales`, `soporte`, `english` stay; `long`, `young`, `rose`, `park`, `lee`, `fox`, `bird`,
+      `klein`, `kurz` (top names of the US, GB, DE, AT) are names;
     - an English word at Zipf >= IDENT_WEAK_ZIPF that no country ranks in its top IDENT_WEAK_RANK (`cust`, `csv`:
       noise of the name lists);
     - the IDENT_FUNCTION_WORDS most frequent English words (`to`, `in`, `new`, `will`);
@@ -185,8 +187,9 @@ def _identifier_names(best: dict[str, list[int]]) -> tuple[set[str], set[str]]:
     for t, (anywhere, home) in best.items():
         if anywhere > IDENT_RANK:
             continue
-        word = (t in fixed
-                or (home > IDENT_HOME_RANK and max(freq[lang].get(t, 0.0) for lang in IDENT_LANGUAGES) >= word_min)
+        f = max(freq[lang].get(t, 0.0) for lang in IDENT_LANGUAGES)
+        home_rank = next((r for z, r in IDENT_HOME_RANKS if f >= 10 ** (z - 9)), IDENT_HOME_RANKS[-1][1])
+        word = (t in fixed or (f >= word_min and home > home_rank)
                 or (anywhere > IDENT_WEAK_RANK and freq["en"].get(t, 0.0) >= weak_min))
         (words if word else names).add(t)
     return names, words
