@@ -250,8 +250,9 @@ def build_calls(data: Path, values: dict[str, Any] | None = None) -> Path:
     return up
 
 
-def planted_kinds(values: dict[str, Any] | None = None) -> dict[str, str]:
-    """Each planted value (lower case) -> the kind of place it was planted in (for the report's counts)."""
+def planted_kinds(values: dict[str, Any] | None = None, calls: bool = True) -> dict[str, str]:
+    """Each planted value (lower case) -> the kind of place it was planted in (for the report's counts); without
+    `calls`, only the text upload's."""
     values = values or load_values()
     kinds: dict[str, str] = {}
     for p in values["people"]:
@@ -264,7 +265,8 @@ def planted_kinds(values: dict[str, Any] | None = None) -> dict[str, str]:
         for j, pair in enumerate(_pairs(values)):
             for n in pair:
                 if j < CALL_PAIRS:
-                    kinds[n.lower()] = call.get(n, "speaker_id")
+                    if calls:
+                        kinds[n.lower()] = call.get(n, "speaker_id")
                 else:
                     k = j - CALL_PAIRS
                     base = k - k % 2
@@ -367,13 +369,14 @@ def main(argv: list[str]) -> None:
         found = scan(data)
         records = len((data / "vakforge.jsonl").read_text().splitlines()) if (data / "vakforge.jsonl").exists() else 0
         print(json.dumps({"planted": len(planted_forms()), "published_files": len(published_texts(data)),
-                          "records": records, "release": str(report.release), "by_kind": by_kind(found),
+                          "records": records, "release": str(report.release), "by_kind": by_kind(found, calls="--text-only" not in argv),
                           "surviving": found}, indent=1))
 
 
-def by_kind(found: dict[str, list[str]], values: dict[str, Any] | None = None) -> dict[str, dict[str, int]]:
+def by_kind(found: dict[str, list[str]], values: dict[str, Any] | None = None,
+            calls: bool = True) -> dict[str, dict[str, int]]:
     """{kind: {planted, survived}} over the planted values (`planted_kinds`) and a scan's hits."""
-    kinds = planted_kinds(values)
+    kinds = planted_kinds(values, calls)
     hit = {v for hits in found.values() for v in hits}
     out: dict[str, dict[str, int]] = {}
     for v, kind in kinds.items():

@@ -120,7 +120,7 @@ def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
         for i, (s, e, _) in enumerate(tokens):
             if hit[i] or not (unknown[i] or weak[i]) or _covered(found, s, e):
                 continue
-            if _beside(text, tokens, hit, [] if weak[i] else found, i):
+            if _beside(text, tokens, hit, [f for f in found if f.type == NAME_TYPE] if weak[i] else found, i):
                 hit[i] = changed = True
     found += [PiiFinding(type=NAME_TYPE, start=s, end=e, recognizer="identifier_names")
               for (s, e, _), h in zip(tokens, hit, strict=True) if h]
