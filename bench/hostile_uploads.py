@@ -22,10 +22,10 @@ first name, a lone surname, a phone number), folder names, message `metadata`, a
 written as WAV under those names, so Whisper runs on ~45 s of audio) and `recordings.csv` speaker ids that are
 e-mails, phone numbers and names. `planted_kinds` says where each value went, and the report counts planted and
 surviving values per kind. Identifier names are searched where an identifier shows them (beside `_-./@+`, a
-digit, or a whole quoted string), so a transcript's "how long" is no leak of `long`. `scan` reads every file name and every
-value of every file of the published tree (JSON, JSONL, CSV, Parquet, HTML, text; not `raw/`, `work/` or the
-Dagster instance) and returns each planted value found. `python bench/hostile_uploads.py` runs `vak run` on
-a fresh data directory and prints the count.
+digit, or a whole quoted string), so a transcript's "how long" is no leak of `long`. `scan` reads every file
+name and every value of every file of the published tree (JSON, JSONL, CSV, Parquet, HTML, text; not `raw/`,
+`work/` or the Dagster instance) and returns each planted value found. `python bench/hostile_uploads.py` runs
+`vak run` on a fresh data directory and prints the counts (`--text-only`: without the call upload).
 """
 
 from __future__ import annotations
@@ -368,8 +368,9 @@ def main(argv: list[str]) -> None:
         report = run_pipeline(data, echo=lambda _: None)
         found = scan(data)
         records = len((data / "vakforge.jsonl").read_text().splitlines()) if (data / "vakforge.jsonl").exists() else 0
+        kinds = by_kind(found, calls="--text-only" not in argv)
         print(json.dumps({"planted": len(planted_forms()), "published_files": len(published_texts(data)),
-                          "records": records, "release": str(report.release), "by_kind": by_kind(found, calls="--text-only" not in argv),
+                          "records": records, "release": str(report.release), "by_kind": kinds,
                           "surviving": found}, indent=1))
 
 

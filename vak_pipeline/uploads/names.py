@@ -19,7 +19,7 @@ from ..layout import DataLayout
 from ..storage import atomic_write_json
 from .ids import file_stem, redact_name, shown_name, slugify
 
-NAME_MAP_VERSION = 1
+NAME_MAP_VERSION = 2  # 2: ids and file names cleaned by the strict identifier policy (pii.identifiers)
 
 
 def write_name_map(path: Path, rows: list[tuple[str | None, str, str]]) -> None:
