@@ -320,7 +320,11 @@ def _file_text(p: Path) -> str:
         return json.dumps(pq.read_table(p).to_pylist(), default=str, ensure_ascii=False)
     if p.suffix in (".wav", ".flac", ".png", ".tar", ".mp3"):
         return ""
-    return p.read_bytes().decode("utf-8", "replace")
+    # an embedded image (`data:image/png;base64,...`, the steward report's charts) is bytes, not text
+    return _DATA_URI.sub("", p.read_bytes().decode("utf-8", "replace"))
+
+
+_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=]+")
 
 
 def published_texts(data: Path) -> dict[str, str]:
