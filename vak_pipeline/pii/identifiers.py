@@ -118,10 +118,15 @@ def identifier_pii(pack: LocalePack, text: str, names: tuple[str, ...] = (),
     while changed:  # an unknown token beside a name or another hit is part of it
         changed = False
         for i, (s, e, _) in enumerate(tokens):
-            if hit[i] or not (unknown[i] or weak[i]) or _covered(found, s, e):
+            if hit[i] or not unknown[i] or _covered(found, s, e):
                 continue
-            if _beside(text, tokens, hit, [f for f in found if f.type == NAME_TYPE] if weak[i] else found, i):
+            if _beside(text, tokens, hit, found, i):
                 hit[i] = changed = True
+    names_found = [f for f in found if f.type == NAME_TYPE]
+    held = list(hit)  # a vocabulary word joins a name beside it, not another word that joined one (`call-one`)
+    for i, (s, e, _) in enumerate(tokens):
+        if weak[i] and not hit[i] and not _covered(found, s, e) and _beside(text, tokens, held, names_found, i):
+            hit[i] = True
     found += [PiiFinding(type=NAME_TYPE, start=s, end=e, recognizer="identifier_names")
               for (s, e, _), h in zip(tokens, hit, strict=True) if h]
     found.sort(key=lambda f: (f.start, f.end))
