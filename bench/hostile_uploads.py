@@ -7,15 +7,25 @@ The values are drawn, not written by hand and not taken from the recognizers' ow
   could not tell a leak of them from the word;
 - phone numbers: phonenumbers' example mobile numbers of ten regions, in E.164 and international form;
 - e-mail addresses: made from the drawn names.
+- identifier names (`names`, at least 200): names-dataset's top-1000 first and last names of 36 countries, each
+  picked at a seeded random rank, plus surnames that are ordinary English words (`Long`, `Young`, `Fox`) picked
+  the same way from the US, GB, CA, IE and DE lists; only names of 3+ ASCII letters, and none that is a word of
+  the fixtures or of the pipeline's own labels (`name`, `per`), whose leak could not be told from the word.
 They are kept in `bench/data/hostile_values.json` (drawing loads names-dataset, ~2 GB: `python
-bench/hostile_uploads.py --draw`), so a test builds the same uploads offline.
+bench/hostile_uploads.py --draw`, or `--draw-names` for the identifier names only), so a test builds the same
+uploads offline.
 
-`build_upload` plants them where a careless or hostile uploader would, text-only (no Whisper needed): file
-names (a caller's full name, a lone first name, a lone surname, a phone number), folder names, message
-`metadata`, aidb `participants`, `labels`, `links` and extra fields. `scan` reads every file name and every
-value of every file of the published tree (JSON, JSONL, CSV, Parquet, HTML, text; not `raw/`, `work/` or the
-Dagster instance) and returns each planted value found. `python bench/hostile_uploads.py` runs `vak run` on
-a fresh data directory and prints the count.
+`build_upload` plants them where a careless or hostile uploader would: file names (a caller's full name, a lone
+first name, a lone surname, a phone number), folder names, message `metadata`, aidb `participants`, `labels`,
+`links` and extra fields, text record ids; and `build_calls` in a call upload: call-recorder file names
+(`2026-09-16_+919876543210_devika-raghunathan.wav`, `<first>-<last>/call_<number>.wav`: two shipped sample calls
+written as WAV under those names, so Whisper runs on ~45 s of audio) and `recordings.csv` speaker ids that are
+e-mails, phone numbers and names. `planted_kinds` says where each value went, and the report counts planted and
+surviving values per kind. Identifier names are searched where an identifier shows them (beside `_-./@+`, a
+digit, or a whole quoted string), so a transcript's "how long" is no leak of `long`. `scan` reads every file
+name and every value of every file of the published tree (JSON, JSONL, CSV, Parquet, HTML, text; not `raw/`,
+`work/` or the Dagster instance) and returns each planted value found. `python bench/hostile_uploads.py` runs
+`vak run` on a fresh data directory and prints the counts (`--text-only`: without the call upload).
 """
 
 from __future__ import annotations
@@ -73,6 +83,53 @@ def draw_values(seed: int = 2629, people: int = 10) -> dict[str, Any]:
                        "national_digits": str(num.national_number)})
     return {"seed": seed, "method": "names-dataset get_top_names(n=300) per country; phonenumbers example mobile "
             "numbers", "people": out, "phones": phones}
+
+
+NAME_COUNTRIES = ("US", "GB", "IE", "CA", "GH", "ZA", "NG", "IN", "PH", "MY", "ID", "SG", "DE", "AT", "CH", "NL",
+                  "BE", "FR", "ES", "PT", "IT", "PL", "CZ", "HU", "SE", "NO", "DK", "FI", "TR", "BR", "MX", "AR",
+                  "CO", "CL", "PE", "HR")
+WORD_SURNAME_COUNTRIES = ("US", "GB", "CA", "IE", "DE")
+# words of the fixtures and the pipeline's own labels: a name equal to one could not be told from it in a scan
+NOT_DRAWN = frozenset("name phone email number text per loc org date spk call chat order support ticket tickets "
+                      "agent user customer sample calls hostile anjali suncare solar".split())
+
+
+def draw_names(seed: int = 2626, per_country: tuple[int, int] = (3, 3), word_surnames: int = 4) -> list[dict]:
+    """Identifier names as the module docstring says (heavy: names-dataset); [{country, kind, rank, name}]."""
+    import wordfreq
+    from names_dataset import NameDataset
+
+    rng = random.Random(seed)
+    nd = NameDataset()
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+
+    def keep(country: str, kind: str, ranked: list[str], n: int) -> None:
+        ranks = list(range(len(ranked)))
+        rng.shuffle(ranks)
+        for r in ranks:
+            name = ranked[r]
+            low = name.lower()
+            if n == 0:
+                return
+            if len(low) < 3 or not (low.isascii() and low.isalpha()) or low in seen or low in NOT_DRAWN:
+                continue
+            seen.add(low)
+            out.append({"country": country, "kind": kind, "rank": r + 1, "name": name})
+            n -= 1
+
+    for country in NAME_COUNTRIES:
+        firsts = nd.get_top_names(n=1000, use_first_names=True, country_alpha2=country)[country]
+        ranked_first = [x for pair in zip(firsts["M"], firsts["F"], strict=False) for x in pair]
+        lasts = nd.get_top_names(n=1000, use_first_names=False, country_alpha2=country)[country]
+        keep(country, "first", ranked_first, per_country[0])
+        keep(country, "last", list(lasts), per_country[1])
+    for country in WORD_SURNAME_COUNTRIES:  # common-word surnames: Long, Young, Fox, Klein
+        lasts = nd.get_top_names(n=1000, use_first_names=False, country_alpha2=country)[country]
+        langs = ("de",) if country == "DE" else ("en",)
+        words = [n for n in lasts if any(wordfreq.zipf_frequency(n.lower(), la) >= 4.0 for la in langs)]
+        keep(country, "word_surname", words, word_surnames)
+    return out
 
 
 def load_values() -> dict[str, Any]:
@@ -137,19 +194,122 @@ def build_upload(data: Path, values: dict[str, Any] | None = None) -> Path:
         folder.mkdir(exist_ok=True)
         (folder / "tickets.aidb.jsonl").write_text(json.dumps(_ticket(f"t-{i}", person, phone, i)) + "\n",
                                                    encoding="utf-8")
+    pairs = _pairs(values)[CALL_PAIRS:]
+    for j in range(0, len(pairs) - 1, 2):
+        (a, b), (c, d) = pairs[j], pairs[j + 1]
+        stem = f"{a}-{b}" if j % 8 == 0 else f"{a.lower()}_{b.lower()}"
+        path = up / f"{stem}.messages.jsonl" if j % 4 < 2 else up / f"{a}_{b}" / "chat.messages.jsonl"
+        path.parent.mkdir(exist_ok=True)
+        row = {"id": f"{c.lower()}.{d.lower()}" if j % 3 else f"cust-{c}-{d}", "messages": [
+            {"role": "user", "content": f"Hello, where is my {ITEMS[j % len(ITEMS)]}?"},
+            {"role": "assistant", "content": f"It leaves the warehouse on {DAYS[j % len(DAYS)]}."}]}
+        path.write_text(json.dumps(row) + "\n", encoding="utf-8")
     return up
 
 
-def planted_forms(values: dict[str, Any] | None = None) -> dict[str, re.Pattern[str]]:
-    """Each planted value (and its parts: a surname alone, a number's digits) -> the pattern a leak matches."""
+CALL_UPLOAD = "hostile-calls-2026-11"
+CALL_PAIRS = 5  # name pairs the call upload uses (the rest go to text identifiers)
+
+
+def _pairs(values: dict[str, Any]) -> list[tuple[str, str]]:
+    names = [n["name"] for n in values.get("names", [])]
+    pairs = list(zip(names[0::2], names[1::2], strict=False))
+    return pairs[: CALL_PAIRS + (len(pairs) - CALL_PAIRS) // 2 * 2]  # text identifiers take pairs two by two
+
+
+def _call_plan(values: dict[str, Any]) -> dict[str, Any]:
+    """The call upload's hostile names: two recordings and their recordings.csv speaker ids and conv_id."""
+    (a1, a2), (b1, b2), (c1, c2), (d1, d2), (e1, e2) = _pairs(values)[:CALL_PAIRS]
+    ph = values["phones"]
+    file_a = f"2026-09-16_{ph[0]['e164']}_{a1.lower()}-{a2.lower()}.wav"
+    file_b = f"{d1}-{d2}/call_{ph[1]['national_digits']}.wav"
+    rows = [(file_a, "call_003.flac", "", f"{b1}.{b2}@example.org".lower(), f"{c1.lower()}-{c2.lower()}"),
+            (file_b, "call_002.flac", f"{e2.lower()}-{ph[3]['national_digits']}", ph[2]["international"], e1)]
+    return {"rows": rows, "kinds": {a1: "call_file_name", a2: "call_file_name", d1: "call_folder_name",
+                                    d2: "call_folder_name", b1: "speaker_id", b2: "speaker_id", c1: "speaker_id",
+                                    c2: "speaker_id", e1: "speaker_id", e2: "call_conv_id"}}
+
+
+def build_calls(data: Path, values: dict[str, Any] | None = None) -> Path:
+    """raw/<CALL_UPLOAD>/: two shipped sample calls written as WAV under call-recorder names, with hostile
+    speaker ids and a conv_id in recordings.csv (Whisper transcribes them: ~45 s of audio)."""
+    import soundfile as sf
+
     values = values or load_values()
-    forms: dict[str, re.Pattern[str]] = {}
+    up = data / "raw" / CALL_UPLOAD
+    up.mkdir(parents=True)
+    sample = ROOT / "data" / "raw" / "sample-calls"
+    (up / "upload.yaml").write_text((sample / "upload.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    lines = ["file,conv_id,channel_map,user_speaker,agent_speaker"]
+    for file, src, conv, user, agent in _call_plan(values)["rows"]:
+        audio, rate = sf.read(sample / src, dtype="int16", always_2d=True)
+        (up / file).parent.mkdir(parents=True, exist_ok=True)
+        sf.write(up / file, audio, rate, subtype="PCM_16")
+        lines.append(f'{file},{conv},"{{""0"": ""user"", ""1"": ""agent""}}","{user}",{agent}')
+    (up / "recordings.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return up
+
+
+def planted_kinds(values: dict[str, Any] | None = None, calls: bool = True) -> dict[str, str]:
+    """Each planted value (lower case) -> the kind of place it was planted in (for the report's counts); without
+    `calls`, only the text upload's."""
+    values = values or load_values()
+    kinds: dict[str, str] = {}
+    for p in values["people"]:
+        kinds[p["first"].lower()] = kinds[p["last"].lower()] = "text_files_folders_metadata"
+        kinds[p["email"]] = "email_metadata"
+    for ph in values["phones"]:
+        kinds[ph["national_digits"]] = "phone_files_metadata"
+    if values.get("names"):
+        call = _call_plan(values)["kinds"]
+        for j, pair in enumerate(_pairs(values)):
+            for n in pair:
+                if j < CALL_PAIRS:
+                    if calls:
+                        kinds[n.lower()] = call.get(n, "speaker_id")
+                else:
+                    k = j - CALL_PAIRS
+                    base = k - k % 2
+                    kinds[n.lower()] = ("record_id" if k % 2 else "text_file_name" if base % 4 < 2
+                                        else "text_folder_name")
+    return kinds
+
+
+class IdentifierForm:
+    """A leak of an identifier name: the name as a whole word beside `_-/@+`, a digit or a dot inside a name
+    (`long.wav`, `mary.long@`), or a whole quoted string (`"long"`), never a word of running text."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name.lower()
+        self.pattern = re.compile(rf"(?<![a-z]){re.escape(self.name)}(?![a-z])")
+
+    def search(self, low: str) -> bool:
+        for m in self.pattern.finditer(low):
+            s, e = m.start(), m.end()
+            left, right = low[s - 1: s], low[e: e + 1]
+            if left and left in "_-/@+0123456789" or right and right in "_-/@+0123456789":
+                return True
+            if left == "." and low[s - 2: s - 1].isalnum() or right == "." and low[e + 1: e + 2].isalnum():
+                return True
+            if left in "\"'" and left and right == left:
+                return True
+        return False
+
+
+def planted_forms(values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Each planted value (and its parts: a surname alone, a number's digits) -> the pattern a leak matches
+    (`.search(lower-cased text)`); identifier names match only where an identifier shows them (IdentifierForm)."""
+    values = values or load_values()
+    forms: dict[str, Any] = {}
     for p in values["people"]:
         for v in (p["first"], p["last"]):
             forms[v.lower()] = re.compile(rf"(?<![a-z]){re.escape(v.lower())}(?![a-z])")
         forms[p["email"]] = re.compile(re.escape(p["email"]))
     for ph in values["phones"]:
         forms[ph["national_digits"]] = re.compile(rf"(?<!\d){ph['national_digits']}(?!\d)")
+    for pair in _pairs(values):
+        for n in pair:
+            forms.setdefault(n.lower(), IdentifierForm(n))
     return forms
 
 
@@ -160,7 +320,11 @@ def _file_text(p: Path) -> str:
         return json.dumps(pq.read_table(p).to_pylist(), default=str, ensure_ascii=False)
     if p.suffix in (".wav", ".flac", ".png", ".tar", ".mp3"):
         return ""
-    return p.read_bytes().decode("utf-8", "replace")
+    # an embedded image (`data:image/png;base64,...`, the steward report's charts) is bytes, not text
+    return _DATA_URI.sub("", p.read_bytes().decode("utf-8", "replace"))
+
+
+_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=]+")
 
 
 def published_texts(data: Path) -> dict[str, str]:
@@ -188,8 +352,12 @@ def scan(data: Path, values: dict[str, Any] | None = None) -> dict[str, list[str
 
 
 def main(argv: list[str]) -> None:
-    if "--draw" in argv:
-        VALUES_FILE.write_text(json.dumps(draw_values(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if "--draw" in argv or "--draw-names" in argv:
+        values = draw_values() if "--draw" in argv else load_values()
+        values["names"] = draw_names()
+        values["names_method"] = ("names-dataset get_top_names(n=1000) of 36 countries, seeded random ranks; "
+                                  "word surnames of 5")
+        VALUES_FILE.write_text(json.dumps(values, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {VALUES_FILE}")
         return
     import tempfile
@@ -199,11 +367,28 @@ def main(argv: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(argv[argv.index("--keep") + 1]) if "--keep" in argv else Path(tmp) / "data"
         build_upload(data)
+        if "--text-only" not in argv:
+            build_calls(data)
         report = run_pipeline(data, echo=lambda _: None)
         found = scan(data)
         records = len((data / "vakforge.jsonl").read_text().splitlines()) if (data / "vakforge.jsonl").exists() else 0
+        kinds = by_kind(found, calls="--text-only" not in argv)
         print(json.dumps({"planted": len(planted_forms()), "published_files": len(published_texts(data)),
-                          "records": records, "release": str(report.release), "surviving": found}, indent=1))
+                          "records": records, "release": str(report.release), "by_kind": kinds,
+                          "surviving": found}, indent=1))
+
+
+def by_kind(found: dict[str, list[str]], values: dict[str, Any] | None = None,
+            calls: bool = True) -> dict[str, dict[str, int]]:
+    """{kind: {planted, survived}} over the planted values (`planted_kinds`) and a scan's hits."""
+    kinds = planted_kinds(values, calls)
+    hit = {v for hits in found.values() for v in hits}
+    out: dict[str, dict[str, int]] = {}
+    for v, kind in kinds.items():
+        row = out.setdefault(kind, {"planted": 0, "survived": 0})
+        row["planted"] += 1
+        row["survived"] += v in hit
+    return out
 
 
 if __name__ == "__main__":

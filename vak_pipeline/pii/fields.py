@@ -91,5 +91,8 @@ def _walk(value: Any, path: tuple[str | int, ...], fixed: int) -> Iterator[Publi
 
 def findings(pack: LocalePack, s: PublishedString, names: tuple[str, ...] = (),
              persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
-    """PII in one published string (type and range only)."""
-    return identifier_pii(pack, s.text, names, persona)
+    """PII in one published string (type and range only). A speaker id, and a value with no white space (a
+    record id, a handle, a code: `kelly.leonard`, `cust-made-4`), is an identifier and gets the strict policy
+    (`pii.identifiers`); text, and keys (schema words: `lang`, `per`), get the text policy."""
+    strict = s.kind == "speaker" or (s.kind == "text" and not any(c.isspace() for c in s.text))
+    return identifier_pii(pack, s.text, names, persona, strict=strict)

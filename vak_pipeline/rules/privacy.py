@@ -58,7 +58,8 @@ def _check_published(rec: VakRecord, pack: LocalePack, names: tuple[str, ...], p
                      out: RecordIssues) -> None:
     from ..pii.identifiers import identifier_pii
 
-    for f in identifier_pii(pack, rec.id):  # ids are made clean where they are made (uploads.ids); never changed
+    # ids are made clean where they are made (uploads.ids, the strict policy); never changed here
+    for f in identifier_pii(pack, rec.id, strict=True):
         out.add("pii_present", f"the conversation id holds a {f.type} at characters {f.start}-{f.end}",
                 "give the source a name without personal data (or a clean conv_id), then run again",
                 family="privacy", field="id")

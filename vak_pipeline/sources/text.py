@@ -54,8 +54,9 @@ from .messages import MessagesImportContext
 AIDB_SUFFIX = ".aidb.jsonl"
 MESSAGES_SUFFIX = ".messages.jsonl"
 TEXT_STAGE = "text_import"
-# bump when a line would import differently (part of tagged_turns' code_version); 2: limits; 3: ids (issue 26)
-TEXT_IMPORT_VERSION = "3"
+# bump when a line would import differently (part of tagged_turns' code_version); 2: limits; 3: ids (issue 26);
+# 4: ids by the strict identifier policy (pii.identifiers)
+TEXT_IMPORT_VERSION = "4"
 
 
 def text_files(upload_dir: Path) -> list[tuple[str, Path]]:

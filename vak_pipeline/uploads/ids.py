@@ -8,8 +8,9 @@ with `text` in their place and the file's tag (below), never a hash of the name 
 Elsewhere (upload folders, record ids), characters that had to be dropped leave a short hash of the original.
 
 No id carries PII from a source name (issue 26). Every part (upload, folders, stem, record id, a given
-`conv_id`) is checked by `pii.identifiers` (the pack's recognizers plus a name check for lower-case
-tokens); each hit is replaced by its type (`phone`, `email`, `name`) and the public name gets an
+`conv_id`) is checked by `pii.identifiers` with its strict, high-recall policy (the pack's recognizers plus
+any country's top name that is not derived identifier vocabulary: `kurz.wav`, `fox_2026.wav` are cleaned,
+`billing-march.wav` stays); each hit is replaced by its type (`phone`, `email`, `name`) and the public name gets an
 8-letter tag from the *source file's own sha256*: `call_4155550123.wav` -> `call_phone-kdwqbnzt.wav`
 (consonants only, so a tag never reads as a name).
 Why that tag is safe: it is a function of the file's bytes, not of the number or name, so guessing a
@@ -96,7 +97,7 @@ def redact_name(text: str, locale: str | None = None) -> tuple[str, bool]:
     something was replaced."""
     from ..pii.identifiers import identifier_pii
 
-    found = identifier_pii(_pack(locale), text)
+    found = identifier_pii(_pack(locale), text, strict=True)  # ids and file names: the high-recall policy
     if not found:
         return text, False
     spans: list[list[Any]] = []

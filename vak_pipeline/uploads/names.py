@@ -19,7 +19,7 @@ from ..layout import DataLayout
 from ..storage import atomic_write_json
 from .ids import file_stem, redact_name, shown_name, slugify
 
-NAME_MAP_VERSION = 1
+NAME_MAP_VERSION = 2  # 2: ids and file names cleaned by the strict identifier policy (pii.identifiers)
 
 
 def write_name_map(path: Path, rows: list[tuple[str | None, str, str]]) -> None:
@@ -79,7 +79,7 @@ def upload_name_issue(upload: str) -> Issue | None:
     from ..pii.identifiers import identifier_pii
     from .ids import _pack
 
-    found = identifier_pii(_pack(None), upload)
+    found = identifier_pii(_pack(None), upload, strict=True)
     if not found:
         return None
     what = ", ".join(f"a {f.type} at characters {f.start}-{f.end}" for f in found)

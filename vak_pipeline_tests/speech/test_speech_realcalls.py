@@ -60,8 +60,11 @@ def calls(tmp_path_factory) -> DataLayout:
 
 
 def records(layout: DataLayout) -> dict[str, dict]:
+    """Records by raw file name (the audio index maps it: `alaw` is a surname somewhere, so `alaw_call.wav` is
+    published under a cleaned name, uploads.ids)."""
     recs = [json.loads(x) for x in layout.conversations("real").read_text(encoding="utf-8").splitlines()]
-    return {r["meta"]["source_file"]: r for r in recs}
+    raw = {r.shown_file: r.source_file for r in read_audio_index(layout, "real")}
+    return {raw.get(r["meta"]["source_file"], r["meta"]["source_file"]): r for r in recs}
 
 
 def test_crosstalk_level_and_lag_are_measured_per_channel_from_the_audio():

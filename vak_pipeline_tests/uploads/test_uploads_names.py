@@ -177,3 +177,41 @@ def test_an_imported_chat_whose_id_is_a_devanagari_name_gets_the_file_tag(tmp_pa
     [rec] = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     assert rec["id"].startswith("up1-chats-text-")
     assert hashlib.sha256("देविका".encode()).hexdigest()[:8] not in rec["id"]
+
+
+def test_identifiers_get_the_high_recall_policy_any_countrys_top_name_is_cleaned():
+    """Issue 26: a lone surname of one country (`kurz`, `venkataraman`), a common-word surname (`klein`, `fox`,
+    `long`, `young`) is a name in a file name; ordinary identifier vocabulary stays readable."""
+    for caller in ("kurz.wav", "venkataraman.wav", "klein-order.wav", "fox_2026.wav", "long.wav", "young.wav",
+                   "park.wav", "lee.wav", "rose.wav", "bird.wav", "mary-long.wav"):
+        pub = public_file(caller, SHA)
+        assert pub.startswith("name") and pub != caller, (caller, pub)
+    assert public_file("klein-order.wav", SHA).startswith("name-order-")  # the word beside it stays
+    assert public_file("fox_2026.wav", SHA).startswith("name_2026-")
+    for clean in ("order.wav", "billing-march.wav", "support-call-03.wav", "sample-calls/call_001.flac",
+                  "support.messages.jsonl", "tickets.aidb.jsonl", "new-order.wav", "soporte.wav"):
+        assert public_file(clean, SHA) == clean
+
+
+def test_a_vocabulary_word_that_is_a_name_somewhere_is_a_name_beside_one():
+    """`sales` (a Brazilian surname), `march`, `li` (two letters) alone are no names; beside a first name
+    they are the rest of it. A number beside a vocabulary word does not make it a name."""
+    for pair in ("joao-sales.wav", "regine-april.wav", "wei-li.wav", "Hock-Yip.wav"):
+        assert public_file(pair, SHA).startswith("name-"), pair
+    assert public_file("sales-march.wav", SHA) == "sales-march.wav"
+    assert public_file("call_4155550123_billing.wav", SHA).startswith("call_phone_billing-")
+
+
+def test_cleaned_ids_pass_the_strict_recheck_and_stay_stable():
+    """The tag (consonants) is never read as a name, so validation's id check agrees with the id's maker."""
+    from vak_pipeline.locales import get_pack
+    from vak_pipeline.pii.identifiers import identifier_pii
+
+    for caller in ("kurz.wav", CALLER, "fox_2026.wav", "zelda-quarrington/call_4155550123.flac"):
+        conv = conversation_id("up1", caller, sha256=SHA)
+        assert identifier_pii(get_pack("en-US"), conv, strict=True) == [], conv
+        assert conversation_id("up1", caller, sha256=SHA) == conv
+    assert conversation_id("sample-chats", "support.messages.jsonl", record_id="chat-order-001") == \
+        "sample-chats-support-chat-order-001"
+    assert conversation_id("up1", "x.messages.jsonl", record_id="kelly.leonard", sha256=SHA).startswith(
+        "up1-x-name-")

@@ -13,7 +13,8 @@ Zipf >= 4.3 in English, unless it is a top-150 US/UK given name below Zipf 5 (wh
 name's own). "john", "mary" stay names; "mark", "will", "bill", "grace", "rose", "hope" are common.
 
 For identifiers (file names, speaker ids) the table also keeps `rare`: names of at least two countries that
-no word list knows as a word (`raghunathan`), so a lone surname in a file name is found (`_rare_names`).
+no word list knows as a word (`raghunathan`), so a lone surname in a file name is found (`_rare_names`), and
+the high-recall identifier policy's two lists, `ident` and `ident_words` (`_identifier_names`).
 
 The table is a function of the names-dataset version and the constants below: `fingerprint()` names
 both and goes into the redaction stage's cache key, so a new table re-redacts once.
@@ -55,7 +56,15 @@ HOME_LANGUAGES = {"DE": "de", "AT": "de", "CH": "de", "ES": "es", "MX": "es", "A
                   "PE": "es", "FR": "fr", "BE": "fr", "IT": "it", "PT": "pt", "BR": "pt", "NL": "nl", "SE": "sv",
                   "PL": "pl", "TR": "tr", "ID": "id", "MY": "ms", "BN": "ms", "DK": "da", "NO": "nb", "FI": "fi",
                   "RO": "ro", "CZ": "cs", "HU": "hu", "PH": "fil", "VN": "vi"}
-TABLE_VERSION = 4
+# the identifier policy (`_identifier_names`): a name of any country's top IDENT_RANK, unless ordinary vocabulary
+IDENT_RANK, IDENT_MIN_LEN = 10000, 2
+IDENT_LANGUAGES = ("en", "de", "fr", "es")  # the languages of call-recorder and CRM export vocabulary
+IDENT_HOMES = ("US", "GB", "CA", "AU", "IE", "NZ", "DE", "AT", "CH", "FR", "BE", "ES", "MX", "AR", "CO", "CL", "PE")
+IDENT_WORD_ZIPF = 3.0  # a frequent word of those languages, unless a top name where they are spoken:
+IDENT_HOME_RANKS = ((5.0, 300), (4.0, 500), (0.0, 1000))  # the more frequent the word, the higher it must rank
+IDENT_WEAK_ZIPF, IDENT_WEAK_RANK = 2.0, 1000  # an English word that is no country's top-1000 name (`cust`, `csv`)
+IDENT_FUNCTION_WORDS = 100  # the most frequent English words (`to`, `in`, `new`, `will`) are never names
+TABLE_VERSION = 5
 
 _LATIN = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")
 _HAN = re.compile(r"^[\u4e00-\u9fff]{2,3}$")
@@ -81,7 +90,8 @@ def fingerprint() -> str:
     key = json.dumps(
         [TABLE_VERSION, _dataset_version(), COUNTRIES, MAX_RANK, COMMON_ZIPF, NAME_FIRST_RANK, NAME_FIRST_ZIPF,
          RARE_RANK, RARE_COUNTRIES, RARE_MIN_LEN, RARE_EN_ZIPF, RARE_OTHER_ZIPF, STOP_LANGUAGES, HOME_RANK,
-         sorted(HOME_LANGUAGES.items()), _wordfreq_version()]
+         sorted(HOME_LANGUAGES.items()), _wordfreq_version(), IDENT_RANK, IDENT_MIN_LEN, IDENT_LANGUAGES,
+         IDENT_HOMES, IDENT_WORD_ZIPF, IDENT_HOME_RANKS, IDENT_WEAK_ZIPF, IDENT_WEAK_RANK, IDENT_FUNCTION_WORDS]
     )
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
@@ -99,10 +109,13 @@ def derive() -> dict:
     out: dict = {"fingerprint": fingerprint(), "first": {}, "last": {}, "han_given": {}, "han_family": {}, "deva": {}}
     spread: dict[str, int] = {}  # lower-cased Latin name -> countries where it ranks in the top RARE_RANK
     homes: dict[str, set[str]] = {}  # ... -> languages of the countries where it is a top-HOME_RANK name
+    ident_best: dict[str, list[int]] = {}  # lower-cased Latin name -> [best rank anywhere, best rank in IDENT_HOMES]
     for kind in ("first", "last"):
         with gzip.open(root / f"{kind}_names.pkl.gz", "rb") as fh:
             table = pickle.load(fh)
         for name, info in table.items():
+            if len(name) >= IDENT_MIN_LEN and name.isascii() and name.isalpha():
+                _keep_best(ident_best, name.lower(), info.get("rank") or {})
             if len(name) >= RARE_MIN_LEN and _LATIN.match(name) and name.isalpha():
                 all_ranks = info.get("rank") or {}
                 n = sum(1 for r in all_ranks.values() if r and r <= RARE_RANK)
@@ -130,7 +143,56 @@ def derive() -> dict:
     out["common"] = sorted(_common_words(out["first"], out["last"]))
     out["english"] = sorted(_english_words(out["first"], out["last"]))
     out["rare"] = sorted(_rare_names(spread, homes))
+    ident, ident_words = _identifier_names(ident_best)
+    out["ident"], out["ident_words"] = sorted(ident), sorted(ident_words)
     return out
+
+
+def _keep_best(best: dict[str, list[int]], key: str, ranks: dict[str, int]) -> None:
+    top = [r for r in ranks.values() if r]
+    if not top:
+        return
+    home = [r for c, r in ranks.items() if r and c in IDENT_HOMES]
+    slot = best.setdefault(key, [min(top), min(home, default=10**9)])
+    slot[0], slot[1] = min(slot[0], min(top)), min(slot[1], min(home, default=10**9))
+
+
+def _identifier_names(best: dict[str, list[int]]) -> tuple[set[str], set[str]]:
+    """(names, ordinary words that are names somewhere) for identifiers: file and folder names, speaker ids,
+    record ids. Why a policy of its own: an identifier is a few tokens with no sentence around them, and an
+    over-cleaned token only costs readability, while a missed one publishes a caller's name. So every token that
+    any names-dataset country ranks in its top IDENT_RANK as a first or last name is a name, unless it is
+    ordinary identifier vocabulary. That vocabulary is derived, not listed by hand:
+    - a word of wordfreq's IDENT_LANGUAGES (the languages of call-recorder and CRM exports) at Zipf >=
+      IDENT_WORD_ZIPF that no country where they are spoken (IDENT_HOMES) ranks high as a name (in its top 300
+      for a word at Zipf >= 5, top 500 from Zipf 4, top 1000 below: IDENT_HOME_RANKS): `order`, `billing`,
+      `march`, `call`, `sales`, `soporte`, `english` stay; `long`, `young`, `rose`, `park`, `lee`, `fox`, `bird`,
+      `klein`, `kurz` (top names of the US, GB, DE, AT) are names;
+    - an English word at Zipf >= IDENT_WEAK_ZIPF that no country ranks in its top IDENT_WEAK_RANK (`cust`, `csv`:
+      noise of the name lists);
+    - the IDENT_FUNCTION_WORDS most frequent English words (`to`, `in`, `new`, `will`);
+    - month and weekday names and their abbreviations (`calendar`, in the C locale).
+    The second list holds the vocabulary words that are names somewhere: such a word beside a name is taken as
+    part of it (`joao-sales`, `april-young`), alone it stays (`billing-march.wav`)."""
+    import calendar
+
+    import wordfreq
+
+    freq = {lang: wordfreq.get_frequency_dict(lang) for lang in IDENT_LANGUAGES}
+    word_min, weak_min = 10 ** (IDENT_WORD_ZIPF - 9), 10 ** (IDENT_WEAK_ZIPF - 9)
+    fixed = set(wordfreq.top_n_list("en", IDENT_FUNCTION_WORDS))
+    fixed |= {m.lower() for m in (*calendar.month_name, *calendar.month_abbr, *calendar.day_name,
+                                  *calendar.day_abbr) if m}
+    names, words = set(), set()
+    for t, (anywhere, home) in best.items():
+        if anywhere > IDENT_RANK:
+            continue
+        f = max(freq[lang].get(t, 0.0) for lang in IDENT_LANGUAGES)
+        home_rank = next((r for z, r in IDENT_HOME_RANKS if f >= 10 ** (z - 9)), IDENT_HOME_RANKS[-1][1])
+        word = (t in fixed or (f >= word_min and home > home_rank)
+                or (anywhere > IDENT_WEAK_RANK and freq["en"].get(t, 0.0) >= weak_min))
+        (words if word else names).add(t)
+    return names, words
 
 
 def _rare_names(spread: dict[str, int], homes: dict[str, set[str]]) -> set[str]:
@@ -199,6 +261,8 @@ class NameLexicon:
     common: frozenset[str] = frozenset()
     english: frozenset[str] = frozenset()
     rare: frozenset[str] = frozenset()  # rare Latin names of many countries, for identifiers (`_rare_names`)
+    ident: frozenset[str] = frozenset()  # names for identifiers, high recall (`_identifier_names`)
+    ident_words: frozenset[str] = frozenset()  # identifier vocabulary that is a name somewhere (ditto)
 
     @property
     def empty(self) -> bool:
@@ -231,6 +295,8 @@ def _from_json(data: dict) -> NameLexicon:
         frozenset(data["common"]),
         frozenset(data.get("english", ())),
         frozenset(data.get("rare", ())),
+        frozenset(data.get("ident", ())),
+        frozenset(data.get("ident_words", ())),
     )
 
 
