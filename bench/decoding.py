@@ -2,7 +2,9 @@
 
 Measured in one process, alternating (round 1: every method, round 2: every method, ...), so machine load
 hits all of them alike; the model is loaded once, outside the timings. Per method: x real time (channel
-audio seconds / decode seconds, best round) and WER against the calls' script text:
+audio seconds / decode seconds, best round), the process CPU seconds it took (best round) and their ratio to the
+previous default's (on a shared machine under load the wall ratio swings with the neighbours' work, 0.4x-1.9x for
+the same two decodings in two runs; CPU seconds much less), and WER against the calls' script text:
 - previous default (the "before" of issue 33, and the reference of every ratio): the stage as it decoded
   before batching, i.e. `Transcriber.transcribe_channels` at batch_size 1 and beam 5 (faster-whisper's
   sequential `WhisperModel.transcribe` per channel, its default Silero VAD, word timestamps, the seeded

@@ -58,7 +58,9 @@ class AsrSettings(BaseModel):
                               "last word from which that remainder is decoded again.")
     tail_pack: bool = Field(default=False, description="Batched decoding: in a tail round, the remainders of one "
                             "channel are joined into as few windows of at most 30 s as they fit in (the encoder pads "
-                            "every window to 30 s, so a remainder alone costs a whole window); off = one window each.")
+                            "every window to 30 s, so a remainder alone costs a whole window); off = one window "
+                            "each. Off by default: on the bench's calls a channel seldom leaves two remainders in "
+                            "one round, and it saved no time beyond the noise there (bench/decoding.py).")
     language: str | None = Field(default=None, description="None = detect; forced to 'en' for English-only models.")
     vad_filter: bool = Field(default=True, description="Silero VAD (bundled with faster-whisper): skips the "
                              "long silences of a stereo channel while the other party talks; faster and fewer "
