@@ -2,7 +2,9 @@
 
 Measured in one process, alternating (round 1: every method, round 2: every method, ...), so machine load
 hits all of them alike; the model is loaded once, outside the timings. Per method: x real time (channel
-audio seconds / decode seconds, best round) and WER against the calls' script text:
+audio seconds / decode seconds, best round), the process CPU seconds it took (best round) and their ratio to the
+previous default's (on a shared machine under load the wall ratio swings with the neighbours' work, 0.4x-1.9x for
+the same two decodings in two runs; CPU seconds much less), and WER against the calls' script text:
 - previous default (the "before" of issue 33, and the reference of every ratio): the stage as it decoded
   before batching, i.e. `Transcriber.transcribe_channels` at batch_size 1 and beam 5 (faster-whisper's
   sequential `WhisperModel.transcribe` per channel, its default Silero VAD, word timestamps, the seeded
@@ -55,9 +57,14 @@ def own_speech_seconds(data: np.ndarray, sr: int, ch: int, frame_s: float = 0.05
 
 
 def label(settings) -> str:
-    """The decoding settings a stage row is named by."""
-    return f"batch {settings.batch_size}, beam {settings.beam_size}" + (
-        ", timestamp tokens" if settings.batch_size > 1 and settings.timestamp_tokens else "")
+    """The decoding settings a stage row is named by (and any decoding field that differs from its default)."""
+    from vak_pipeline.speech.asr import AsrSettings
+
+    named = {"batch_size", "beam_size", "timestamp_tokens", "device", "cpu_threads", "model", "compute_type"}
+    base = AsrSettings()
+    more = [f"{k} {v}" for k, v in settings.model_dump().items() if k not in named and v != getattr(base, k)]
+    return ", ".join([f"batch {settings.batch_size}, beam {settings.beam_size}"]
+                     + (["timestamp tokens"] if settings.batch_size > 1 and settings.timestamp_tokens else []) + more)
 
 
 def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2, variants=()) -> list[dict]:
@@ -126,14 +133,16 @@ def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2
     for v in variants:
         methods[f"variant ({label(v)}, gate, clean-up)"] = lambda v=v: stage(True, Transcriber(v))
     times: dict[str, list[float]] = {k: [] for k in methods}
+    cpu: dict[str, list[float]] = {k: [] for k in methods}  # process CPU seconds: what load on a shared machine hides
     texts: dict[str, list] = {}
     for _ in range(repeats):
         for name, fn in methods.items():
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             texts[name] = fn()
             times[name].append(time.perf_counter() - t0)
+            cpu[name].append(time.process_time() - c0)
     ref = " ".join(c.refs[ch] for c, *_ in loaded for ch in sorted(c.refs))
-    base = min(times[before])
+    base, base_cpu = min(times[before]), min(cpu[before])
     note = f"{len(calls)} calls, {audio_s:.0f} s channel audio, {settings.engine()} {settings.resolved_device()}"
     rows = []
     for name in methods:
@@ -141,7 +150,8 @@ def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2
         best = min(times[name])
         rows.append(row(bench, f"decoding: {name}", round(audio_s / best, 2), "x real time",
                         round(audio_s / base, 2), round(base / best, 2),
-                        f"WER {wer(ref, hyp):.4f}; reference = previous default; {note}"))
+                        f"WER {wer(ref, hyp):.4f}; CPU {min(cpu[name]):.1f} s, {base_cpu / min(cpu[name]):.2f}x the "
+                        f"previous default's; reference = previous default; {note}"))
     own = [own_speech_seconds(data, sr, ch) for _c, data, sr, chs, _x, _g in loaded for ch in chs]
     per = [x for inp in inputs for x in inp]
     decoded, speech, skipped = (sum(getattr(x, k) for x in per) for k in ("decoded_s", "speech_s", "skipped_s"))

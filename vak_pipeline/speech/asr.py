@@ -56,6 +56,11 @@ class AsrSettings(BaseModel):
                              "then: a line of the cross-talk fixture xtalk_16db).")
     tail_min_s: float = Field(default=1.5, ge=0.0, description="Seconds of VAD speech left after a batched window's "
                               "last word from which that remainder is decoded again.")
+    tail_pack: bool = Field(default=False, description="Batched decoding: in a tail round, the remainders of one "
+                            "channel are joined into as few windows of at most 30 s as they fit in (the encoder pads "
+                            "every window to 30 s, so a remainder alone costs a whole window); off = one window "
+                            "each. Off by default: on the bench's calls a channel seldom leaves two remainders in "
+                            "one round, and it saved no time beyond the noise there (bench/decoding.py).")
     language: str | None = Field(default=None, description="None = detect; forced to 'en' for English-only models.")
     vad_filter: bool = Field(default=True, description="Silero VAD (bundled with faster-whisper): skips the "
                              "long silences of a stereo channel while the other party talks; faster and fewer "
@@ -301,6 +306,8 @@ class Transcriber:
         per_window = [list(segs) for segs in per_window]
         # a window decoded once loses what follows an early stop of the decoder (the sequential path seeks past its
         # last timestamp and goes on): what is left of such windows is decoded again, in rounds, this recording only
+        if self.settings.tail_pack:
+            return self._packed_tails(pipeline, xs, windows, per_window, inputs, labels, language)
         latest = {k: (w, per_window[k]) for k, w in enumerate(windows)}  # per window: what the last round decoded
         for _round in range(self.settings.tail_rounds):
             tails = {k: Window(channel=w.channel, pieces=rest) for k, (w, segs) in latest.items()
@@ -316,6 +323,34 @@ class Transcriber:
         out: list[Segment] = []
         for w, segs in zip(windows, per_window, strict=True):
             out += self._segments(segs, labels[w.channel], language)
+        return out, inputs
+
+    def _packed_tails(self, pipeline: Any, xs: list[np.ndarray], windows: list[Window], per_window: list[list[Any]],
+                      inputs: list[ChannelInput], labels: list[int | None], language: str | None
+                      ) -> tuple[list[Segment], list[ChannelInput]]:
+        """Tail rounds with the remainders of each channel joined into shared windows (AsrSettings.tail_pack); the
+        segments of each channel come out in time order."""
+        by_channel: dict[int, list[Any]] = {}
+        latest = list(zip(windows, per_window, strict=True))
+        for w, segs in latest:
+            by_channel.setdefault(w.channel, []).extend(segs)
+        for _round in range(self.settings.tail_rounds):
+            rests: dict[int, list[dict]] = {}
+            for w, segs in latest:
+                if rest := remainder(w.pieces, last_word_end(segs), self.settings.tail_min_s):
+                    rests.setdefault(w.channel, []).extend(rest)
+            tails = [Window(channel=ch, pieces=group) for ch in sorted(rests)
+                     for group in join_pieces(sorted(rests[ch], key=lambda p: p["start"]))]
+            if not tails:
+                break
+            decoded, _language = self._decode_round(pipeline, xs, tails)
+            latest = list(zip(tails, decoded, strict=True))
+            for w, segs in latest:
+                by_channel[w.channel].extend(segs)
+                inputs[w.channel].redecoded_s = round(inputs[w.channel].redecoded_s + w.seconds(), 3)
+        out: list[Segment] = []
+        for ch in sorted(by_channel):
+            out += self._segments(sorted(by_channel[ch], key=lambda s: s.start), labels[ch], language)
         return out, inputs
 
     def _decode_round(self, pipeline: Any, xs: list[np.ndarray], windows: list[Window]

@@ -318,6 +318,34 @@ def test_a_window_whose_decoder_stops_early_gets_what_is_left_decoded_again_in_r
     assert settings.fingerprint() != settings.model_copy(update={"tail_min_s": 3.0}).fingerprint()
 
 
+def test_packed_tails_join_the_remainders_of_one_channel_into_one_window_and_keep_words_in_time_order(monkeypatch):
+    """Two windows (10 s and 21 s of speech, 31 s together) both stop early: their remainders (29.2 s) fit one window,
+    so each tail round costs one encoder pass instead of two; words come out in time order, none twice."""
+    import faster_whisper
+
+    monkeypatch.setattr(faster_whisper, "BatchedInferencePipeline", _StopsEarly)
+    monkeypatch.setattr(asr, "load_model", lambda settings: type("M", (), {"model": type("C", (), {
+        "is_multilingual": False})()})())
+    x = np.random.default_rng(0).standard_normal(51 * 16000).astype(np.float32) * 0.1
+    cut = [[(10.0, 30.0)]]  # speech 0-10 s and 30-51 s: two windows
+    settings = AsrSettings(batch_size=8, vad_filter=False, device="cpu", tail_rounds=2, tail_min_s=1.5)
+
+    _StopsEarly.calls = []
+    apart, _ = Transcriber(settings).transcribe_channels([x], 16000, cut, [0])
+    assert [len(c) for c in _StopsEarly.calls] == [2, 2, 2]  # every remainder a window of its own
+
+    _StopsEarly.calls = []
+    packed, (inp,) = Transcriber(settings.model_copy(update={"tail_pack": True})).transcribe_channels(
+        [x], 16000, cut, [0])
+    assert [len(c) for c in _StopsEarly.calls] == [2, 1, 1]
+    assert _StopsEarly.calls[1][0]["end"] - _StopsEarly.calls[1][0]["start"] == pytest.approx(9.1 + 20.1)
+    starts = [w.start for s in packed for w in s.words]
+    assert starts == sorted(starts) and len(set(starts)) == len(starts) == 8
+    assert {s.start for s in apart} >= {0.1, 30.1} <= {s.start for s in packed}  # the first pass is the same
+    assert inp.redecoded_s == pytest.approx(29.2 + 28.3)
+    assert settings.fingerprint() != settings.model_copy(update={"tail_pack": True}).fingerprint()
+
+
 @pytest.mark.slow
 def test_tiny_en_stopping_early_in_a_window_of_xtalk_16db_loses_no_line():
     """Decoded once, the agent's last window of the cross-talk fixture stops after "... and well." and its last line
