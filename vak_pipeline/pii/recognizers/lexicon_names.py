@@ -299,7 +299,9 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                 nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
                 # an unknown word before a listed surname is a given name: "charulata mehrotra"
                 pair = j > i and keys[j] in last and keys[j] in plain_set
-                if (strong_before(i) or nxt in _STRONG_NEXT or pair or (caps[i] and cue_before(i))
+                # (a weak cue takes only a plain capitalised word: not a brand written in camel case, "SunCare")
+                if (strong_before(i) or nxt in _STRONG_NEXT or pair
+                        or (caps[i] and toks[i][2].istitle() and cue_before(i))
                         or (all(words[k] in _FILLERS for k in range(i)) and i > 0 and cue_after(j))):
                     s, e = toks[i][0], toks[j][1]
                     yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
