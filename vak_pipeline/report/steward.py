@@ -415,18 +415,42 @@ def training_warnings(s: StewardSummary) -> list[str]:
 
 
 def _conversation_index(manifest: Path) -> dict[str, tuple[str, str, float]]:
-    """conv id -> (upload, source, real audio seconds) of a manifest."""
+    """conv id -> (upload, source, real audio seconds) of a manifest.
+
+    A light JSON pass (issue 34: the report reads two whole manifests): the model validates only a line whose
+    id, source or duration is not of its type; a line the model refuses is left out, as before."""
     from ..rules.origin import record_origin
+    from ..schema import VakRecord
 
     out: dict[str, tuple[str, str, float]] = {}
     if not manifest.is_file():
         return out
-    for _line, record, _err in iter_records(manifest):
-        if record is None:
+    for jl in iter_jsonl(manifest):
+        value = jl.value
+        if not _light_fields_ok(value):
+            try:
+                value = VakRecord.model_validate(value).model_dump(mode="json") if isinstance(value, dict) else None
+            except ValidationError:
+                value = None
+        if value is None:
             continue
-        secs = record.audio.duration_s if record_kind(record) == "audio" and record.audio is not None else 0.0
-        out[record.id] = (record_origin(record).upload or "(unknown)", record.meta.source, secs)
+        audio = value.get("audio")
+        secs = float(audio["duration_s"]) if record_kind(value) == "audio" else 0.0
+        out[value["id"]] = (record_origin(value).upload or "(unknown)", value["meta"]["source"], secs)
     return out
+
+
+def _light_fields_ok(value: Any) -> bool:
+    """The fields `_conversation_index` reads are there with their types (a validated manifest's line)."""
+    if not isinstance(value, dict) or not isinstance(value.get("id"), str) or not value["id"]:
+        return False
+    meta, audio = value.get("meta"), value.get("audio")
+    if not isinstance(meta, dict) or not isinstance(meta.get("source"), str):
+        return False
+    if audio is None:
+        return True
+    return isinstance(audio, dict) and isinstance(audio.get("duration_s"), int | float) \
+        and not isinstance(audio.get("duration_s"), bool)
 
 
 def release_changes(layout: DataLayout) -> dict[str, Any]:

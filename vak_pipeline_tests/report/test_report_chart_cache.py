@@ -69,3 +69,22 @@ def test_a_bumped_report_version_draws_every_chart_again(tmp_path, monkeypatch):
     assert steward.last_charts == {"drawn": len(_charts_in(files)), "reused": 0}
     stored = list((DataLayout.at(root).publish_cache / "report_charts").glob("*.png"))
     assert len(stored) == len(_charts_in(files))  # the old version's charts were removed
+
+
+@pytest.mark.timeout(300)
+def test_release_changes_count_what_a_delivery_adds_by_upload_and_source(tmp_path):
+    from vak_pipeline.quality import recordings as quality
+    from vak_pipeline.release import begin_candidate
+    from vak_pipeline.rules.publish import publish_manifest
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 4)
+    _publish(root)
+    _upload(root, "delivery-2", 4)
+    candidate = begin_candidate(DataLayout.at(root))
+    publish_manifest(candidate, [candidate.manifest_input(u) for u in candidate.uploads()],
+                     extra_rules=quality.quality_rules(candidate, quality.QualityThresholds()))
+    changes = steward.release_changes(candidate)
+    assert changes["previous_manifest_hash"] is not None
+    assert [(r["upload"], r["added"], r["removed"], r["added_s"]) for r in changes["rows"]] == [
+        ("delivery-2", 4, 0, 6.0)]  # two of its four conversations are 3 s calls
