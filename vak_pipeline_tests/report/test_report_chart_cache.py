@@ -88,3 +88,12 @@ def test_release_changes_count_what_a_delivery_adds_by_upload_and_source(tmp_pat
     assert changes["previous_manifest_hash"] is not None
     assert [(r["upload"], r["added"], r["removed"], r["added_s"]) for r in changes["rows"]] == [
         ("delivery-2", 4, 0, 6.0)]  # two of its four conversations are 3 s calls
+    # a record left out is removed; a record whose line changed (same id) is neither added nor removed
+    lines = candidate.manifest.read_bytes().splitlines(keepends=True)
+    first = [i for i, line in enumerate(lines) if b'"delivery-1-c' in line]
+    lines[first[1]] = lines[first[1]].replace(b"hello my", b"hallo my")
+    del lines[first[0]]
+    candidate.manifest.write_bytes(b"".join(lines))
+    changes = steward.release_changes(candidate)
+    assert [(r["upload"], r["added"], r["removed"], r["added_s"]) for r in changes["rows"]] == [
+        ("delivery-1", 0, 1, 0.0), ("delivery-2", 4, 0, 6.0)]
