@@ -21,6 +21,7 @@ import bisect
 import contextlib
 import csv
 import functools
+import hashlib
 import io
 import json
 import os
@@ -43,6 +44,7 @@ from ..schema import RedactionLog
 from ..speech.cleanup import cleanup_counts
 from ..splits import DEFAULT_RATIOS, SplitStore, check_splits, iter_summaries, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
+from .chart_cache import ChartCache
 from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, build_funnel
 from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
@@ -51,6 +53,7 @@ from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, ad
 REPORT_VERSION = "3"
 CONV_EDGES = [0, 15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600]
 TURN_EDGES = [0, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60]
+last_charts: dict[str, int] = {}  # the latest report's charts: drawn by matplotlib, reused from the store
 
 
 class ReportSettings(BaseModel):
@@ -412,19 +415,63 @@ def training_warnings(s: StewardSummary) -> list[str]:
     return out
 
 
-def _conversation_index(manifest: Path) -> dict[str, tuple[str, str, float]]:
-    """conv id -> (upload, source, real audio seconds) of a manifest."""
+def _line_digests(manifest: Path) -> set[bytes]:
+    """The digests of a manifest's lines (as iter_jsonl reads them): what two manifests hold alike."""
+    if not manifest.is_file():
+        return set()
+    return {hashlib.blake2b(jl.raw, digest_size=16).digest() for jl in iter_jsonl(manifest, parse=False) if jl.raw}
+
+
+def _conversation_index(manifest: Path, skip: set[bytes] | None = None,
+                        seen: set[bytes] | None = None) -> dict[str, tuple[str, str, float]]:
+    """conv id -> (upload, source, real audio seconds) of a manifest's lines whose digest is not in `skip`
+    (lines the other manifest holds byte for byte: neither added nor removed); `seen` gets every line's digest.
+
+    A light JSON pass (issue 34: the report compares two whole manifests): only the lines that differ are
+    parsed, and the model validates only a line whose id, source or duration is not of its type; a line the
+    model refuses is left out, as before. Ids are unique in a validated manifest, so an id on a line both
+    hold is on no other line."""
     from ..rules.origin import record_origin
+    from ..schema import VakRecord
 
     out: dict[str, tuple[str, str, float]] = {}
     if not manifest.is_file():
         return out
-    for _line, record, _err in iter_records(manifest):
-        if record is None:
+    for jl in iter_jsonl(manifest, parse=False):
+        if not jl.raw:
             continue
-        secs = record.audio.duration_s if record_kind(record) == "audio" and record.audio is not None else 0.0
-        out[record.id] = (record_origin(record).upload or "(unknown)", record.meta.source, secs)
+        digest = hashlib.blake2b(jl.raw, digest_size=16).digest()
+        if seen is not None:
+            seen.add(digest)
+        if skip is not None and digest in skip:
+            continue
+        try:
+            value = json.loads(jl.raw)
+        except ValueError:
+            continue
+        if not _light_fields_ok(value):
+            try:
+                value = VakRecord.model_validate(value).model_dump(mode="json") if isinstance(value, dict) else None
+            except ValidationError:
+                value = None
+        if value is None:
+            continue
+        secs = float(value["audio"]["duration_s"]) if record_kind(value) == "audio" else 0.0
+        out[value["id"]] = (record_origin(value).upload or "(unknown)", value["meta"]["source"], secs)
     return out
+
+
+def _light_fields_ok(value: Any) -> bool:
+    """The fields `_conversation_index` reads are there with their types (a validated manifest's line)."""
+    if not isinstance(value, dict) or not isinstance(value.get("id"), str) or not value["id"]:
+        return False
+    meta, audio = value.get("meta"), value.get("audio")
+    if not isinstance(meta, dict) or not isinstance(meta.get("source"), str):
+        return False
+    if audio is None:
+        return True
+    return isinstance(audio, dict) and isinstance(audio.get("duration_s"), int | float) \
+        and not isinstance(audio.get("duration_s"), bool)
 
 
 def release_changes(layout: DataLayout) -> dict[str, Any]:
@@ -432,7 +479,10 @@ def release_changes(layout: DataLayout) -> dict[str, Any]:
     published = layout.published()
     if not layout.is_candidate or not published.manifest.is_file():
         return {"previous_manifest_hash": None, "rows": []}
-    new, old = _conversation_index(layout.manifest), _conversation_index(published.manifest)
+    before = _line_digests(published.manifest)
+    now: set[bytes] = set()
+    new = _conversation_index(layout.manifest, skip=before, seen=now)
+    old = _conversation_index(published.manifest, skip=now)
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for ids, here, sign in ((new.keys() - old.keys(), new, "added"), (old.keys() - new.keys(), old, "removed")):
         for cid in ids:
@@ -466,36 +516,14 @@ def _trim(labels: list[str], counts: list[int]) -> tuple[list[str], list[int]]:
     return labels[nz[0]:nz[-1] + 1], counts[nz[0]:nz[-1] + 1]
 
 
-def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str, str]]:
-    """(file name, caption, section id) of every PNG chart written; a chart with no data is not drawn.
-
-    The caption is the figure's only title (the page prints it once, under the image); count axes are integers."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-    from matplotlib.ticker import MaxNLocator
-
-    made: list[tuple[str, str, str]] = []
-    for stale in out.glob("*.png"):  # a chart dropped since the last build must not linger
-        stale.unlink()
-
-    def save(fig: Any, ax: Any, name: str, caption: str, section: str, xlabel: str) -> None:
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("count")
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-        atomic_write_bytes(out / name, _png(fig))
-        made.append((name, caption, section))
+def _chart_specs(s: StewardSummary) -> list[dict[str, Any]]:
+    """What every chart plots (data only, JSON): a chart is drawn from its spec alone, so its spec is its key."""
+    specs: list[dict[str, Any]] = []
 
     def bar(name: str, caption: str, labels: list[str], values: list[int], xlabel: str, section: str) -> None:
-        if not any(values):
-            return
-        fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
-        ax.bar(range(len(values)), values, color="#4C72B0")
-        ax.set_xticks(range(len(values)), labels, rotation=35 if len(labels) > 6 else 0,
-                      ha="right" if len(labels) > 6 else "center", fontsize=8)
-        save(fig, ax, name, caption, section, xlabel)
+        if any(values):
+            specs.append({"kind": "bar", "name": name, "caption": caption, "section": section, "xlabel": xlabel,
+                          "labels": list(labels), "values": list(values)})
 
     for name, caption, hist in (
         ("conversation_durations.png", "Recording duration, seconds (real recordings)", s.conv_hist),
@@ -517,15 +545,52 @@ def _charts(s: StewardSummary, out: Path) -> list[tuple[str, str, str]]:
         groups = [(n, g.dist[measure]) for n, g in sorted(s.turn_taking.by_split.items()) if g.dist[measure].count]
         if not groups:
             continue
+        specs.append({"kind": "hist", "name": f"turn_taking_{measure}.png", "section": "turn-taking",
+                      "caption": f"{title} by split, seconds (real recordings)", "xlabel": "seconds",
+                      "groups": [[n, d.count, [[x, c] for x, c in d.values()]] for n, d in groups]})
+    return specs
+
+
+def _draw(spec: dict[str, Any]) -> bytes:
+    """One chart's PNG from its spec. The caption is the figure's only title (the page prints it once, under
+    the image); count axes are integers."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
+    if spec["kind"] == "bar":
+        labels, values = spec["labels"], spec["values"]
+        ax.bar(range(len(values)), values, color="#4C72B0")
+        ax.set_xticks(range(len(values)), labels, rotation=35 if len(labels) > 6 else 0,
+                      ha="right" if len(labels) > 6 else "center", fontsize=8)
+    else:
         # the binned values, expanded back to points at their bin centres, binned again to fit the data
-        points = {n: np.repeat([x for x, _ in d.values()], [c for _, c in d.values()]) for n, d in groups}
+        points = {n: np.repeat([x for x, _ in vals], [c for _, c in vals]) for n, _count, vals in spec["groups"]}
         every = np.concatenate(list(points.values()))
         edges = np.histogram_bin_edges(every, bins=min(20, max(3, int(np.sqrt(every.size)))))
-        fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
-        ax.hist([points[n] for n, _ in groups], bins=edges, label=[f"{n} (n={d.count})" for n, d in groups])
+        ax.hist([points[n] for n, _c, _v in spec["groups"]], bins=edges,
+                label=[f"{n} (n={count})" for n, count, _v in spec["groups"]])
         ax.legend(fontsize=8)
-        save(fig, ax, f"turn_taking_{measure}.png", f"{title} by split, seconds (real recordings)", "turn-taking",
-             "seconds")
+    ax.set_xlabel(spec["xlabel"])
+    ax.set_ylabel("count")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    return _png(fig)
+
+
+def _charts(s: StewardSummary, out: Path, cache: ChartCache | None = None) -> list[tuple[str, str, str]]:
+    """(file name, caption, section id) of every PNG chart written; a chart with no data is not drawn, and one
+    whose plotted data, REPORT_VERSION and matplotlib are those of a stored chart is copied from `cache`."""
+    cache = cache or ChartCache(None, REPORT_VERSION)
+    made: list[tuple[str, str, str]] = []
+    for stale in out.glob("*.png"):  # a chart dropped since the last build must not linger
+        stale.unlink()
+    for spec in _chart_specs(s):
+        atomic_write_bytes(out / spec["name"], cache.png(spec, _draw))
+        made.append((spec["name"], spec["caption"], spec["section"]))
     return made
 
 
@@ -1009,7 +1074,11 @@ def build_steward_report(
             closing.callback(splits.close)
         funnel = build_funnel(layout, splits)
     verdict = release_verdict(s, funnel, read_verdict(layout))
-    charts = _charts(s, out)
+    chart_cache = ChartCache(layout.publish_cache / "report_charts", REPORT_VERSION)
+    charts = _charts(s, out, chart_cache)
+    chart_cache.close()
+    last_charts.clear()
+    last_charts.update(drawn=chart_cache.drawn, reused=chart_cache.reused)
     tables = _tables(s, funnel, verdict, layout, settings)
     report = StewardReport(out, s, funnel, verdict)
     atomic_write_text(report.markdown, _markdown(s, verdict, tables, charts, settings))
