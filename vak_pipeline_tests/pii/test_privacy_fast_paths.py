@@ -11,6 +11,7 @@ import pytest
 
 from vak_pipeline.locales import get_pack
 from vak_pipeline.pii.recognizers import find_pii, spoken_digits
+from vak_pipeline_tests.pii.scoring import names as _names
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 
@@ -28,10 +29,6 @@ def _variants(text: str) -> list[str]:
     does not align (İ, the Kelvin sign K) and an apostrophe."""
     return [text, text.title(), text + " I asked Priya about it", text.replace("k", "\u212a"),
             "\u0130 " + text, text.replace(" ", " O'Brien ", 1), text.capitalize() + " Thanks, Rahul."]
-
-
-def _names(locale: str, text: str) -> list[tuple[int, int]]:
-    return [(m.start, m.end) for m in find_pii(get_pack(locale), text) if m.type == "person_name"]
 
 
 @pytest.mark.parametrize(("locale", "text"), [

@@ -9,8 +9,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from vak_pipeline.locales import get_pack
-from vak_pipeline.pii.recognizers import find_pii
+from vak_pipeline_tests.pii.scoring import counts as _counts
+from vak_pipeline_tests.pii.scoring import precision_recall as _pr
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 STRUCTURED = {
@@ -55,29 +55,6 @@ def test_the_committed_set_is_the_generators_output_and_covers_six_locales():
     for r in rows:
         for s in r["spans"]:
             assert r["text"][s["start"] : s["end"]].strip(), r["id"]
-
-
-def _counts(rows: list[dict]) -> dict[str, Counter]:
-    c: dict[str, Counter] = {}
-    for r in rows:
-        gold = [(s["type"], s["start"], s["end"]) for s in r["spans"]]
-        used: set[int] = set()
-        for m in find_pii(get_pack(r["locale"]), r["text"]):
-            hit = next(
-                (i for i, (t, a, b) in enumerate(gold) if i not in used and t == m.type and m.start < b and a < m.end),
-                None,
-            )
-            c.setdefault(m.type, Counter())["fp" if hit is None else "tp"] += 1
-            if hit is not None:
-                used.add(hit)
-        for i, (t, _, _) in enumerate(gold):
-            if i not in used:
-                c.setdefault(t, Counter())["fn"] += 1
-    return c
-
-
-def _pr(c: Counter) -> tuple[float, float]:
-    return c["tp"] / max(c["tp"] + c["fp"], 1), c["tp"] / max(c["tp"] + c["fn"], 1)
 
 
 def test_the_test_split_meets_the_aims():

@@ -9,18 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from vak_pipeline.locales import get_pack
-from vak_pipeline.pii.recognizers import find_pii
-
-
-def _names(locale: str, text: str) -> list[tuple[int, int]]:
-    return [(m.start, m.end) for m in find_pii(get_pack(locale), text) if m.type == "person_name"]
-
-
-def _span(text: str, value: str) -> tuple[int, int]:
-    s = text.index(value)
-    return s, s + len(value)
-
+from vak_pipeline_tests.pii.scoring import names as _names
+from vak_pipeline_tests.pii.scoring import span as _span
 
 FOUND = [
     # after a field label
