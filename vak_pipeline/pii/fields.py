@@ -12,10 +12,13 @@ fields the pipeline itself writes from closed vocabularies, timestamps or its ow
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import BaseModel
 
 from ..locales.base import LocalePack
 from .identifiers import identifier_pii
@@ -91,8 +94,24 @@ def _walk(value: Any, path: tuple[str | int, ...], fixed: int) -> Iterator[Publi
 
 def findings(pack: LocalePack, s: PublishedString, names: tuple[str, ...] = (),
              persona: frozenset[str] = frozenset()) -> list[PiiFinding]:
-    """PII in one published string (type and range only). A speaker id, and a value with no white space (a
-    record id, a handle, a code: `kelly.leonard`, `cust-made-4`), is an identifier and gets the strict policy
-    (`pii.identifiers`); text, and keys (schema words: `lang`, `per`), get the text policy."""
-    strict = s.kind == "speaker" or (s.kind == "text" and not any(c.isspace() for c in s.text))
+    """PII in one published string (type and range only). A speaker id, a metadata key, and a value with no
+    white space (a record id, a handle, a code: `kelly.leonard`, `cust-made-4`), is an identifier and gets the
+    strict policy (`pii.identifiers`: `{"kurz": ...}` is a surname as a key too); text gets the text policy, and
+    so does a key that is a field name of the canonical record (`lang`, `source`: `schema_words`)."""
+    strict = s.kind == "speaker" or (s.kind == "key" and s.text.lower() not in schema_words()) or (
+        s.kind == "text" and not any(c.isspace() for c in s.text))
     return identifier_pii(pack, s.text, names, persona, strict=strict)
+
+
+@functools.cache
+def schema_words() -> frozenset[str]:
+    """Every field name (and alias) of the canonical record's models: keys a record's metadata reuses from the
+    format itself, never a person's name."""
+    from ..schema import record
+
+    words: set[str] = set()
+    for obj in vars(record).values():
+        if isinstance(obj, type) and issubclass(obj, BaseModel):
+            for name, f in obj.model_fields.items():
+                words.update(w.lower() for w in (name, f.alias) if w)
+    return frozenset(words)
