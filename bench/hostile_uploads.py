@@ -317,7 +317,10 @@ def _file_text(p: Path) -> str:
     if p.suffix == ".parquet":
         import pyarrow.parquet as pq
 
-        return json.dumps(pq.read_table(p).to_pylist(), default=str, ensure_ascii=False)
+        # embedded audio (an `audio.bytes` cell: FLAC or WAV) is sound, not text, like a .wav file: its
+        # compressed bytes spell short names by chance ("bee", "rio"); every other cell is read as text
+        return json.dumps(pq.read_table(p).to_pylist(), default=lambda v: "" if isinstance(v, bytes) else str(v),
+                          ensure_ascii=False)
     if p.suffix in (".wav", ".flac", ".png", ".tar", ".mp3"):
         return ""
     # an embedded image (`data:image/png;base64,...`, the steward report's charts) is bytes, not text
