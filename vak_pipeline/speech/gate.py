@@ -38,18 +38,16 @@ def bleed_only_regions(audio: np.ndarray, sample_rate: int, crosstalk: Crosstalk
     power = [SpanPower(audio[:, c], sample_rate) for c in (0, 1)]
     duration = audio.shape[0] / sample_rate
     centres = np.arange(FRAME_S / 2, duration, FRAME_S)
+    start, end = np.maximum(centres - SPAN_S / 2, 0.0), centres + SPAN_S / 2
     for ch in (0, 1):
         leak = crosstalk.leak_into(ch)
         if leak is None or not leak.detected:
             continue
         lag = (leak.lag_ms or 0.0) / 1000.0
-        flags = []
-        for t in centres:
-            a, b = max(t - SPAN_S / 2, 0.0), t + SPAN_S / 2
-            own, theirs = power[ch].db(a, b), power[leak.source].db(a - lag, b - lag)
-            flags.append(theirs >= SOURCE_MIN_DBFS and theirs - own >= settings.louder_db
-                         and own - (theirs + leak.level_db) <= settings.excess_db)
-        out[ch] = _runs(flags, duration)
+        own, theirs = power[ch].db_spans(start, end), power[leak.source].db_spans(start - lag, end - lag)
+        flags = ((theirs >= SOURCE_MIN_DBFS) & (theirs - own >= settings.louder_db)
+                 & (own - (theirs + leak.level_db) <= settings.excess_db))
+        out[ch] = _runs(flags.tolist(), duration)
     return out
 
 
