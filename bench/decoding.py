@@ -106,16 +106,18 @@ def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2
         """The stage's decoding and clean-up (the bleed word filter included), as text per channel; as in
         `speech.stage.transcribe_and_clean`, the gate and the clean-up share the call's one cross-talk measure."""
         from vak_pipeline.speech.cleanup import clean_segments
+        from vak_pipeline.speech.hallucination import ChannelLevels
 
         if transcriber is None:  # what the stage decodes now: its seconds are the ones reported below
             inputs.clear()
         out = []
         for _c, data, sr, chs, _xs, _gate, xt in loaded:
-            gate = bleed_only_regions(data, sr, xt) if gated and xt is not None else {}
+            levels = {c: ChannelLevels(data[:, c], sr) for c in range(data.shape[1])} if xt is not None else None
+            gate = bleed_only_regions(data, sr, xt, None, levels) if gated and xt is not None else {}
             cuts = [gate.get(ch, []) for ch in chs]
             segs, inp = (transcriber or tr).transcribe_channels([data[:, ch] for ch in chs], sr, cuts, chs)
             if xt is not None:
-                segs = clean_segments(segs, data, sr, xt).segments
+                segs = clean_segments(segs, data, sr, xt, None, levels).segments
             if transcriber is None:
                 inputs.append(inp)
             out.append([" ".join(s.text for s in segs if s.channel == ch) for ch in chs])

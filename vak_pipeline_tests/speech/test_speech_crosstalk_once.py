@@ -1,7 +1,8 @@
 """The cross-talk measure runs once per stereo recording: normalization measures it (the inspection), and the
 transcription stage's bleed gate and clean-up both use that one result instead of measuring again; a recording
 without one (an index written before inspections carried it) is measured once, shared by gate and clean-up.
-The gate's vectorised frame test flags exactly the frames its per-frame definition does. No Whisper here."""
+The channels' span powers are built once per recording too. The gate's vectorised frame test flags exactly the
+frames its per-frame definition does. No Whisper here."""
 
 from pathlib import Path
 
@@ -55,6 +56,19 @@ def count_measures(monkeypatch) -> list[int]:
     return calls
 
 
+def count_span_powers(monkeypatch) -> list[int]:
+    """A counter of channels' cumulative power sums built (SpanPower, and ChannelLevels through it)."""
+    calls = [0]
+    real = SpanPower.__init__
+
+    def counted(self, *args, **kwargs):
+        calls[0] += 1
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SpanPower, "__init__", counted)
+    return calls
+
+
 def test_a_stereo_recording_is_measured_once_from_normalization_through_transcription(tmp_path, monkeypatch):
     up = tmp_path / "raw" / "leaky"
     up.mkdir(parents=True)
@@ -69,8 +83,10 @@ def test_a_stereo_recording_is_measured_once_from_normalization_through_transcri
     assert measures[0] == 2  # the inspection of each recording
 
     fake = FakeTranscriber()
+    powers = count_span_powers(monkeypatch)
     assert transcribe_upload(layout, "leaky", transcriber=fake).transcribed == 2
     assert measures[0] == 2  # nothing measured again: gate and clean-up took the inspection's result
+    assert powers[0] == 2 * 2  # one span power per channel, shared by the gate, the bleed and hallucination tests
     rows = sorted(read_audio_rows(layout, "leaky", []), key=lambda r: r.conv_id)
     want = []
     for row in rows:
