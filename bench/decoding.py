@@ -85,33 +85,39 @@ def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2
     for c in calls:
         data, sr = read_channels(c.path)
         chs = sorted(c.refs)
-        gate = bleed_only_regions(data, sr, measure_crosstalk(data, sr)) if data.shape[1] == 2 else {}
-        loaded.append((c, data, sr, chs, [to_asr_rate(data[:, ch], sr) for ch in chs], gate))
-    audio_s = sum(x.size / 16000 for *_, xs, _g in loaded for x in xs)
+        # measured once per call, outside the timings: the stage takes it from the normalized audio's inspection
+        xt = measure_crosstalk(data, sr) if data.shape[1] == 2 else None
+        gate = bleed_only_regions(data, sr, xt) if xt is not None else {}
+        loaded.append((c, data, sr, chs, [to_asr_rate(data[:, ch], sr) for ch in chs], gate, xt))
+    audio_s = sum(x.size / 16000 for *_, xs, _g, _x in loaded for x in xs)
 
     def bare_sequential():
         return [[" ".join(s.text for s in model.transcribe(x, vad_filter=True, **opts)[0]) for x in xs]
-                for *_, xs, _g in loaded]
+                for *_, xs, _g, _x in loaded]
 
     def bare_batched():
         pipe = BatchedInferencePipeline(model)
         return [[" ".join(s.text for s in pipe.transcribe(x, batch_size=8, vad_filter=True, **opts)[0]) for x in xs]
-                for *_, xs, _g in loaded]
+                for *_, xs, _g, _x in loaded]
 
     inputs: list = []
 
     def stage(gated: bool = True, transcriber=None):
-        """The stage's decoding and clean-up (the bleed word filter included), as text per channel."""
+        """The stage's decoding and clean-up (the bleed word filter included), as text per channel; as in
+        `speech.stage.transcribe_and_clean`, the gate and the clean-up share the call's one cross-talk measure."""
         from vak_pipeline.speech.cleanup import clean_segments
+        from vak_pipeline.speech.hallucination import ChannelLevels
 
         if transcriber is None:  # what the stage decodes now: its seconds are the ones reported below
             inputs.clear()
         out = []
-        for _c, data, sr, chs, _xs, gate in loaded:
-            cuts = [gate.get(ch, []) if gated else [] for ch in chs]
+        for _c, data, sr, chs, _xs, _gate, xt in loaded:
+            levels = {c: ChannelLevels(data[:, c], sr) for c in range(data.shape[1])} if xt is not None else None
+            gate = bleed_only_regions(data, sr, xt, None, levels) if gated and xt is not None else {}
+            cuts = [gate.get(ch, []) for ch in chs]
             segs, inp = (transcriber or tr).transcribe_channels([data[:, ch] for ch in chs], sr, cuts, chs)
-            if data.shape[1] == 2:
-                segs = clean_segments(segs, data, sr, measure_crosstalk(data, sr)).segments
+            if xt is not None:
+                segs = clean_segments(segs, data, sr, xt, None, levels).segments
             if transcriber is None:
                 inputs.append(inp)
             out.append([" ".join(s.text for s in segs if s.channel == ch) for ch in chs])
@@ -127,7 +133,7 @@ def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2
     before = "previous default (sequential, beam 5, no gate, clean-up)"
     methods = {before: previous_default, "bare sequential (beam 5)": bare_sequential,
                "bare batched (batch 8, beam 5)": bare_batched}
-    if any(loaded_gate for *_, loaded_gate in loaded):  # a leak somewhere: the gate's own share, same run
+    if any(loaded_gate for *_, loaded_gate, _x in loaded):  # a leak somewhere: the gate's own share, same run
         methods[f"stage ({tag}, no gate, clean-up)"] = lambda: stage(False)
     methods[f"stage ({tag}, gate, clean-up)"] = stage
     for v in variants:
@@ -152,7 +158,7 @@ def decoding_rows(bench: str, calls: list[Call], settings=None, repeats: int = 2
                         round(audio_s / base, 2), round(base / best, 2),
                         f"WER {wer(ref, hyp):.4f}; CPU {min(cpu[name]):.1f} s, {base_cpu / min(cpu[name]):.2f}x the "
                         f"previous default's; reference = previous default; {note}"))
-    own = [own_speech_seconds(data, sr, ch) for _c, data, sr, chs, _x, _g in loaded for ch in chs]
+    own = [own_speech_seconds(data, sr, ch) for _c, data, sr, chs, _x, _g, _xt in loaded for ch in chs]
     per = [x for inp in inputs for x in inp]
     decoded, speech, skipped = (sum(getattr(x, k) for x in per) for k in ("decoded_s", "speech_s", "skipped_s"))
     rows.append(row(bench, "decoding: audio seconds decoded", round(decoded, 1), "s", round(sum(own), 1),

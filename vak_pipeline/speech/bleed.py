@@ -17,6 +17,7 @@ Segments are rebuilt from the words that remain; a segment left without words is
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -89,14 +90,16 @@ def remove_bleed(
     sample_rate: int,
     crosstalk: Crosstalk | None,
     settings: BleedSettings | None = None,
+    power: Mapping[int, SpanPower] | None = None,
 ) -> tuple[list[Segment], BleedReport]:
-    """Segments of a two-channel call without the words that are the other channel's leak; see module doc."""
+    """Segments of a two-channel call without the words that are the other channel's leak; see module doc.
+    `power`: the channels' span powers when the caller has them (built once per recording)."""
     settings = settings or BleedSettings()
     report = BleedReport()
     if not settings.enabled or crosstalk is None or audio.ndim != 2 or audio.shape[1] != 2:
         report.words_kept = sum(len(s.words) for s in segments)
         return segments, report
-    power = [SpanPower(audio[:, c], sample_rate) for c in (0, 1)]
+    power = power or {c: SpanPower(audio[:, c], sample_rate) for c in (0, 1)}
     words_of = {c: [w for s in segments if s.channel == c for w in s.words] for c in (0, 1)}
     out: list[Segment] = []
     for seg in segments:

@@ -50,20 +50,22 @@ def clean_segments(
     sample_rate: int,
     crosstalk: Crosstalk | None = None,
     settings: CleanupSettings | None = None,
+    levels: dict[int, ChannelLevels] | None = None,
 ) -> Cleaned:
     """Segments (all channels of one recording) without hallucinations and bleed; see module doc.
 
-    `audio` is (frames, channels) at `sample_rate`, the signal the segments were transcribed from.
+    `audio` is (frames, channels) at `sample_rate`, the signal the segments were transcribed from; `levels`, its
+    channels' levels when the caller has them (the speech stage builds them once per recording, for the gate too).
     """
     settings = settings or CleanupSettings()
     audio = audio if audio.ndim == 2 else audio[:, None]
-    levels = {c: ChannelLevels(audio[:, c], sample_rate) for c in range(audio.shape[1])}
+    levels = levels or {c: ChannelLevels(audio[:, c], sample_rate) for c in range(audio.shape[1])}
     kept, hall = drop_hallucinations(segments, levels, settings.hallucination)
     removed = {"hallucinated_segments": hall.segments_removed, "hallucinated_words": hall.words_removed}
     out = Cleaned(segments=kept, removed=removed, hallucination_reasons=hall.by_reason)
     if audio.shape[1] == 2:
         out.crosstalk = crosstalk or measure_crosstalk(audio, sample_rate)
-        out.segments, bleed = remove_bleed(kept, audio, sample_rate, out.crosstalk, settings.bleed)
+        out.segments, bleed = remove_bleed(kept, audio, sample_rate, out.crosstalk, settings.bleed, levels)
         removed |= {
             "bleed_words": bleed.words_removed,
             "bleed_segments": bleed.segments_removed,

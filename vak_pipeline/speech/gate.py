@@ -14,6 +14,8 @@ decoded. Only runs of at least `MIN_REGION_S` count, so a single quiet frame ins
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from ..audio.crosstalk import SOURCE_MIN_DBFS, Crosstalk
@@ -26,30 +28,30 @@ MIN_REGION_S = 0.3  # shorter runs of bleed-only frames are kept in the ASR inpu
 
 
 def bleed_only_regions(audio: np.ndarray, sample_rate: int, crosstalk: Crosstalk | None,
-                       settings: BleedSettings | None = None) -> dict[int, list[tuple[float, float]]]:
+                       settings: BleedSettings | None = None,
+                       power: Mapping[int, SpanPower] | None = None) -> dict[int, list[tuple[float, float]]]:
     """Per channel, (start, end) seconds where it carries nothing but the other channel's leak; see module doc.
 
-    Empty for a channel without a detected leak, for mono audio, and when `skip_bleed_regions` is off."""
+    Empty for a channel without a detected leak, for mono audio, and when `skip_bleed_regions` is off. `power`:
+    the channels' span powers when the caller has them (the speech stage builds them once per recording)."""
     settings = settings or BleedSettings()
     out: dict[int, list[tuple[float, float]]] = {}
     if (not settings.skip_bleed_regions or crosstalk is None or audio.ndim != 2 or audio.shape[1] != 2
             or audio.shape[0] == 0):
         return out
-    power = [SpanPower(audio[:, c], sample_rate) for c in (0, 1)]
+    power = power or {c: SpanPower(audio[:, c], sample_rate) for c in (0, 1)}
     duration = audio.shape[0] / sample_rate
     centres = np.arange(FRAME_S / 2, duration, FRAME_S)
+    start, end = np.maximum(centres - SPAN_S / 2, 0.0), centres + SPAN_S / 2
     for ch in (0, 1):
         leak = crosstalk.leak_into(ch)
         if leak is None or not leak.detected:
             continue
         lag = (leak.lag_ms or 0.0) / 1000.0
-        flags = []
-        for t in centres:
-            a, b = max(t - SPAN_S / 2, 0.0), t + SPAN_S / 2
-            own, theirs = power[ch].db(a, b), power[leak.source].db(a - lag, b - lag)
-            flags.append(theirs >= SOURCE_MIN_DBFS and theirs - own >= settings.louder_db
-                         and own - (theirs + leak.level_db) <= settings.excess_db)
-        out[ch] = _runs(flags, duration)
+        own, theirs = power[ch].db_spans(start, end), power[leak.source].db_spans(start - lag, end - lag)
+        flags = ((theirs >= SOURCE_MIN_DBFS) & (theirs - own >= settings.louder_db)
+                 & (own - (theirs + leak.level_db) <= settings.excess_db))
+        out[ch] = _runs(flags.tolist(), duration)
     return out
 
 

@@ -57,6 +57,7 @@ from .cleanup import Cleaned, CleanupSettings, clean_segments
 from .corrections import apply_correction, review_issue
 from .diarize import AgentHintError, Diarizer, attribute_words
 from .gate import bleed_only_regions
+from .hallucination import ChannelLevels
 from .models import ConversationTranscript, Segment
 from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_created, load_events
 
@@ -177,12 +178,13 @@ def transcribe_and_clean(row: NormalizedAudio, audio_file: Path, transcriber: Tr
     data, sr = read_channels(audio_file)
     if row.channels == 2 or data.shape[1] == 2:
         cmap = row.settings.channel_map or {}
-        crosstalk = row.inspect.crosstalk or measure_crosstalk(data, sr)
-        gate = bleed_only_regions(data, sr, crosstalk, (cleanup or CleanupSettings()).bleed)
+        crosstalk = row.inspect.crosstalk or measure_crosstalk(data, sr)  # one measure, for the gate and clean-up
+        levels = {c: ChannelLevels(data[:, c], sr) for c in range(data.shape[1])}  # ... and one set of span powers
+        gate = bleed_only_regions(data, sr, crosstalk, (cleanup or CleanupSettings()).bleed, levels)
         channels = list(range(data.shape[1]))
         segments, inputs = transcriber.transcribe_channels([data[:, ch] for ch in channels], sr,
                                                            [gate.get(ch, []) for ch in channels], channels)
-        cleaned = clean_segments(segments, data, sr, crosstalk, cleanup)
+        cleaned = clean_segments(segments, data, sr, crosstalk, cleanup, levels)
         cleaned.asr_input = inputs
         cleaned.removed["bleed_seconds_skipped"] = round(sum(x.skipped_s for x in inputs))  # not even decoded
         segments = [s.model_copy(update={"speaker": cmap.get(str(s.channel))}) for s in cleaned.segments]
