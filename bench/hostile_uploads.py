@@ -275,6 +275,9 @@ def planted_kinds(values: dict[str, Any] | None = None, calls: bool = True) -> d
     return kinds
 
 
+_HEX_RUN = re.compile(r"[0-9a-f]+")
+
+
 class IdentifierForm:
     """A leak of an identifier name: the name as a whole word beside `_-/@+`, a digit or a dot inside a name
     (`long.wav`, `mary.long@`), or a whole quoted string (`"long"`), never a word of running text."""
@@ -286,6 +289,13 @@ class IdentifierForm:
     def search(self, low: str) -> bool:
         for m in self.pattern.finditer(low):
             s, e = m.start(), m.end()
+            a, b = s, e  # the run of letters and digits around it: a hex digest spells "bee" or "cafe" by chance
+            while a > 0 and low[a - 1].isalnum():
+                a -= 1
+            while b < len(low) and low[b].isalnum():
+                b += 1
+            if b - a >= 16 and _HEX_RUN.fullmatch(low, a, b):
+                continue
             left, right = low[s - 1: s], low[e: e + 1]
             if left and left in "_-/@+0123456789" or right and right in "_-/@+0123456789":
                 return True
