@@ -141,3 +141,19 @@ def test_a_fresh_pool_is_used_even_for_one_worker(tmp_path):
     """A stage whose library keeps state inside a process (synth: espeak-ng) never runs an item here."""
     run_stage(Toy(tmp_path, {"a": 1}, workers=1, pool=PoolSettings("spawn", fresh=True)))
     assert read(tmp_path, "out.jsonl").splitlines()[1] == '{"item":"a","value":2}'
+
+
+def test_a_run_smaller_than_the_stage_pool_from_is_done_here_with_the_same_bytes(tmp_path, monkeypatch):
+    """A stage declares from how many items a pool pays (`pool_from`); a smaller run never starts one."""
+    values = {f"i{n}": (n if n % 4 else -n) for n in range(1, 10)}
+    run_stage(Toy(tmp_path / "pool", values, workers=2))
+
+    def no_pool(self, workers):
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(PoolSettings, "executor", no_pool)
+    small = Toy(tmp_path / "here", values, workers=2)
+    small.pool_from = len(values) + 1
+    run_stage(small)
+    for name in ("out.jsonl", "ledger/toy.jsonl", "report.json"):
+        assert read(tmp_path / "here", name) == read(tmp_path / "pool", name), name
