@@ -7,6 +7,7 @@ pure functions are filled (one made-up text per pack): a worker's answers are th
 """
 
 import contextlib
+import gc
 
 from ..locales.registry import PACKS
 from ..pii.identifiers import identifier_pii
@@ -18,3 +19,7 @@ for _pack in PACKS.values():
     with contextlib.suppress(Exception):  # a pack that fails here fails its records in the worker, as before
         find_pii(_pack, _TEXT)
         identifier_pii(_pack, "cust-asha_rao-9876543210", strict=True)
+
+# what is loaded stays for the server's life: out of the collector's sight, so a forked worker's collections
+# neither walk nor touch (copy) the shared tables
+gc.freeze()
