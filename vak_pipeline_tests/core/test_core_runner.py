@@ -157,3 +157,13 @@ def test_a_run_smaller_than_the_stage_pool_from_is_done_here_with_the_same_bytes
     run_stage(small)
     for name in ("out.jsonl", "ledger/toy.jsonl", "report.json"):
         assert read(tmp_path / "here", name) == read(tmp_path / "pool", name), name
+
+
+def test_a_pool_pays_from_the_items_whose_time_outweighs_the_start_up():
+    """`jobs_to_pay` is `pool_pays` counted in items: the first count at which the pool is estimated faster."""
+    from vak_pipeline.parallel import jobs_to_pay, pool_pays
+
+    n = jobs_to_pay(2, job_s=0.0015, start_s=2.0)  # redaction on 2 cores: 1.5 ms a record, 2 s of start-up
+    assert 4_000 < n < 5_000
+    assert pool_pays(n, 2, n, 1 / 0.0015, start_s=2.0) and not pool_pays(n - 1, 2, n - 1, 1 / 0.0015, start_s=2.0)
+    assert jobs_to_pay(1, job_s=0.0015) == 0  # one worker: never a pool
