@@ -26,3 +26,14 @@ def pool_pays(n_jobs: int, workers: int, total_bytes: int, bytes_per_s: float,
 def pool_size(n_jobs: int, workers: int, total_bytes: int, bytes_per_s: float) -> int:
     """How many processes to use: 1 (in this process) unless a pool pays for itself."""
     return min(workers, n_jobs) if pool_pays(n_jobs, workers, total_bytes, bytes_per_s) else 1
+
+
+def jobs_to_pay(workers: int, job_s: float, start_s: float = WORKER_START_S) -> int:
+    """How many jobs of about `job_s` seconds each it takes before `workers` processes beat one (`pool_pays`);
+    for a stage that cannot size its work up front, only count it. 0 with one worker: a pool never pays."""
+    import math
+
+    gain = MARGIN - 1 / workers if workers > 1 else 0.0
+    if gain <= 0:
+        return 0
+    return math.floor(start_s / gain / job_s) + 1

@@ -7,7 +7,8 @@ is the anchor: a stage is a small object with a few methods, not a loop of its o
 
     for each item of stage.items():       a Job(item, key, payload), or Done(value) passed through as it is
         unchanged key + stage.reusable ->  the ledger's entry, not processed (stage.accept(entry, reused=True))
-        else                            ->  stage.process([payload, ...]) here or in the pool (stage.pool)
+        else                            ->  stage.process([payload, ...]) here or in the pool (stage.pool;
+                                            here when fewer than stage.pool_from are to process)
         stage.accept(entry, reused)     ->  the stage places the outputs; the entry it returns is recorded
     write_report(stage report, stage.result, stage.section, **stage.report_extra())
 
@@ -60,6 +61,9 @@ class Stage(ABC):
     version: ClassVar[str]  # an explicit constant: part of every key and the asset's code_version
     pool: PoolSettings = PoolSettings()  # how workers start (a frozen value: shared as the default)
     sized: ClassVar[bool] = False  # True: the items are listed first, so `workers_for` can see what is to do
+    # items to process from which a pool pays its workers' start-up (parallel.jobs_to_pay); fewer run here, in
+    # this process, whatever `workers` says (0: any number); for a stage that cannot size its work up front
+    pool_from: int = 0
 
     # the report file (a DataLayout method: upload -> path) and its section when several stages share the file;
     # the funnel reads every stage's report (report.stage_reports), a test holds each stage to it
@@ -177,7 +181,8 @@ def iter_stage(stage: Stage) -> Generator[Any, None, RunCounts]:
             listed = list(plan)
             workers = stage.workers_for([p for p in listed if not isinstance(p, Done)])
             plan = stage.progress(listed)
-        for out in ordered_map(stage.process, plan, workers, stage.batch, pool=stage.pool):
+        for out in ordered_map(stage.process, plan, workers, stage.batch, pool=stage.pool,
+                               pool_from=stage.pool_from):
             if isinstance(out, LedgerEntry | _Reused):
                 reused = isinstance(out, _Reused)
                 entry = stage.accept(out.entry if isinstance(out, _Reused) else out, reused)

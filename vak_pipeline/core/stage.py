@@ -19,9 +19,10 @@ same way. See docs/stage-core.md.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
@@ -385,10 +386,14 @@ class PoolSettings:
 
 def ordered_map(
     fn: Callable[[list[Any]], list[R]], items: Iterable[Any], workers: int = 1, batch: int = 1, window: int = 2,
-    pool: PoolSettings | None = None,
+    pool: PoolSettings | None = None, pool_from: int = 0,
 ) -> Iterator[R | Any]:
     """Results of `fn` over `items`, in input order, computed here (workers <= 1) or in a process pool (`pool`,
     spawn by default; a `fresh` pool is used even for one worker: its items never share a process).
+
+    `pool_from` (> 1): the number of items from which a pool pays for its workers' start-up; a run with fewer
+    is computed here. Up to that many items are read ahead to decide (a `Done` with none ahead of it passes at
+    once; behind them at most `4 * pool_from` wait, beyond which those read are computed here first).
 
     `fn` takes a list (a batch of up to `batch` items) and returns one result per item; it must be a
     module-level function (it is pickled to the workers). An item wrapped in `Done` is not computed: its
@@ -396,25 +401,19 @@ def ordered_map(
     memory does not grow with the number of items. The output is identical for any `workers`.
     """
     pool = pool or PoolSettings()
+    if workers > 1 and pool_from > 1 and not pool.fresh:
+        ahead: list[Any] = []
+        decided = yield from _read_ahead(fn, items, batch, pool_from, ahead)
+        if decided is None:  # fewer than pool_from items: a pool would cost more than it saves
+            yield from _here(fn, ahead, batch)
+            return
+        items = itertools.chain(ahead, decided)
     if workers <= 1 and not pool.fresh:
-        todo: list[Any] = []
-        for item in items:
-            if isinstance(item, Done):
-                if todo:
-                    yield from fn(todo)
-                    todo = []
-                yield item.value
-                continue
-            todo.append(item)
-            if len(todo) >= batch:
-                yield from fn(todo)
-                todo = []
-        if todo:
-            yield from fn(todo)
+        yield from _here(fn, items, batch)
         return
 
     pending: deque[Future | Done] = deque()
-    todo = []
+    todo: list[Any] = []
     limit = max(1, window * workers)  # batches in flight
     with pool.executor(max(1, workers)) as executor:
 
@@ -445,3 +444,45 @@ def ordered_map(
             pending.append(executor.submit(fn, todo))
         while pending:
             yield from pop()
+
+
+def _here(fn: Callable[[list[Any]], list[R]], items: Iterable[Any], batch: int) -> Iterator[R | Any]:
+    """`ordered_map` in this process."""
+    todo: list[Any] = []
+    for item in items:
+        if isinstance(item, Done):
+            if todo:
+                yield from fn(todo)
+                todo = []
+            yield item.value
+            continue
+        todo.append(item)
+        if len(todo) >= batch:
+            yield from fn(todo)
+            todo = []
+    if todo:
+        yield from fn(todo)
+
+
+def _read_ahead(fn: Callable[[list[Any]], list[R]], items: Iterable[Any], batch: int, pool_from: int,
+                ahead: list[Any]) -> Generator[R | Any, None, Iterator[Any] | None]:
+    """Read `items` into `ahead` until `pool_from` of them are to compute (returns the rest of the iterator) or
+    they end (returns None). Bounded: a Done with nothing ahead of it is yielded at once, and when `ahead` holds
+    4 * pool_from, what it holds is computed here (the count goes on)."""
+    it = iter(items)
+    seen = 0
+    for item in it:
+        if isinstance(item, Done):
+            if not ahead:
+                yield item.value
+                continue
+            ahead.append(item)
+        else:
+            ahead.append(item)
+            seen += 1
+            if seen >= pool_from:
+                return it
+        if len(ahead) >= 4 * pool_from:
+            yield from _here(fn, ahead, batch)
+            ahead.clear()
+    return None

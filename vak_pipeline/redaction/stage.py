@@ -40,12 +40,14 @@ from ..core.stage import (
     KeyTemplate,
     LedgerEntry,
     PlacedWriter,
+    PoolSettings,
     PreviousLines,
     StageResult,
     write_report,
 )
 from ..layout import DataLayout
 from ..locales import UnknownLocale, get_pack
+from ..parallel import jobs_to_pay
 from ..schema import Alignment, VakRecord
 from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside, sha256_file
 from ..uploads.descriptor import load_descriptor
@@ -57,6 +59,13 @@ from .settings import STAGE_VERSION, RedactionSettings, stage_version  # noqa: F
 
 log = logging.getLogger(__name__)
 STAGE = "redacted_manifest"
+# What a pool costs and what it saves (bench/bench_redaction_stage.py on the e2e chats, 2 cores): a record takes
+# about 1.5 ms here; a worker costs about 2 s before its first record (imports, wordfreq, the packs, the name
+# lexicon), paid once in the forkserver (`warm`), whose forked workers share it. Below `jobs_to_pay` records
+# (about 4,400 with 2 workers) one process is faster and uses less CPU.
+RECORD_S = 0.0015
+WORKER_START_S = 2.0
+POOL = PoolSettings("forkserver", preload=("vak_pipeline.redaction.warm",))
 
 
 class RedactionResult(StageResult):
@@ -132,14 +141,17 @@ def _published(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
                   workers: int = 1, batch: int = 64, limits: InputLimits = DEFAULT_LIMITS,
-                  run_key: str = "") -> RedactionResult:
+                  run_key: str = "", pool_from: int | None = None) -> RedactionResult:
     """Redact every record of one upload; see the module docstring. Bad lines become Issues; the issues and
     counts also go to work/<upload>/redaction_report.json (core.stage.write_report).
 
-    workers > 1 redacts changed records in a spawn process pool, `batch` records per task (core.runner);
-    lines, logs, ledger and issues come out in input order, identical to workers=1.
+    workers > 1 redacts changed records in a forkserver process pool (`POOL`), `batch` records per task
+    (core.runner), once at least `pool_from` records are to redact (default: where a pool pays, `jobs_to_pay`;
+    fewer are redacted here); lines, logs, ledger and issues come out in input order, identical to workers=1.
     """
     stage = _RedactStage(layout, upload, settings or RedactionSettings(), workers, batch, limits)
+    if pool_from is not None:
+        stage.pool_from = pool_from
     stage.run_key = run_key  # the run config that shaped it (report.freshness)
     if not layout.conversations(upload).exists():
         stage.result.issues.append(_issue(upload, "redaction_input_missing", "conversations.jsonl does not exist",
@@ -161,19 +173,21 @@ class _RedactStage(Stage):
     name = STAGE
     version = STAGE_VERSION
     report = DataLayout.redaction_report
+    pool = POOL
 
     def __init__(self, layout: DataLayout, upload: str, settings: RedactionSettings, workers: int,
                  batch: int, limits: InputLimits = DEFAULT_LIMITS) -> None:
         self.layout, self.upload, self.settings = layout, upload, settings
         self.workers, self.batch = workers, batch if workers > 1 else 1
+        self.pool_from = jobs_to_pay(workers, RECORD_S, WORKER_START_S)
         self.result = RedactionResult(upload=upload)
         self.names = descriptor_names(layout, upload, limits)
         self.reviews = corrections_for_upload(layout.root, upload)  # what reviewers said is not PII
-        # what the records of a process share (a copy per batch in a worker): findings of the strings outside the
-        # turns, and the recognizers' matches of the texts
-        self.memo: Memo = {}
+        # what the records of a process share: a new memo for this run here, one per worker for all its batches
+        fingerprint = settings.fingerprint()
+        self.memo: Memo = process_memo(fingerprint, new=True)[0]
         self.process = functools.partial(_redact_batch, layout, upload, self.names, settings, self.reviews,
-                                         (self.memo, {}))
+                                         fingerprint)
         self.lines: dict[str, int] = {}  # item -> its line number in this run, while it is in flight
         self.hits: dict[str, tuple[LedgerEntry, str | None, RedactionResult]] = {}  # reusable entries, as reused
 
@@ -311,12 +325,26 @@ def _merge(result: RedactionResult, part: RedactionResult) -> None:
     result.issues.extend(part.issues)
 
 
+_memo: tuple[str, tuple[Memo, TextMemo]] | None = None  # this process's (settings fingerprint, memos)
+
+
+def process_memo(fingerprint: str, new: bool = False) -> tuple[Memo, TextMemo]:
+    """The memos of the records this process redacts (findings of the strings outside the turns, the recognizers'
+    matches per text): the stage's process starts one per run (`new`); a worker keeps its own for every batch it
+    is given (a copy sent with each batch forgot the texts of the last). Only a cache: answers never change."""
+    global _memo
+    if new or _memo is None or _memo[0] != fingerprint:
+        _memo = (fingerprint, ({}, {}))
+    return _memo[1]
+
+
 def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
-                  reviews: Mapping[str, Correction], memo: tuple[Memo, TextMemo], jobs: list[tuple[bytes, int, str]]
+                  reviews: Mapping[str, Correction], fingerprint: str, jobs: list[tuple[bytes, int, str]]
                   ) -> list[LedgerEntry]:
     """Redact a batch of changed records (in a worker process or here): a ledger entry each, carrying its line
-    (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`). `memo` is the
-    stage's (here) or a copy per batch (in a worker)."""
+    (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`). The memos are
+    this process's (`process_memo`)."""
+    memo = process_memo(fingerprint)
     out: list[LedgerEntry] = []
     for raw, line_no, key in jobs:
         rec = VakRecord.model_validate_json(raw)

@@ -141,3 +141,29 @@ def test_a_fresh_pool_is_used_even_for_one_worker(tmp_path):
     """A stage whose library keeps state inside a process (synth: espeak-ng) never runs an item here."""
     run_stage(Toy(tmp_path, {"a": 1}, workers=1, pool=PoolSettings("spawn", fresh=True)))
     assert read(tmp_path, "out.jsonl").splitlines()[1] == '{"item":"a","value":2}'
+
+
+def test_a_run_smaller_than_the_stage_pool_from_is_done_here_with_the_same_bytes(tmp_path, monkeypatch):
+    """A stage declares from how many items a pool pays (`pool_from`); a smaller run never starts one."""
+    values = {f"i{n}": (n if n % 4 else -n) for n in range(1, 10)}
+    run_stage(Toy(tmp_path / "pool", values, workers=2))
+
+    def no_pool(self, workers):
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(PoolSettings, "executor", no_pool)
+    small = Toy(tmp_path / "here", values, workers=2)
+    small.pool_from = len(values) + 1
+    run_stage(small)
+    for name in ("out.jsonl", "ledger/toy.jsonl", "report.json"):
+        assert read(tmp_path / "here", name) == read(tmp_path / "pool", name), name
+
+
+def test_a_pool_pays_from_the_items_whose_time_outweighs_the_start_up():
+    """`jobs_to_pay` is `pool_pays` counted in items: the first count at which the pool is estimated faster."""
+    from vak_pipeline.parallel import jobs_to_pay, pool_pays
+
+    n = jobs_to_pay(2, job_s=0.0015, start_s=2.0)  # redaction on 2 cores: 1.5 ms a record, 2 s of start-up
+    assert 4_000 < n < 5_000
+    assert pool_pays(n, 2, n, 1 / 0.0015, start_s=2.0) and not pool_pays(n - 1, 2, n - 1, 1 / 0.0015, start_s=2.0)
+    assert jobs_to_pay(1, job_s=0.0015) == 0  # one worker: never a pool

@@ -16,6 +16,7 @@ from vak_pipeline.core.stage import (
     KeyTemplate,
     Ledger,
     LedgerEntry,
+    PoolSettings,
     StageResult,
     item_key,
     ordered_map,
@@ -116,6 +117,53 @@ def test_the_ordered_map_is_lazy_and_bounded():
 
     it = ordered_map(_square_all, items(), workers=1)
     assert next(it) == 0 and len(consumed) == 1
+
+
+def _no_pool(monkeypatch) -> list[int]:
+    """Record every pool the ordered map starts (and start none)."""
+    started: list[int] = []
+
+    def executor(self, workers):
+        started.append(workers)
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(PoolSettings, "executor", executor)
+    return started
+
+
+def test_fewer_items_than_pool_from_are_computed_here_with_the_same_results(monkeypatch):
+    """A pool's workers each pay a start-up: a run too small to win it back is computed in this process."""
+    items = [Done(-1), 1, 2, Done(-2), 3, 4, 5, Done(-3)]
+    started = _no_pool(monkeypatch)
+    assert list(ordered_map(_square_all, items, workers=2, batch=2, pool_from=6)) == [-1, 1, 4, -2, 9, 16, 25, -3]
+    assert started == []
+
+
+def test_pool_from_items_or_more_go_to_the_pool(monkeypatch):
+    items = [Done(-1), *range(1, 9), Done(-2)]
+    assert list(ordered_map(_square_all, items, workers=2, batch=2, pool_from=8)) == \
+        list(ordered_map(_square_all, items, workers=1, batch=2))
+    started = _no_pool(monkeypatch)
+    with pytest.raises(AssertionError, match="a pool was started"):
+        list(ordered_map(_square_all, items, workers=2, batch=2, pool_from=8))
+    assert started == [2]
+
+
+def test_deciding_on_a_pool_reads_ahead_no_further_than_it_must(monkeypatch):
+    """Known results with nothing to compute ahead of them pass at once (an unchanged upload is never held in
+    memory), and the items read ahead behind one to compute stay bounded (computed here past 4 x pool_from)."""
+    started = _no_pool(monkeypatch)
+    consumed = []
+
+    def items():
+        for i in range(1000):
+            consumed.append(i)
+            yield Done(i) if i != 500 else i
+
+    it = ordered_map(_square_all, items(), workers=2, pool_from=10)
+    assert next(it) == 0 and len(consumed) == 1
+    out = list(it)
+    assert out[499] == 500 * 500 and out[:3] == [1, 2, 3] and len(out) == 999 and started == []
 
 
 class _Result(StageResult):

@@ -1,6 +1,6 @@
-"""Parallelism on one machine gives the same bytes as one process: the redaction stage with a spawn
-process pool writes the same redacted.jsonl, redaction logs, masked audio, ledger and issues (in the same
-order) as workers=1; and a second parallel run redoes nothing."""
+"""Parallelism on one machine gives the same bytes as one process: the redaction stage with a process pool
+(forkserver; `pool_from=1` so these small uploads use it) writes the same redacted.jsonl, redaction logs, masked
+audio, ledger and issues (in the same order) as workers=1; and a second parallel run redoes nothing."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_redaction_with_a_process_pool_writes_the_same_bytes_as_one_process(tmp_
     one = _setup(tmp_path / "one")
     many = _setup(tmp_path / "many")
     r1 = redact_upload(one, UPLOAD, RedactionSettings(), workers=1)
-    r2 = redact_upload(many, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    r2 = redact_upload(many, UPLOAD, RedactionSettings(), workers=2, batch=4, pool_from=1)
     assert r1.redacted > 20 and r1.audio_masked >= 3 and r1.failed == 2 and r1.synthetic > 0
     assert _summary(r2) == _summary(r1)
     out1, out2 = _outputs(one), _outputs(many)
@@ -96,21 +96,21 @@ def test_redaction_with_a_process_pool_writes_the_same_bytes_as_one_process(tmp_
 
 def test_a_second_parallel_run_redoes_nothing_and_keeps_the_output(tmp_path):
     layout = _setup(tmp_path / "d")
-    r_first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    r_first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4, pool_from=1)
     before = _outputs(layout)
-    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4, pool_from=1)
     assert again.redacted == 0 and again.unchanged == r_first.redacted
     assert _outputs(layout) == before
 
 
 def test_a_changed_record_is_redone_alone(tmp_path):
     layout = _setup(tmp_path / "d")
-    r_first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    r_first = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4, pool_from=1)
     path = layout.conversations(UPLOAD)
     lines = path.read_text().splitlines()
     lines[2] = lines[2].replace("nothing personal", "my mail is x.y@example.org, nothing personal")
     path.write_text("\n".join(lines) + "\n")
-    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4, pool_from=1)
     assert again.redacted == 1 and again.unchanged == r_first.redacted - 1
     fresh = _setup(tmp_path / "fresh")
     fresh.conversations(UPLOAD).write_text(path.read_text())
@@ -140,7 +140,7 @@ def test_calls_are_not_redone_when_tagged_turns_rewrites_the_same_alignment(tmp_
     assert layout.work_alignment(UPLOAD, "c000").read_text() == unredacted[0]  # the private copy is untouched
     for i, text in unredacted.items():  # what tagged_turns does on the next run
         layout.work_alignment(UPLOAD, f"c{i:03d}").write_text(text)
-    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    again = redact_upload(layout, UPLOAD, RedactionSettings(), workers=2, batch=4, pool_from=1)
     assert again.redacted == 0 and again.unchanged == first.redacted
     kept = layout.release_files(UPLOAD)
     assert {i: (kept / layout.alignment_rel(f"c{i:03d}")).read_text() for i in unredacted} == published
@@ -163,3 +163,36 @@ def test_unredacted_audio_is_never_published(tmp_path):
     source = sf.read(layout.work(UPLOAD) / "audio" / "c000.wav", always_2d=True)[0]
     assert np.abs(masked[:, 0]).min() == 0 and np.abs(source[:, 0]).max() > 0.2  # user channel masked
     assert not np.array_equal(masked, source)
+
+
+def test_an_upload_too_small_for_a_pool_is_redacted_here_with_the_same_bytes(tmp_path, monkeypatch):
+    """Below the records a pool pays for (`jobs_to_pay`: thousands), workers=2 redacts in this process."""
+    from vak_pipeline.core.stage import PoolSettings
+
+    pooled = _setup(tmp_path / "pooled")
+    r_pooled = redact_upload(pooled, UPLOAD, RedactionSettings(), workers=2, batch=4, pool_from=1)
+
+    def no_pool(self, workers):
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(PoolSettings, "executor", no_pool)
+    here = _setup(tmp_path / "here")
+    r_here = redact_upload(here, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    assert _summary(r_here) == _summary(r_pooled)
+    assert _outputs(here) == _outputs(pooled)
+
+
+def test_a_process_keeps_its_memo_for_every_batch_it_redacts(tmp_path):
+    """A worker remembers the texts of its earlier batches (a memo sent with each batch forgot them)."""
+    from vak_pipeline.redaction import stage as S
+
+    layout = _setup(tmp_path / "d", n=12)
+    settings = RedactionSettings()
+    stage = S._RedactStage(layout, UPLOAD, settings, 2, 4)
+    jobs = [(line.encode(), i + 1, f"k{i}") for i, line in enumerate(layout.conversations(UPLOAD).read_text()
+                                                                      .splitlines()) if '"real"' in line]
+    memo = S.process_memo(settings.fingerprint())
+    stage.process(jobs[:4])
+    first = set(memo[1])
+    stage.process(jobs[4:8])
+    assert first and S.process_memo(settings.fingerprint()) is memo and first <= set(memo[1])
