@@ -61,11 +61,13 @@ log = logging.getLogger(__name__)
 STAGE = "redacted_manifest"
 # What a pool costs and what it saves (bench/bench_redaction_stage.py on the e2e chats, 2 cores): a record takes
 # about 1.5 ms here; a worker costs about 2 s before its first record (imports, wordfreq, the packs, the name
-# lexicon), paid once in the forkserver (`warm`), whose forked workers share it. Below `jobs_to_pay` records
-# (about 4,400 with 2 workers) one process is faster and uses less CPU.
+# lexicon). Below `jobs_to_pay` records (about 4,400 with 2 workers) one process is faster and uses less CPU.
+# The pool is spawned, not a preloaded forkserver: a process has one forkserver, and the first stage to start
+# it decides what it preloads, so a warm redaction server left synth's later per-conversation processes cold
+# (synth 3x slower in the e2e bench's in-process run).
 RECORD_S = 0.0015
 WORKER_START_S = 2.0
-POOL = PoolSettings("forkserver", preload=("vak_pipeline.redaction.warm",))
+POOL = PoolSettings("spawn")
 
 
 class RedactionResult(StageResult):
@@ -145,7 +147,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
     """Redact every record of one upload; see the module docstring. Bad lines become Issues; the issues and
     counts also go to work/<upload>/redaction_report.json (core.stage.write_report).
 
-    workers > 1 redacts changed records in a forkserver process pool (`POOL`), `batch` records per task
+    workers > 1 redacts changed records in a spawned process pool (`POOL`), `batch` records per task
     (core.runner), once at least `pool_from` records are to redact (default: where a pool pays, `jobs_to_pay`;
     fewer are redacted here); lines, logs, ledger and issues come out in input order, identical to workers=1.
     """

@@ -1,5 +1,5 @@
 """Parallelism on one machine gives the same bytes as one process: the redaction stage with a process pool
-(forkserver; `pool_from=1` so these small uploads use it) writes the same redacted.jsonl, redaction logs, masked
+(spawned; `pool_from=1` so these small uploads use it) writes the same redacted.jsonl, redaction logs, masked
 audio, ledger and issues (in the same order) as workers=1; and a second parallel run redoes nothing."""
 
 from __future__ import annotations
