@@ -97,10 +97,24 @@ def findings(pack: LocalePack, s: PublishedString, names: tuple[str, ...] = (),
     """PII in one published string (type and range only). A speaker id, a metadata key, and a value with no
     white space (a record id, a handle, a code: `kelly.leonard`, `cust-made-4`), is an identifier and gets the
     strict policy (`pii.identifiers`: `{"kurz": ...}` is a surname as a key too); text gets the text policy, and
-    so does a key that is a field name of the canonical record (`lang`, `source`: `schema_words`)."""
-    strict = s.kind == "speaker" or (s.kind == "key" and s.text.lower() not in schema_words()) or (
+    so does a key that is vocabulary (`_vocabulary_key`: `lang`, `line`)."""
+    strict = s.kind == "speaker" or (s.kind == "key" and not _vocabulary_key(s.text)) or (
         s.kind == "text" and not any(c.isspace() for c in s.text))
     return identifier_pii(pack, s.text, names, persona, strict=strict)
+
+
+KEY_ZIPF = 4.5  # an English word at least this frequent (wordfreq) is a key's vocabulary: `line`, `file`, `kind`
+
+
+@functools.lru_cache(maxsize=4096)
+def _vocabulary_key(key: str) -> bool:
+    """A key that is a field name of the canonical record or an everyday English word (`line`: a Norwegian given
+    name, but as a JSON key a word) keeps the text policy; any other key is an identifier (`kurz`, English
+    Zipf 2.3)."""
+    import wordfreq
+
+    low = key.lower()
+    return low in schema_words() or wordfreq.zipf_frequency(low.replace("_", " "), "en") >= KEY_ZIPF
 
 
 @functools.cache

@@ -92,10 +92,13 @@ def test_a_run_scans_each_repeated_string_outside_the_turns_once(tmp_path, monke
 
 def test_a_metadata_key_that_is_a_surname_is_cleaned_and_a_field_name_of_the_record_is_kept(tmp_path):
     """Keys are identifiers (the strict policy): `kurz` is a German surname however ordinary a word it is in
-    German, so as a key it goes; a key that is a field name of the canonical record (`lang`) stays readable."""
-    rec = make_record("e", sft_metadata={"labels": {"kurz": "account", "lang": "de", "queue": "billing"}})
+    German, so as a key it goes; a key that is a field name of the canonical record (`lang`) or an everyday
+    English word (`line`, `queue`) stays readable."""
+    rec = make_record("e", sft_metadata={"labels": {"kurz": "account", "lang": "de", "queue": "billing"},
+                                         "origin": {"line": 3}})
     out, counts = _clean(rec, tmp_path)
     labels = out.dump()["meta"]["sft_metadata"]["labels"]
     assert "kurz" not in str(labels).lower() and counts == {"person_name": 1}
     assert labels["lang"] == "de" and labels["queue"] == "billing"
+    assert out.dump()["meta"]["sft_metadata"]["origin"] == {"line": 3}  # a Norwegian name, but a word as a key
     assert not [s for s in published_strings(out.dump()) if findings(PACK, s)]
