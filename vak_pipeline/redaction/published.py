@@ -31,6 +31,7 @@ from ..pii.recognizers import PLACEHOLDER_PREFIX, persona_names
 from ..pii.scan import PiiFinding
 from ..schema.record import VakRecord
 from ..uploads.ids import redact_name, tag_of
+from .memo import remembered
 
 KEY_BYTES = 32
 _PH = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
@@ -104,15 +105,7 @@ def clean_published(rec: VakRecord, pack: LocalePack, names: tuple[str, ...], ke
 
 def _findings(pack: LocalePack, s: PublishedString, names: tuple[str, ...], persona: frozenset[str],
               memo: Memo | None) -> list[PiiFinding]:
-    if memo is None:
-        return findings(pack, s, names, persona)
-    k = (pack.id, s.text, names, persona)
-    found = memo.get(k)
-    if found is None:
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        found = memo[k] = findings(pack, s, names, persona)
-    return found
+    return remembered(memo, (pack.id, s.text, names, persona), MEMO_LIMIT, lambda: findings(pack, s, names, persona))
 
 
 def _counters(doc: dict[str, Any]) -> dict[str, int]:

@@ -19,6 +19,7 @@ from ..pii.recognizers.asked import asked_types, asks_a_question, find_asked_run
 from ..pii.recognizers.phone import asks_for_number, find_cued_digit_runs
 from ..schema import Alignment, AudioMask, Entity, RedactionLog, RedactionSpan, Turn, VakRecord
 from .audio import AudioSettings, locate_span, make_mask, redact_alignment
+from .memo import remembered
 from .spoken_ids import with_spoken_ids
 
 # Entity types the format names that are a person's data: an annotated one is redacted even if no
@@ -160,15 +161,8 @@ def _find_pii(pack: LocalePack, text: str, names: tuple[str, ...], ner: bool, pe
     """find_pii, remembered per text when the caller keeps a memo: chats and calls repeat many texts ("Thanks.",
     a bot's greeting, a tool's arguments), and find_pii depends on the text, pack, names and persona only. The
     list is shared: callers build new lists from it."""
-    if memo is None:
-        return find_pii(pack, text, names, ner, persona)
-    k = (pack.id, text, names, ner, persona)
-    found = memo.get(k)
-    if found is None:
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        found = memo[k] = find_pii(pack, text, names, ner, persona)
-    return found
+    return remembered(memo, (pack.id, text, names, ner, persona), MEMO_LIMIT,
+                      lambda: find_pii(pack, text, names, ner, persona))
 
 
 def _scan(rec: VakRecord, fields: list[_Field], pack: LocalePack, names: tuple[str, ...], ner: bool,
