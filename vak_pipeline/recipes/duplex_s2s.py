@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -269,14 +269,7 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
                 data, rate = read_audio(release_root, record)
                 data, masked = apply_masks(data, rate, load_masks(release_root, record), config.redacted_audio)
                 if data.shape[1] == 1:
-                    if not config.allow_synthetic_stereo:
-                        raise AudioProblem(
-                            "mono_refused",
-                            "mono recording: duplex_s2s needs one stream per speaker; "
-                            "set allow_synthetic_stereo to cut streams from the turns",
-                        )
-                    stereo = synthetic_stereo(data[:, 0], rate, record)
-                    build.flag(record.id, "synthetic_stereo", "mono recording split into two streams by turns")
+                    stereo = _from_mono(build, config, record, data, rate)
                 else:
                     roles = role_channels(record, data.shape[1])
                     stereo = np.ascontiguousarray(data[:, [roles["agent"], roles["user"]]])
@@ -284,20 +277,12 @@ def _export_records(build: ExportBuild, config: DuplexS2SConfig) -> None:
                 build.skip(record.id, exc.code, str(exc))
                 continue
             forms = spoken_forms(build.layout, record)
-            if any(forms.unspoken(t.text) for t in record.turns if t.text):
-                build.skip(record.id, "surrogates_missing", "placeholders spoken by synth are not in its "
-                           "work/<upload>/synth sidecar: the text cannot say what the audio says; re-run synth")
+            if _surrogates_missing(build, record, forms):
                 continue
             cut = conversation_cut(record, stereo, rate, config, build.counts, forms)
-            if not any(s.speaker == config.agent_role for s in cut.supervisions):
-                build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
+            if _agent_missing(build, config, record, cut):
                 continue
-            writers.write(split, cut)
-            build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
-            build.counts["conversations"] += 1
-            build.counts[f"conversations_{split}"] += 1
-            build.counts["supervisions"] += len(cut.supervisions)
-            build.counts["hours"] = round(build.counts.get("hours", 0) + cut.duration / 3600, 6)
+            _write_cut(build, config, writers, split, cut, masked)
     finally:
         writers.close()
 
@@ -314,9 +299,7 @@ def _export_referenced(build: ExportBuild, config: DuplexS2SConfig, record: VakR
         path = audio_file(release_root, record)
         shape = linkable_wav(path) if not masks else None
         forms = spoken_forms(build.layout, record)
-        if any(forms.unspoken(t.text) for t in record.turns if t.text):
-            build.skip(record.id, "surrogates_missing", "placeholders spoken by synth are not in its "
-                       "work/<upload>/synth sidecar: the text cannot say what the audio says; re-run synth")
+        if _surrogates_missing(build, record, forms):
             return
         if shape is not None and shape[0] >= 2:
             roles = role_channels(record, shape[0])
@@ -325,11 +308,7 @@ def _export_referenced(build: ExportBuild, config: DuplexS2SConfig, record: VakR
             data, rate = read_audio(release_root, record)
             data, masked = apply_masks(data, rate, masks, config.redacted_audio)
             if data.shape[1] == 1:
-                if not config.allow_synthetic_stereo:
-                    raise AudioProblem("mono_refused", "mono recording: duplex_s2s needs one stream per speaker; "
-                                                       "set allow_synthetic_stereo to cut streams from the turns")
-                data = synthetic_stereo(data[:, 0], rate, record)
-                build.flag(record.id, "synthetic_stereo", "mono recording split into two streams by turns")
+                data = _from_mono(build, config, record, data, rate)
                 roles = {"agent": 0, "user": 1}
             else:
                 roles = role_channels(record, data.shape[1])
@@ -342,13 +321,47 @@ def _export_referenced(build: ExportBuild, config: DuplexS2SConfig, record: VakR
     if channels != 2:
         cut.recording.sources[0].channels = list(range(channels))
         cut.target_audio.sources[0].channels = list(range(channels))
-    if not any(s.speaker == config.agent_role for s in cut.supervisions):
-        build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
+    if _agent_missing(build, config, record, cut):
         return
     if data is None:
         build.share_audio(path, *rel)
     else:
         build.write_clip(data, rate, *rel)  # re-masked: stored once with moshi_lora's / parquet's same file
+    _write_cut(build, config, writers, split, cut, masked)
+
+
+def _from_mono(build: ExportBuild, config: DuplexS2SConfig, record: VakRecord, data: np.ndarray,
+               rate: int) -> np.ndarray:
+    """Two streams cut from a mono recording by its turns, where the config allows it (the build flags it)."""
+    if not config.allow_synthetic_stereo:
+        raise AudioProblem("mono_refused", "mono recording: duplex_s2s needs one stream per speaker; "
+                                           "set allow_synthetic_stereo to cut streams from the turns")
+    stereo = synthetic_stereo(data[:, 0], rate, record)
+    build.flag(record.id, "synthetic_stereo", "mono recording split into two streams by turns")
+    return stereo
+
+
+def _surrogates_missing(build: ExportBuild, record: VakRecord, forms: SpokenForms) -> bool:
+    """A turn whose placeholder synth spoke but whose spoken form is unknown: the text would not say what the
+    audio says, so the conversation is skipped (and the build says why)."""
+    if any(forms.unspoken(t.text) for t in record.turns if t.text):
+        build.skip(record.id, "surrogates_missing", "placeholders spoken by synth are not in its "
+                   "work/<upload>/synth sidecar: the text cannot say what the audio says; re-run synth")
+        return True
+    return False
+
+
+def _agent_missing(build: ExportBuild, config: DuplexS2SConfig, record: VakRecord, cut: Any) -> bool:
+    """No timed agent turn: the target text channel would be empty, so the conversation is skipped."""
+    if not any(s.speaker == config.agent_role for s in cut.supervisions):
+        build.skip(record.id, "no_agent_turns", "no timed agent turn: the target text channel would be empty")
+        return True
+    return False
+
+
+def _write_cut(build: ExportBuild, config: DuplexS2SConfig, writers: _Writers, split: str, cut: Any,
+               masked: int) -> None:
+    """One cut into its split's Shar writers, counted the same way by both audio modes."""
     writers.write(split, cut)
     build.counts[f"redacted_spans_{config.redacted_audio}"] += masked
     build.counts["conversations"] += 1
