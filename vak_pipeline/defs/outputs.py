@@ -5,6 +5,8 @@ hash combined with its config hash, so exports go stale exactly when the data or
 """
 
 
+import importlib
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -143,70 +145,48 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
     )
 
 
-@dg.asset(group_name=GROUP, hooks=HOOKS,
-          deps=[splits], code_version=MOSHI_LORA_VERSION, kinds={"wav", "jsonl"},
-          description="kyutai moshi-finetune layout: stereo WAV (agent left), word alignments, index per split.")
-@os_errors_as_sentences
-def moshi_lora(context: dg.AssetExecutionContext, config: MoshiLoraConfig, data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.recipes.moshi_lora import export_moshi_lora
+def _export_asset(name: str, export: str, config_cls: type, settings_cls: type, version: str, kinds: set[str],
+                  description: str, needs: str | None = None) -> dg.AssetsDefinition:
+    """One export asset: the recipe function `export` (`module:function`, looked up when the step runs) on the
+    candidate with its run config, the same way for every recipe. `needs`: a package the recipe cannot work
+    without; where it is not installed the asset says so and builds nothing, instead of failing the run."""
+    module, function = export.split(":")
 
-    layout = data.layout.candidate()
-    return _export_result(context, export_moshi_lora(layout, library_settings(config, MoshiConfig)), layout)
+    def build(context: dg.AssetExecutionContext, config: config_cls, data: DataResource) -> dg.MaterializeResult:
+        if needs is not None and importlib.util.find_spec(needs) is None:
+            why = f"{needs} is not installed: pip install 'vak_pipeline[nemo]'"
+            context.log.warning(f"{name} not built: {why}")
+            return dg.MaterializeResult(metadata={"built": False, "why": why})
+        layout = data.layout.candidate()
+        run_recipe = getattr(importlib.import_module(module), function)
+        return _export_result(context, run_recipe(layout, library_settings(config, settings_cls)), layout)
 
-
-@dg.asset(group_name=GROUP, hooks=HOOKS,
-          deps=[splits], code_version=TURN_BASED_VERSION, kinds={"wav", "jsonl"},
-          description="Turn-based speech-LLM set: messages + audios (LLaMA-Factory / ms-swift), OpenAI tool calls.")
-@os_errors_as_sentences
-def turn_based(context: dg.AssetExecutionContext, config: TurnBasedExportConfig,
-               data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.recipes.turn_based import export_turn_based
-
-    layout = data.layout.candidate()
-    return _export_result(context, export_turn_based(layout, library_settings(config, TurnBasedConfig)), layout)
+    build.__name__ = name  # what a failure's sentence names ("running <name>")
+    return dg.asset(name=name, group_name=GROUP, hooks=HOOKS, deps=[splits], code_version=version, kinds=kinds,
+                    description=description)(os_errors_as_sentences(build))
 
 
-@dg.asset(group_name=GROUP, hooks=HOOKS,
-          deps=[splits], code_version=CASCADED_VERSION, kinds={"wav", "jsonl", "csv"},
-          description="Cascaded sets: NeMo STT manifest, OpenAI chat fine-tuning JSONL, LJSpeech/Piper TTS per voice.")
-@os_errors_as_sentences
-def cascaded(context: dg.AssetExecutionContext, config: CascadedExportConfig,
-             data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.recipes.cascaded import export_cascaded
-
-    layout = data.layout.candidate()
-    return _export_result(context, export_cascaded(layout, library_settings(config, CascadedConfig)), layout)
-
-
-@dg.asset(group_name=GROUP, hooks=HOOKS,
-          deps=[splits], code_version=PARQUET_VERSION, kinds={"parquet"},
-          description="The manifest as Parquet shards per split with a Hugging Face dataset card.")
-@os_errors_as_sentences
-def parquet_export(context: dg.AssetExecutionContext, config: ParquetExportConfig,
-                   data: DataResource) -> dg.MaterializeResult:
-    from vak_pipeline.recipes.parquet import export_parquet
-
-    layout = data.layout.candidate()
-    return _export_result(context, export_parquet(layout, library_settings(config, ParquetConfig)), layout)
-
-
-@dg.asset(group_name=GROUP, hooks=HOOKS,
-          deps=[splits], code_version=DUPLEX_S2S_VERSION, kinds={"wav", "jsonl"},
-          description="NeMo speechlm2 DuplexS2S: Lhotse Shar per split (user audio = recording, agent audio = "
-                      "custom target_audio, turns as user/assistant supervisions) and the NeMo data block.")
-@os_errors_as_sentences
-def duplex_s2s(context: dg.AssetExecutionContext, config: DuplexS2SExportConfig,
-               data: DataResource) -> dg.MaterializeResult:
-    try:
-        import lhotse  # noqa: F401
-    except ImportError:
-        context.log.warning("duplex_s2s not built: lhotse is not installed (pip install 'vak_pipeline[nemo]')")
-        return dg.MaterializeResult(metadata={"built": False, "why": "lhotse is not installed: pip install "
-                                                                      "'vak_pipeline[nemo]'"})
-    from vak_pipeline.recipes.duplex_s2s import export_duplex_s2s
-
-    layout = data.layout.candidate()
-    return _export_result(context, export_duplex_s2s(layout, library_settings(config, DuplexS2SConfig)), layout)
+moshi_lora = _export_asset(
+    "moshi_lora", "vak_pipeline.recipes.moshi_lora:export_moshi_lora",
+    MoshiLoraConfig, MoshiConfig, MOSHI_LORA_VERSION, {"wav", "jsonl"},
+    "kyutai moshi-finetune layout: stereo WAV (agent left), word alignments, index per split.")
+turn_based = _export_asset(
+    "turn_based", "vak_pipeline.recipes.turn_based:export_turn_based",
+    TurnBasedExportConfig, TurnBasedConfig, TURN_BASED_VERSION, {"wav", "jsonl"},
+    "Turn-based speech-LLM set: messages + audios (LLaMA-Factory / ms-swift), OpenAI tool calls.")
+cascaded = _export_asset(
+    "cascaded", "vak_pipeline.recipes.cascaded:export_cascaded",
+    CascadedExportConfig, CascadedConfig, CASCADED_VERSION, {"wav", "jsonl", "csv"},
+    "Cascaded sets: NeMo STT manifest, OpenAI chat fine-tuning JSONL, LJSpeech/Piper TTS per voice.")
+parquet_export = _export_asset(
+    "parquet_export", "vak_pipeline.recipes.parquet:export_parquet",
+    ParquetExportConfig, ParquetConfig, PARQUET_VERSION, {"parquet"},
+    "The manifest as Parquet shards per split with a Hugging Face dataset card.")
+duplex_s2s = _export_asset(
+    "duplex_s2s", "vak_pipeline.recipes.duplex_s2s:export_duplex_s2s",
+    DuplexS2SExportConfig, DuplexS2SConfig, DUPLEX_S2S_VERSION, {"wav", "jsonl"},
+    "NeMo speechlm2 DuplexS2S: Lhotse Shar per split (user audio = recording, agent audio = custom target_audio, "
+    "turns as user/assistant supervisions) and the NeMo data block.", needs="lhotse")
 
 
 def _file_hash(path: Path) -> str:
