@@ -19,9 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from ..storage import Closing
+from .batch import match_texts
 from .audio import AudioPrint, bit_error, informative, sample_keys
 from .settings import IdentitySettings
-from .text import BANDS, TextPrint, band_keys, similarities
+from .text import BANDS, TextPrint, band_keys, band_keys_of, sign, similarities
 
 MIX = -1  # the channel number of a recording's mono mix
 Channel = tuple[np.ndarray, "np.ndarray | None"]  # Chromaprint frames and their energy weights
@@ -49,8 +50,10 @@ CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NU
 
 
 # The 50 items sharing most LSH bands with a text, best first: one query, by the band keys.
+CANDIDATES = 50
 _TEXT_CANDIDATES = ("SELECT seq FROM tband WHERE k IN (" + ", ".join("?" * BANDS) + ") AND seq != ? "
-                    "GROUP BY seq ORDER BY COUNT(*) DESC, seq LIMIT 50")
+                    f"GROUP BY seq ORDER BY COUNT(*) DESC, seq LIMIT {CANDIDATES}")
+TextItem = tuple[str, str, str, Callable[[], TextPrint]]  # conv id, upload, content key, how to print it
 
 
 @dataclass(frozen=True)
@@ -67,11 +70,13 @@ class ContentIndex(Closing):
     """Open with `ContentIndex.open(path, settings)`; `add` conversations; `kept_and_dropped` decides."""
 
     present_batch = 4096  # present conversations are written to their table this many at a time
+    text_batch = 1024  # texts queued by `add_text_later` are matched this many at a time (batch.py)
 
     def __init__(self, conn: sqlite3.Connection, settings: IdentitySettings) -> None:
         self.conn, self.settings = conn, settings
         conn.execute("CREATE TEMP TABLE present (conv_id TEXT PRIMARY KEY) WITHOUT ROWID")
         self._pending: list[str] = []  # present conversations not yet in the table (written in batches)
+        self._texts: list[TextItem] = []  # texts queued, not yet matched (`flush_texts`)
         # The next sequence number: past every one in use, retired or still named as a group (never reused,
         # so a new item cannot inherit a forgotten one's group); retired places are only looked up when any.
         self._next_seq = 1 + conn.execute(
@@ -103,12 +108,14 @@ class ContentIndex(Closing):
         return index
 
     def close(self) -> None:
+        self.flush_texts()
         self.conn.commit()
         self.conn.close()
 
     # --- adding
     def add_audio(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], AudioPrint]) -> Match:
         """Index a recording (computing its print only when its content is new) and return its match."""
+        self.flush_texts()
         known = self._known(conv_id, content_key)
         if known is not None:
             return self._present(known)
@@ -127,6 +134,25 @@ class ContentIndex(Closing):
         return self._present(self._match_audio(seq, f"audio:{p.exact}"))
 
     def add_text(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint]) -> Match:
+        """Index a text (printing it only when its content is new) and return its match."""
+        self._texts.append((conv_id, upload, content_key, compute))
+        return self.flush_texts()[-1]
+
+    def add_text_later(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint]) -> None:
+        """`add_text` without waiting for the match: queued texts are matched `text_batch` at a time, with the
+        same results (`kept_and_dropped`, `links_of`, `item` and every other call match the queue first)."""
+        self._texts.append((conv_id, upload, content_key, compute))
+        if len(self._texts) >= self.text_batch:
+            self.flush_texts()
+
+    def flush_texts(self) -> list[Match]:
+        """Match the queued texts (batch.match_texts); their matches in order."""
+        items, self._texts = self._texts, []
+        return match_texts(self, items) if items else []
+
+    def _add_text_one(self, item: TextItem) -> Match:
+        """One text by the per-item path: what a batch leaves to it (changed content, a retired place)."""
+        conv_id, upload, content_key, compute = item
         known = self._known(conv_id, content_key)
         if known is not None:
             return self._present(known)
@@ -180,6 +206,7 @@ class ContentIndex(Closing):
 
     def remove(self, conv_ids: Iterable[str]) -> int:
         """Forget conversations for good (erasure): prints, links and their place."""
+        self.flush_texts()
         n = 0
         for conv_id in conv_ids:
             row = self.conn.execute("SELECT seq FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
@@ -305,6 +332,7 @@ class ContentIndex(Closing):
 
         Only present conversations count: when a group's first member is gone (erased, withdrawn), the next
         one present is kept. With keep="all" nothing is dropped (the groups still link splits)."""
+        self.flush_texts()
         conn = self.conn
         if present is not None:
             self._pending.clear()
@@ -326,6 +354,7 @@ class ContentIndex(Closing):
     def links_of(self, conv_id: str) -> list[str]:
         """Split keys of a conversation in a duplicate group or sharing a channel with another: conversations
         with a common key must land in one split (splits.split_manifest's `links`)."""
+        self.flush_texts()
         row = self.conn.execute("SELECT seq, grp FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
         if row is None:
             return []
@@ -339,6 +368,7 @@ class ContentIndex(Closing):
 
     def item(self, conv_id: str) -> tuple[str, float] | None:
         """(upload, seconds of audio) of an indexed conversation."""
+        self.flush_texts()
         row = self.conn.execute("SELECT upload, seconds FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
         return (row[0], float(row[1])) if row else None
 

@@ -1,0 +1,225 @@
+"""Texts matched a batch at a time: the same matches as adding them one by one, at a few statements a batch.
+
+Adding a text one by one costs about ten SQLite statements and a numpy pass of its own; a batch reads what
+it needs of the index in a handful of queries (the stored rows of its conversations, the first holder of
+each exact key, every indexed item holding one of its LSH band keys, the signatures of the candidates it
+compares), signs every new text in one numpy pass (an exact copy of a text earlier in the batch takes that
+text's signature), decides each text in order against the index and the texts before it, and writes the
+batch with one `executemany` per table.
+
+Why the decisions are the same: a new text gets a sequence number past every one in use, so when it joins
+a peer the group is the peer's (no stored group changes; at most the peer's `how` is filled in), and the
+candidates of a text are ranked from the same band rows (the index's and those of the texts before it in
+the batch). What the batch cannot decide that way (a conversation whose content changed, one coming back
+to a retired place, the same conversation twice in a batch) ends the batch there and goes by the per-item
+path, so the matches do not depend on the batch size.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from itertools import chain
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .text import NUM_PERM, TextPrint, band_keys_of, sign, similarities
+
+if TYPE_CHECKING:
+    from .index import ContentIndex, Match, TextItem
+
+FIRST_FEW = 8  # candidates compared first: the best few are most often enough
+
+
+def match_texts(index: ContentIndex, items: list[TextItem]) -> list[Match]:
+    """The match of each queued text, in order (`ContentIndex.add_text` one by one would give the same)."""
+    out: list[Match] = []
+    while len(out) < len(items):
+        out.extend(_Run(index, items[len(out):]).matches)
+    return out
+
+
+def _json(values: Iterable[object]) -> str:
+    return json.dumps(list(values))
+
+
+class _Signatures:
+    """The signatures a run has read or made, as rows of one matrix (candidates are gathered, not stacked)."""
+
+    def __init__(self) -> None:
+        self.row: dict[int, int] = {}  # seq -> row
+        self.mat = np.zeros((256, 2 * NUM_PERM), dtype=np.uint64)
+
+    def add_many(self, sigs: Iterable[tuple[int, np.ndarray, np.ndarray]]) -> None:
+        for seq, user, other in sigs:
+            n = len(self.row)
+            if n == len(self.mat):
+                self.mat = np.concatenate([self.mat, np.zeros_like(self.mat)])
+            self.mat[n, :NUM_PERM], self.mat[n, NUM_PERM:] = user, other
+            self.row[seq] = n
+
+    def rows(self, seqs: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The customer's side and the other side of each item's signature, as (len(seqs), NUM_PERM) matrices."""
+        m = self.mat[[self.row[s] for s in seqs]]
+        return m[:, :NUM_PERM], m[:, NUM_PERM:]
+
+
+class _Run:
+    """The longest prefix of `items` a batch can decide, decided and written (`matches`)."""
+
+    def __init__(self, index: ContentIndex, items: list[TextItem]) -> None:
+        self.index, self.conn = index, index.conn
+        ids = _json(c for c, *_ in items)
+        known = {c: (seq, key, grp, how) for c, seq, key, grp, how in self.conn.execute(
+            "SELECT conv_id, seq, content_key, grp, how FROM item WHERE conv_id IN (SELECT value FROM json_each(?))",
+            (ids,))}
+        retired: set[str] = set()
+        if index._any_retired:
+            retired = {c for (c,) in self.conn.execute(
+                "SELECT conv_id FROM retired WHERE conv_id IN (SELECT value FROM json_each(?))", (ids,))}
+        run: list[TextItem] = []
+        seen: set[str] = set()
+        for item in items:
+            conv_id, content_key = item[0], item[2]
+            row = known.get(conv_id)
+            if conv_id in seen or (row is not None and row[1] != content_key) or (row is None and conv_id in retired):
+                break
+            seen.add(conv_id)
+            run.append(item)
+        if not run:  # the first item needs the per-item path (its content changed, or its place is retired)
+            self.matches = [index._add_text_one(items[0])]
+            return
+        self.first_new = index._next_seq  # items from here on are this run's
+        self.state: dict[int, list] = {}  # seq -> [group, how] of every item this run read or added
+        self.db_how: dict[int, str] = {}  # stored items whose `how` this run fills in
+        self.links: dict[tuple[int, int], str] = {}
+        self.sigs = _Signatures()
+        self.matches = self._decide(run, known)
+
+    def _decide(self, run: list[TextItem], known: dict[str, tuple]) -> list[Match]:
+        from .index import Match
+
+        index = self.index
+        prints: dict[int, TextPrint] = {i: item[3]() for i, item in enumerate(run) if item[0] not in known}
+        keys = {i: f"text:{p.exact}" for i, p in prints.items()}
+        stored_first = dict(self.conn.execute(
+            "SELECT k, MIN(seq) FROM exact WHERE k IN (SELECT value FROM json_each(?)) GROUP BY k",
+            (_json(set(keys.values())),)))
+        first_in_run: dict[str, int] = {}  # exact key -> index in the run of its first text here
+        for i, k in keys.items():
+            first_in_run.setdefault(k, i)
+        sign([p for i, p in prints.items() if p.words and first_in_run[keys[i]] == i])
+        for i, p in prints.items():
+            if p.signatures is None and p.words:
+                p.signatures = prints[first_in_run[keys[i]]].signatures  # same exact key: same sides
+        banded = [i for i, p in prints.items() if p.words and keys[i] not in stored_first
+                  and first_in_run[keys[i]] == i]
+        bands: dict[int, list[int]] = {}
+        if banded:
+            sig = [prints[i].signatures for i in banded]
+            table = band_keys_of(np.stack([s[0] for s in sig]), np.stack([s[1] for s in sig]))
+            bands = {i: list(dict.fromkeys(row)) for i, row in zip(banded, table.tolist(), strict=True)}
+        self.holders: dict[int, list[int]] = {}  # band key -> items holding it (stored, then this run's)
+        for k, seq in self.conn.execute("SELECT k, seq FROM tband WHERE k IN (SELECT value FROM json_each(?))",
+                                        (_json({k for ks in bands.values() for k in ks}),)):
+            self.holders.setdefault(k, []).append(seq)
+        self._load_state(stored_first.values())
+
+        rows, exact_rows, sig_rows, band_rows, out = [], [], [], [], []
+        seq_of: dict[int, int] = {}
+        for i, (conv_id, upload, content_key, _compute) in enumerate(run):
+            if i not in prints:
+                seq, _key, grp, how = known[conv_id]
+                match = Match(conv_id, grp, self.state.get(seq, [grp, how])[1])
+                out.append(index._present(match))
+                continue
+            p, key = prints[i], keys[i]
+            seq = seq_of[i] = index._next_seq
+            index._next_seq += 1
+            self.state[seq] = [seq, None]
+            rows.append((seq, conv_id, upload, content_key))
+            exact_rows.append((key, seq))
+            if p.words:
+                assert p.signatures is not None
+                self.sigs.add_many([(seq, *p.signatures)])
+                sig_rows.append((seq, p.signatures[0].tobytes(), p.signatures[1].tobytes()))
+            peer = stored_first.get(key, seq_of.get(first_in_run[key]) if first_in_run[key] != i else None)
+            if peer is not None:
+                match = self._join(conv_id, seq, peer, "exact_text")
+            elif not p.words:
+                match = Match(conv_id, seq, None)
+            else:
+                cands = self._candidates(bands[i])
+                for k in bands[i]:
+                    self.holders.setdefault(k, []).append(seq)
+                band_rows.extend((k, seq) for k in bands[i])
+                other = self._first_similar(p.signatures, cands)
+                match = Match(conv_id, seq, None) if other is None else self._join(conv_id, seq, other, "near_text")
+            out.append(index._present(match))
+        self._write(rows, exact_rows, sig_rows, band_rows)
+        return out
+
+    def _load_state(self, seqs: Iterable[int]) -> None:
+        """Group and `how` of stored items this run may join."""
+        todo = [s for s in seqs if s not in self.state]
+        if todo:
+            for seq, grp, how in self.conn.execute(
+                    "SELECT seq, grp, how FROM item WHERE seq IN (SELECT value FROM json_each(?))", (_json(todo),)):
+                self.state[seq] = [grp, how]
+
+    def _candidates(self, keys: list[int]) -> list[int]:
+        """The items sharing most band keys with a text, best first (the index's `_TEXT_CANDIDATES` order)."""
+        from .index import CANDIDATES
+
+        count = Counter(chain.from_iterable(self.holders.get(k, ()) for k in keys))
+        order = sorted(count)
+        order.sort(key=count.__getitem__, reverse=True)  # stable: equal counts stay by sequence number
+        return order[:CANDIDATES]
+
+    def _first_similar(self, sig: tuple[np.ndarray, np.ndarray], cands: list[int]) -> int | None:
+        """The first candidate similar on both sides, comparing the best few before the rest (whose
+        signatures are then not read)."""
+        t = self.index.settings.text_min_similarity
+        for chunk in (cands[:FIRST_FEW], cands[FIRST_FEW:]):
+            if not chunk:
+                break
+            missing = [c for c in chunk if c not in self.sigs.row]
+            if missing:
+                self.sigs.add_many((seq, np.frombuffer(u, dtype=np.uint64), np.frombuffer(o, dtype=np.uint64))
+                                   for seq, u, o in self.conn.execute(
+                                       "SELECT seq, usr, oth FROM tsig WHERE seq IN (SELECT value FROM json_each(?))",
+                                       (_json(missing),)))
+            order = [c for c in chunk if c in self.sigs.row]
+            if not order:
+                continue
+            users, others = self.sigs.rows(order)
+            same = (similarities(sig[0], users) >= t) & (similarities(sig[1], others) >= t)
+            if same.any():
+                return order[int(np.argmax(same))]
+        return None
+
+    def _join(self, conv_id: str, seq: int, other: int, how: str) -> Match:
+        """`ContentIndex._join` for a new item: it takes the peer's group; the peer's `how` is filled in."""
+        from .index import Match
+
+        self._load_state([other])
+        self.links.setdefault((min(seq, other), max(seq, other)), how)
+        grp = self.state[other][0]
+        self.state[seq] = [grp, how]
+        if other != grp and self.state[other][1] is None:
+            self.state[other][1] = how
+            if other < self.first_new:  # a stored item: its row is updated; this run's are written as they end
+                self.db_how[other] = how
+        return Match(conv_id, grp, how)
+
+    def _write(self, rows: list, exact_rows: list, sig_rows: list, band_rows: list) -> None:
+        conn = self.conn
+        conn.executemany("INSERT INTO item VALUES (?, ?, ?, 'text', ?, ?, ?, 0)",
+                         ((seq, c, u, k, *self.state[seq]) for seq, c, u, k in rows))
+        conn.executemany("INSERT OR IGNORE INTO exact VALUES (?, ?)", sorted(exact_rows))
+        conn.executemany("INSERT INTO tsig VALUES (?, ?, ?)", sig_rows)
+        conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", sorted(band_rows))  # in key order: B-tree pages in turn
+        conn.executemany("INSERT OR IGNORE INTO link VALUES (?, ?, ?)", ((a, b, h) for (a, b), h in self.links.items()))
+        conn.executemany("UPDATE item SET how = ? WHERE seq = ?", ((h, s) for s, h in self.db_how.items()))
