@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .text import NUM_PERM, TextPrint, band_keys_of, sign, similarities
+from .text import NUM_PERM, TextPrint, band_keys_of, sign, signature_blob, signature_of, similarities
 
 if TYPE_CHECKING:
     from .index import ContentIndex, Match, TextItem
@@ -50,7 +50,7 @@ class _Signatures:
 
     def __init__(self) -> None:
         self.row: dict[int, int] = {}  # seq -> row
-        self.mat = np.zeros((256, 2 * NUM_PERM), dtype=np.uint64)
+        self.mat = np.zeros((256, 2 * NUM_PERM), dtype=np.uint32)
 
     def add_many(self, sigs: Iterable[tuple[int, np.ndarray, np.ndarray]]) -> None:
         for seq, user, other in sigs:
@@ -144,7 +144,7 @@ class _Run:
             if p.words:
                 assert p.signatures is not None
                 self.sigs.add_many([(seq, *p.signatures)])
-                sig_rows.append((seq, p.signatures[0].tobytes(), p.signatures[1].tobytes()))
+                sig_rows.append((seq, signature_blob(p.signatures[0]), signature_blob(p.signatures[1])))
             peer = stored_first.get(key, seq_of.get(first_in_run[key]) if first_in_run[key] != i else None)
             if peer is not None:
                 match = self._join(conv_id, seq, peer, "exact_text")
@@ -187,7 +187,7 @@ class _Run:
                 break
             missing = [c for c in chunk if c not in self.sigs.row]
             if missing:
-                self.sigs.add_many((seq, np.frombuffer(u, dtype=np.uint64), np.frombuffer(o, dtype=np.uint64))
+                self.sigs.add_many((seq, signature_of(u), signature_of(o))
                                    for seq, u, o in self.conn.execute(
                                        "SELECT seq, usr, oth FROM tsig WHERE seq IN (SELECT value FROM json_each(?))",
                                        (_json(missing),)))

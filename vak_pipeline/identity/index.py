@@ -22,7 +22,7 @@ from ..storage import Closing
 from .batch import match_texts
 from .audio import AudioPrint, bit_error, informative, sample_keys
 from .settings import IdentitySettings
-from .text import BANDS, TextPrint, band_keys, band_keys_of, sign, similarities
+from .text import BANDS, TextPrint, band_keys, signature_blob, signature_of, similarities
 
 MIX = -1  # the channel number of a recording's mono mix
 Channel = tuple[np.ndarray, "np.ndarray | None"]  # Chromaprint frames and their energy weights
@@ -162,7 +162,7 @@ class ContentIndex(Closing):
         self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (key, seq))
         if not p.words:
             return self._present(self._match_text(seq, key, None))
-        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, p.user.tobytes(), p.other.tobytes()))
+        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, signature_blob(p.user), signature_blob(p.other)))
         return self._present(self._match_text(seq, key, (p.user, p.other)))
 
     def _known(self, conv_id: str, content_key: str) -> Match | None:
@@ -202,7 +202,7 @@ class ContentIndex(Closing):
             row = self.conn.execute("SELECT t.seq, t.usr, t.oth FROM tsig t WHERE t.seq = "
                                     "(SELECT MIN(seq) FROM exact WHERE k = ?)", (key,)).fetchone()
             if row is not None:
-                self._add_bands(row[0], band_keys(*(np.frombuffer(b, dtype=np.uint64) for b in row[1:])))
+                self._add_bands(row[0], band_keys(*(signature_of(b) for b in row[1:])))
 
     def remove(self, conv_ids: Iterable[str]) -> int:
         """Forget conversations for good (erasure): prints, links and their place."""
@@ -298,8 +298,8 @@ class ContentIndex(Closing):
             order = [c for c in chunk if c in sigs]
             if not order:
                 continue
-            ou = np.frombuffer(b"".join(sigs[c][0] for c in order), dtype=np.uint64).reshape(len(order), -1)
-            oo = np.frombuffer(b"".join(sigs[c][1] for c in order), dtype=np.uint64).reshape(len(order), -1)
+            ou = np.stack([signature_of(sigs[c][0]) for c in order])
+            oo = np.stack([signature_of(sigs[c][1]) for c in order])
             same = (similarities(usr, ou) >= t) & (similarities(oth, oo) >= t)
             if same.any():
                 return self._join(seq, order[int(np.argmax(same))], "near_text")
@@ -320,7 +320,7 @@ class ContentIndex(Closing):
                 self._match_audio(seq, key)
             else:
                 row = conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (seq,)).fetchone()
-                sig = None if row is None else tuple(np.frombuffer(b, dtype=np.uint64) for b in row)
+                sig = None if row is None else tuple(signature_of(b) for b in row)
                 self._match_text(seq, key, sig, recheck=True)
         conn.execute("INSERT OR REPLACE INTO meta VALUES ('settings', ?)", (self.settings.fingerprint(),))
         conn.commit()

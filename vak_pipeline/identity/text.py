@@ -56,7 +56,7 @@ class TextPrint:
     exact: str
     sides: tuple[list[str], list[str]]  # the customer's words, everyone else's
     words: int
-    signatures: tuple[np.ndarray, np.ndarray] | None = None  # uint64 (an empty side: all zeros)
+    signatures: tuple[np.ndarray, np.ndarray] | None = None  # uint32 (an empty side: all zeros)
 
     @property
     def user(self) -> np.ndarray:
@@ -119,14 +119,14 @@ def _shingles(words: list[str]) -> np.ndarray:
 
 
 def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
-    """The MinHash signature (uint64) of each side's shingles, all sides in a few numpy passes; an empty side
+    """The MinHash signature (uint32) of each side's shingles, all sides in a few numpy passes; an empty side
     is all zeros.
 
     The values are datasketch's `MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME)` after
     `update_batch(shingles)` with an identity `hashfunc`: its affine32 scheme pre-mixes each input with the
     MurmurHash3 finaliser, then takes min over h * a + b (mod 2**32) per permutation (a test holds the two
     equal). Doing it here saves datasketch's per-value Python call and a pass per side."""
-    out = [np.zeros(NUM_PERM, dtype=np.uint64) for _ in sides]
+    out = [np.zeros(NUM_PERM, dtype=np.uint32) for _ in sides]
     full = [i for i, w in enumerate(sides) if w]
     if not full:
         return out
@@ -144,11 +144,24 @@ def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
         last = max(first + 1, int(np.searchsorted(bounds, bounds[first] + _CHUNK, side="right")) - 1)
         last = min(last, len(full))
         lo, hi = bounds[first], bounds[last]
-        mins = np.minimum.reduceat(h[lo:hi, None] * a + b, bounds[first:last] - lo, axis=0).astype(np.uint64)
+        mins = np.minimum.reduceat(h[lo:hi, None] * a + b, bounds[first:last] - lo, axis=0)
         for i, row in zip(full[first:last], mins, strict=True):
             out[i] = row
         first = last
     return out
+
+
+def signature_blob(sig: np.ndarray) -> bytes:
+    """How a side's signature is stored: NUM_PERM little-endian uint32 (affine32 values all fit)."""
+    return np.asarray(sig, dtype="<u4").tobytes()
+
+
+def signature_of(blob: bytes) -> np.ndarray:
+    """A stored signature as uint32 values (an index written before IDENTITY_VERSION 4 stored uint64: the same
+    values, read by length; its items are re-checked on open, as the version is in the settings key)."""
+    if len(blob) == NUM_PERM * 4:
+        return np.frombuffer(blob, dtype="<u4")
+    return np.frombuffer(blob, dtype="<u8").astype(np.uint32)
 
 
 def sign(prints: list[TextPrint]) -> None:
