@@ -18,9 +18,7 @@ path, so the matches do not depend on the batch size.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterable
-from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,7 +28,7 @@ from .text import NUM_PERM, TextPrint, band_keys_of, sign, signature_blob, signa
 if TYPE_CHECKING:
     from .index import ContentIndex, Match, TextItem
 
-FIRST_FEW = 8  # candidates compared first: the best few are most often enough
+PAIRS = 1 << 16  # (text, band holder) pairs handled at once: bounds the memory of a batch
 
 
 def match_texts(index: ContentIndex, items: list[TextItem]) -> list[Match]:
@@ -43,27 +41,6 @@ def match_texts(index: ContentIndex, items: list[TextItem]) -> list[Match]:
 
 def _json(values: Iterable[object]) -> str:
     return json.dumps(list(values))
-
-
-class _Signatures:
-    """The signatures a run has read or made, as rows of one matrix (candidates are gathered, not stacked)."""
-
-    def __init__(self) -> None:
-        self.row: dict[int, int] = {}  # seq -> row
-        self.mat = np.zeros((256, 2 * NUM_PERM), dtype=np.uint32)
-
-    def add_many(self, sigs: Iterable[tuple[int, np.ndarray, np.ndarray]]) -> None:
-        for seq, user, other in sigs:
-            n = len(self.row)
-            if n == len(self.mat):
-                self.mat = np.concatenate([self.mat, np.zeros_like(self.mat)])
-            self.mat[n, :NUM_PERM], self.mat[n, NUM_PERM:] = user, other
-            self.row[seq] = n
-
-    def rows(self, seqs: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """The customer's side and the other side of each item's signature, as (len(seqs), NUM_PERM) matrices."""
-        m = self.mat[[self.row[s] for s in seqs]]
-        return m[:, :NUM_PERM], m[:, NUM_PERM:]
 
 
 class _Run:
@@ -95,7 +72,6 @@ class _Run:
         self.state: dict[int, list] = {}  # seq -> [group, how] of every item this run read or added
         self.db_how: dict[int, str] = {}  # stored items whose `how` this run fills in
         self.links: dict[tuple[int, int], str] = {}
-        self.sigs = _Signatures()
         self.matches = self._decide(run, known)
 
     def _decide(self, run: list[TextItem], known: dict[str, tuple]) -> list[Match]:
@@ -121,41 +97,34 @@ class _Run:
             sig = [prints[i].signatures for i in banded]
             table = band_keys_of(np.stack([s[0] for s in sig]), np.stack([s[1] for s in sig]))
             bands = {i: list(dict.fromkeys(row)) for i, row in zip(banded, table.tolist(), strict=True)}
-        self.holders: dict[int, list[int]] = {}  # band key -> items holding it (stored, then this run's)
-        for k, seq in self.conn.execute("SELECT k, seq FROM tband WHERE k IN (SELECT value FROM json_each(?))",
-                                        (_json({k for ks in bands.values() for k in ks}),)):
-            self.holders.setdefault(k, []).append(seq)
-        self._load_state(stored_first.values())
+        stored_bands = self.conn.execute("SELECT k, seq FROM tband WHERE k IN (SELECT value FROM json_each(?))",
+                                         (_json({k for ks in bands.values() for k in ks}),)).fetchall()
+        seq_of = {i: index._next_seq + n for n, i in enumerate(prints)}  # new texts, numbered in turn
+        index._next_seq += len(prints)
+        near = self._near_peers([(seq_of[i], bands[i], prints[i].signatures) for i in banded], stored_bands)
+        self._load_state([*stored_first.values(), *(s for s in near.values() if s < self.first_new)])
 
         rows, exact_rows, sig_rows, band_rows, out = [], [], [], [], []
-        seq_of: dict[int, int] = {}
         for i, (conv_id, upload, content_key, _compute) in enumerate(run):
             if i not in prints:
                 seq, _key, grp, how = known[conv_id]
                 match = Match(conv_id, grp, self.state.get(seq, [grp, how])[1])
                 out.append(index._present(match))
                 continue
-            p, key = prints[i], keys[i]
-            seq = seq_of[i] = index._next_seq
-            index._next_seq += 1
+            p, key, seq = prints[i], keys[i], seq_of[i]
             self.state[seq] = [seq, None]
             rows.append((seq, conv_id, upload, content_key))
             exact_rows.append((key, seq))
-            if p.words:
-                assert p.signatures is not None
-                self.sigs.add_many([(seq, *p.signatures)])
+            if p.signatures is not None and p.words:
                 sig_rows.append((seq, signature_blob(p.signatures[0]), signature_blob(p.signatures[1])))
-            peer = stored_first.get(key, seq_of.get(first_in_run[key]) if first_in_run[key] != i else None)
+            peer = stored_first.get(key, seq_of[first_in_run[key]] if first_in_run[key] != i else None)
             if peer is not None:
                 match = self._join(conv_id, seq, peer, "exact_text")
             elif not p.words:
                 match = Match(conv_id, seq, None)
             else:
-                cands = self._candidates(bands[i])
-                for k in bands[i]:
-                    self.holders.setdefault(k, []).append(seq)
                 band_rows.extend((k, seq) for k in bands[i])
-                other = self._first_similar(p.signatures, cands)
+                other = near.get(seq)
                 match = Match(conv_id, seq, None) if other is None else self._join(conv_id, seq, other, "near_text")
             out.append(index._present(match))
         self._write(rows, exact_rows, sig_rows, band_rows)
@@ -169,36 +138,74 @@ class _Run:
                     "SELECT seq, grp, how FROM item WHERE seq IN (SELECT value FROM json_each(?))", (_json(todo),)):
                 self.state[seq] = [grp, how]
 
-    def _candidates(self, keys: list[int]) -> list[int]:
-        """The items sharing most band keys with a text, best first (the index's `_TEXT_CANDIDATES` order)."""
+    def _near_peers(self, banded: list[tuple[int, list[int], tuple[np.ndarray, np.ndarray]]],
+                    stored: list[tuple[int, int]]) -> dict[int, int]:
+        """seq -> its near copy, for each new text with bands: of the `CANDIDATES` items sharing most band keys
+        with it (stored, or new before it; ties by sequence number), the first similar on both sides. All the
+        texts at once, a chunk of band pairs at a time."""
         from .index import CANDIDATES
 
-        count = Counter(chain.from_iterable(self.holders.get(k, ()) for k in keys))
-        order = sorted(count)
-        order.sort(key=count.__getitem__, reverse=True)  # stable: equal counts stay by sequence number
-        return order[:CANDIDATES]
+        if not banded:
+            return {}
+        h_key = np.array([k for k, _ in stored] + [k for _, ks, _ in banded for k in ks], dtype=np.int64)
+        h_seq = np.array([s for _, s in stored] + [s for s, ks, _ in banded for _ in ks], dtype=np.int64)
+        order = np.argsort(h_key, kind="stable")
+        h_key, h_seq = h_key[order], h_seq[order]
+        sigs = {s: np.concatenate(sig) for s, _, sig in banded}
+        out: dict[int, int] = {}
+        start = 0
+        while start < len(banded):
+            chunk, pairs = [], 0
+            for s, ks, _ in banded[start:]:
+                n = int(np.sum(np.searchsorted(h_key, ks, "right") - np.searchsorted(h_key, ks, "left")))
+                if chunk and pairs + n > PAIRS:
+                    break
+                chunk.append((s, ks))
+                pairs += n
+            start += len(chunk)
+            out.update(self._near_chunk(chunk, h_key, h_seq, sigs, CANDIDATES))
+        return out
 
-    def _first_similar(self, sig: tuple[np.ndarray, np.ndarray], cands: list[int]) -> int | None:
-        """The first candidate similar on both sides, comparing the best few before the rest (whose
-        signatures are then not read)."""
+    def _near_chunk(self, chunk: list[tuple[int, list[int]]], h_key: np.ndarray, h_seq: np.ndarray,
+                    sigs: dict[int, np.ndarray], limit: int) -> dict[int, int]:
+        q_seq = np.array([s for s, ks in chunk for _ in ks], dtype=np.int64)
+        q_key = np.array([k for _, ks in chunk for k in ks], dtype=np.int64)
+        lo, hi = np.searchsorted(h_key, q_key, "left"), np.searchsorted(h_key, q_key, "right")
+        n = hi - lo
+        at = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n) + np.repeat(lo, n)
+        pq, ph = np.repeat(q_seq, n), h_seq[at]
+        before = ph < pq  # stored items, and new texts before this one
+        pq, ph = pq[before], ph[before]
+        if not len(pq):
+            return {}
+        o = np.lexsort((ph, pq))
+        pq, ph = pq[o], ph[o]
+        first = np.flatnonzero(np.r_[True, (pq[1:] != pq[:-1]) | (ph[1:] != ph[:-1])])
+        count = np.diff(np.r_[first, len(pq)])  # band keys shared by (text, candidate)
+        cq, ch = pq[first], ph[first]
+        o = np.lexsort((ch, -count, cq))  # per text: most bands shared first, then by sequence number
+        cq, ch = cq[o], ch[o]
+        head = np.flatnonzero(np.r_[True, cq[1:] != cq[:-1]])
+        rank = np.arange(len(cq)) - np.repeat(head, np.diff(np.r_[head, len(cq)]))
+        cq, ch = cq[rank < limit], ch[rank < limit]
+        missing = sorted({int(c) for c in np.unique(ch)} - sigs.keys())
+        if missing:
+            for seq, u, o_ in self.conn.execute(
+                    "SELECT seq, usr, oth FROM tsig WHERE seq IN (SELECT value FROM json_each(?))", (_json(missing),)):
+                sigs[seq] = np.concatenate([signature_of(u), signature_of(o_)])
+        have = np.array([int(c) in sigs for c in ch.tolist()], dtype=bool)  # an item without a signature: skipped
+        cq, ch = cq[have], ch[have]
+        if not len(cq):
+            return {}
         t = self.index.settings.text_min_similarity
-        for chunk in (cands[:FIRST_FEW], cands[FIRST_FEW:]):
-            if not chunk:
-                break
-            missing = [c for c in chunk if c not in self.sigs.row]
-            if missing:
-                self.sigs.add_many((seq, signature_of(u), signature_of(o))
-                                   for seq, u, o in self.conn.execute(
-                                       "SELECT seq, usr, oth FROM tsig WHERE seq IN (SELECT value FROM json_each(?))",
-                                       (_json(missing),)))
-            order = [c for c in chunk if c in self.sigs.row]
-            if not order:
-                continue
-            users, others = self.sigs.rows(order)
-            same = (similarities(sig[0], users) >= t) & (similarities(sig[1], others) >= t)
-            if same.any():
-                return order[int(np.argmax(same))]
-        return None
+        same = np.zeros(len(cq), dtype=bool)
+        for lo_ in range(0, len(cq), PAIRS):
+            mine = np.stack([sigs[s] for s in cq[lo_:lo_ + PAIRS].tolist()]).reshape(-1, 2, NUM_PERM)
+            theirs = np.stack([sigs[s] for s in ch[lo_:lo_ + PAIRS].tolist()]).reshape(-1, 2, NUM_PERM)
+            same[lo_:lo_ + PAIRS] = (similarities(mine, theirs) >= t).all(axis=1)
+        cq, ch = cq[same], ch[same]
+        _, firsts = np.unique(cq, return_index=True)  # the first similar candidate in each text's order
+        return dict(zip(cq[firsts].tolist(), ch[firsts].tolist(), strict=True))
 
     def _join(self, conv_id: str, seq: int, other: int, how: str) -> Match:
         """`ContentIndex._join` for a new item: it takes the peer's group; the peer's `how` is filled in."""
@@ -220,6 +227,7 @@ class _Run:
                          ((seq, c, u, k, *self.state[seq]) for seq, c, u, k in rows))
         conn.executemany("INSERT OR IGNORE INTO exact VALUES (?, ?)", sorted(exact_rows))
         conn.executemany("INSERT INTO tsig VALUES (?, ?, ?)", sig_rows)
-        conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", sorted(band_rows))  # in key order: B-tree pages in turn
-        conn.executemany("INSERT OR IGNORE INTO link VALUES (?, ?, ?)", ((a, b, h) for (a, b), h in self.links.items()))
+        conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", sorted(band_rows))  # key order: pages in turn
+        conn.executemany("INSERT OR IGNORE INTO link VALUES (?, ?, ?)",
+                         ((a, b, h) for (a, b), h in self.links.items()))
         conn.executemany("UPDATE item SET how = ? WHERE seq = ?", ((h, s) for s, h in self.db_how.items()))

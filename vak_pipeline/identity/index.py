@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from ..storage import Closing
-from .batch import match_texts
 from .audio import AudioPrint, bit_error, informative, sample_keys
+from .batch import match_texts
 from .settings import IdentitySettings
 from .text import BANDS, TextPrint, band_keys, signature_blob, signature_of, similarities
 
@@ -298,9 +298,8 @@ class ContentIndex(Closing):
             order = [c for c in chunk if c in sigs]
             if not order:
                 continue
-            ou = np.stack([signature_of(sigs[c][0]) for c in order])
-            oo = np.stack([signature_of(sigs[c][1]) for c in order])
-            same = (similarities(usr, ou) >= t) & (similarities(oth, oo) >= t)
+            theirs = np.stack([np.stack([signature_of(sigs[c][0]), signature_of(sigs[c][1])]) for c in order])
+            same = (similarities(np.stack([usr, oth]), theirs) >= t).all(axis=1)  # similar on both sides
             if same.any():
                 return self._join(seq, order[int(np.argmax(same))], "near_text")
         return self._self(seq)

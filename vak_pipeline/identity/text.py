@@ -196,11 +196,11 @@ def similarity(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def similarities(a: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """`similarity` of `a` with each row of `others`, at once."""
-    a_empty, o_empty = not a.any(), ~others.any(axis=1)
-    if a_empty:
-        return o_empty.astype(np.float64)
-    return np.where(o_empty, 0.0, np.count_nonzero(others == a, axis=1) / len(a))
+    """`similarity` of `a` with each of `others`, at once: `a` is one signature or several stacked (a
+    conversation's two sides, (2, NUM_PERM)), `others` a row of the same shape per item."""
+    a_empty, o_empty = ~a.any(axis=-1), ~others.any(axis=-1)
+    sim = np.where(o_empty, 0.0, np.count_nonzero(others == a, axis=-1) / a.shape[-1])
+    return np.where(a_empty, o_empty.astype(np.float64), sim)
 
 
 _BAND_MIX = np.uint64(0xBF58476D1CE4E5B9)
