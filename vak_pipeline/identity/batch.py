@@ -19,16 +19,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from .match import CANDIDATES, Match, TextItem
 from .text import NUM_PERM, TextPrint, band_keys_of, sign, signature_blob, signature_of, similarities
 
 if TYPE_CHECKING:
-    from .index import ContentIndex, Match, TextItem
+    import sqlite3
+
+    from .settings import IdentitySettings
 
 PAIRS = 1 << 16  # (text, band holder) pairs handled at once: bounds the memory of a batch
+
+
+class ContentIndex(Protocol):
+    """What a batch uses of `index.ContentIndex` (which calls it: the index imports this module)."""
+
+    conn: sqlite3.Connection
+    settings: IdentitySettings
+    _next_seq: int
+    _any_retired: bool
+
+    def _present(self, match: Match) -> Match: ...
+
+    def _add_text_one(self, item: TextItem) -> Match: ...
 
 
 def match_texts(index: ContentIndex, items: list[TextItem]) -> list[Match]:
@@ -40,6 +56,7 @@ def match_texts(index: ContentIndex, items: list[TextItem]) -> list[Match]:
 
 
 def _json(values: Iterable[object]) -> str:
+    """A JSON array of `values` for `IN (SELECT value FROM json_each(?))`: one statement, any number of them."""
     return json.dumps(list(values))
 
 
@@ -75,14 +92,12 @@ class _Run:
         self.matches = self._decide(run, known)
 
     def _decide(self, run: list[TextItem], known: dict[str, tuple]) -> list[Match]:
-        from .index import Match
-
         index = self.index
         prints: dict[int, TextPrint] = {i: item[3]() for i, item in enumerate(run) if item[0] not in known}
         keys = {i: f"text:{p.exact}" for i, p in prints.items()}
         stored_first = dict(self.conn.execute(
             "SELECT k, MIN(seq) FROM exact WHERE k IN (SELECT value FROM json_each(?)) GROUP BY k",
-            (_json(set(keys.values())),)))
+            (_json(sorted(set(keys.values()))),)))
         first_in_run: dict[str, int] = {}  # exact key -> index in the run of its first text here
         for i, k in keys.items():
             first_in_run.setdefault(k, i)
@@ -98,7 +113,7 @@ class _Run:
             table = band_keys_of(np.stack([s[0] for s in sig]), np.stack([s[1] for s in sig]))
             bands = {i: list(dict.fromkeys(row)) for i, row in zip(banded, table.tolist(), strict=True)}
         stored_bands = self.conn.execute("SELECT k, seq FROM tband WHERE k IN (SELECT value FROM json_each(?))",
-                                         (_json({k for ks in bands.values() for k in ks}),)).fetchall()
+                                         (_json(sorted({k for ks in bands.values() for k in ks})),)).fetchall()
         seq_of = {i: index._next_seq + n for n, i in enumerate(prints)}  # new texts, numbered in turn
         index._next_seq += len(prints)
         near = self._near_peers([(seq_of[i], bands[i], prints[i].signatures) for i in banded], stored_bands)
@@ -143,8 +158,6 @@ class _Run:
         """seq -> its near copy, for each new text with bands: of the `CANDIDATES` items sharing most band keys
         with it (stored, or new before it; ties by sequence number), the first similar on both sides. All the
         texts at once, a chunk of band pairs at a time."""
-        from .index import CANDIDATES
-
         if not banded:
             return {}
         h_key = np.array([k for k, _ in stored] + [k for _, ks, _ in banded for k in ks], dtype=np.int64)
@@ -209,8 +222,6 @@ class _Run:
 
     def _join(self, conv_id: str, seq: int, other: int, how: str) -> Match:
         """`ContentIndex._join` for a new item: it takes the peer's group; the peer's `how` is filled in."""
-        from .index import Match
-
         self._load_state([other])
         self.links.setdefault((min(seq, other), max(seq, other)), how)
         grp = self.state[other][0]

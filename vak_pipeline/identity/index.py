@@ -5,7 +5,8 @@ conversation is indexed once per content (`content_key`: the audio file's sha256
 re-indexing the same content returns the stored result without decoding anything. Each conversation keeps
 the sequence number it was first indexed with, so "first delivered" means the same on every re-run.
 Match results depend on the settings' fingerprint: opening the index with other thresholds re-checks every
-item from the stored fingerprints.
+item from the stored fingerprints. Texts queued with `add_text_later` (what validation does) are matched a
+batch at a time (identity.batch), with the matches adding them one by one gives.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +21,7 @@ import numpy as np
 from ..storage import Closing
 from .audio import AudioPrint, bit_error, informative, sample_keys
 from .batch import match_texts
+from .match import CANDIDATES, Match, TextItem
 from .settings import IdentitySettings
 from .text import BANDS, TextPrint, band_keys, signature_blob, signature_of, similarities
 
@@ -50,20 +51,10 @@ CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NU
 
 
 # The 50 items sharing most LSH bands with a text, best first: one query, by the band keys.
-CANDIDATES = 50
 _TEXT_CANDIDATES = ("SELECT seq FROM tband WHERE k IN (" + ", ".join("?" * BANDS) + ") AND seq != ? "
                     f"GROUP BY seq ORDER BY COUNT(*) DESC, seq LIMIT {CANDIDATES}")
-TextItem = tuple[str, str, str, Callable[[], TextPrint]]  # conv id, upload, content key, how to print it
 
 
-@dataclass(frozen=True)
-class Match:
-    """What the index knows of a conversation: its group (the sequence number of the group's first member)
-    and how it joined that group (None when it is the group's first member)."""
-
-    conv_id: str
-    group: int
-    how: str | None  # exact_audio | near_audio | exact_text | near_text
 
 
 class ContentIndex(Closing):

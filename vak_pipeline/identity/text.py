@@ -5,9 +5,11 @@ whitespace, digits' values (ids, timestamps, order numbers) and placeholder numb
 customer's turns, everyone else's) are hashed apart so that two chats of one template, whose agent side is
 the same, differ on the customer's side.
 
-Cost: the shingles are hashed in numpy (CRC-32 per word, three word hashes mixed per shingle), and both
-sides' signatures come out of one numpy pass over datasketch's seeded permutations (the values datasketch's
-MinHash gives the same shingles), so no Python call is made per shingle; band keys are mixed in numpy too.
+Cost: the shingles are hashed in numpy (CRC-32 per word, three word hashes mixed per shingle), and the
+signatures of many conversations' sides come out of one numpy pass over datasketch's seeded permutations
+(the values datasketch's MinHash gives the same shingles: `sign`), so no Python call is made per shingle;
+band keys are mixed in numpy too, for a batch at once. A print's signatures are computed when first read,
+so an exact copy of a text already signed is never signed itself (identity.batch).
 """
 
 from __future__ import annotations
