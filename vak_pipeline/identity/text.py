@@ -21,6 +21,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -93,10 +94,11 @@ def _shingle_hashes(sides: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
     """The 32-bit hashes of every non-empty side's word 3-shingles (a side shorter than that: one shingle,
     padded with zeros), all sides concatenated, and how many each side has; repeats are kept (a minimum does
     not mind them)."""
+    crc = {w: zlib.crc32(w.encode()) for w in set(chain.from_iterable(sides))}  # each distinct word once
     vals: list[int] = []
     padded: list[int] = []
     for words in sides:
-        vals.extend(zlib.crc32(w.encode()) for w in words)
+        vals.extend(map(crc.__getitem__, words))
         if len(words) < SHINGLE:
             vals.extend([0] * (SHINGLE - len(words)))
         padded.append(max(len(words), SHINGLE))
