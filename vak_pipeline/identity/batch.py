@@ -206,16 +206,19 @@ class _Run:
             for seq, u, o_ in self.conn.execute(
                     "SELECT seq, usr, oth FROM tsig WHERE seq IN (SELECT value FROM json_each(?))", (_json(missing),)):
                 sigs[seq] = np.concatenate([signature_of(u), signature_of(o_)])
-        have = np.array([int(c) in sigs for c in ch.tolist()], dtype=bool)  # an item without a signature: skipped
-        cq, ch = cq[have], ch[have]
+        known = np.array(sorted(sigs), dtype=np.int64)  # every signature at hand, one row each
+        table = np.stack([sigs[x] for x in known.tolist()]).reshape(len(known), 2, NUM_PERM)
+        at_h = np.minimum(np.searchsorted(known, ch), len(known) - 1)
+        have = known[at_h] == ch  # an item without a signature: skipped
+        cq, ch, at_h = cq[have], ch[have], at_h[have]
         if not len(cq):
             return {}
+        at_q = np.searchsorted(known, cq)
         t = self.index.settings.text_min_similarity
         same = np.zeros(len(cq), dtype=bool)
         for lo_ in range(0, len(cq), PAIRS):
-            mine = np.stack([sigs[s] for s in cq[lo_:lo_ + PAIRS].tolist()]).reshape(-1, 2, NUM_PERM)
-            theirs = np.stack([sigs[s] for s in ch[lo_:lo_ + PAIRS].tolist()]).reshape(-1, 2, NUM_PERM)
-            same[lo_:lo_ + PAIRS] = (similarities(mine, theirs) >= t).all(axis=1)
+            part = slice(lo_, lo_ + PAIRS)
+            same[part] = (similarities(table[at_q[part]], table[at_h[part]]) >= t).all(axis=1)
         cq, ch = cq[same], ch[same]
         _, firsts = np.unique(cq, return_index=True)  # the first similar candidate in each text's order
         return dict(zip(cq[firsts].tolist(), ch[firsts].tolist(), strict=True))
