@@ -17,7 +17,8 @@ Promises:
 """
 
 from .audio import AudioPrint, audio_print
-from .index import ContentIndex, Match, split_links
+from .index import ContentIndex, split_links
+from .match import Match
 from .settings import IDENTITY_VERSION, IdentitySettings
 from .text import TextPrint, text_print
 

@@ -5,7 +5,8 @@ conversation is indexed once per content (`content_key`: the audio file's sha256
 re-indexing the same content returns the stored result without decoding anything. Each conversation keeps
 the sequence number it was first indexed with, so "first delivered" means the same on every re-run.
 Match results depend on the settings' fingerprint: opening the index with other thresholds re-checks every
-item from the stored fingerprints.
+item from the stored fingerprints. Texts queued with `add_text_later` (what validation does) are matched a
+batch at a time (identity.batch), with the matches adding them one by one gives.
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..storage import Closing
 from .audio import AudioPrint, bit_error, informative, sample_keys
+from .batch import match_texts
+from .match import CANDIDATES, Match, TextItem
 from .settings import IdentitySettings
-from .text import BANDS, TextPrint, band_keys, similarities
+from .text import BANDS, TextPrint, band_keys, signature_blob, signature_of, similarities
 
 MIX = -1  # the channel number of a recording's mono mix
 Channel = tuple[np.ndarray, "np.ndarray | None"]  # Chromaprint frames and their energy weights
@@ -50,28 +52,22 @@ CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NU
 
 # The 50 items sharing most LSH bands with a text, best first: one query, by the band keys.
 _TEXT_CANDIDATES = ("SELECT seq FROM tband WHERE k IN (" + ", ".join("?" * BANDS) + ") AND seq != ? "
-                    "GROUP BY seq ORDER BY COUNT(*) DESC, seq LIMIT 50")
+                    f"GROUP BY seq ORDER BY COUNT(*) DESC, seq LIMIT {CANDIDATES}")
 
 
-@dataclass(frozen=True)
-class Match:
-    """What the index knows of a conversation: its group (the sequence number of the group's first member)
-    and how it joined that group (None when it is the group's first member)."""
-
-    conv_id: str
-    group: int
-    how: str | None  # exact_audio | near_audio | exact_text | near_text
 
 
 class ContentIndex(Closing):
     """Open with `ContentIndex.open(path, settings)`; `add` conversations; `kept_and_dropped` decides."""
 
     present_batch = 4096  # present conversations are written to their table this many at a time
+    text_batch = 1024  # texts queued by `add_text_later` are matched this many at a time (batch.py)
 
     def __init__(self, conn: sqlite3.Connection, settings: IdentitySettings) -> None:
         self.conn, self.settings = conn, settings
         conn.execute("CREATE TEMP TABLE present (conv_id TEXT PRIMARY KEY) WITHOUT ROWID")
         self._pending: list[str] = []  # present conversations not yet in the table (written in batches)
+        self._texts: list[TextItem] = []  # texts queued, not yet matched (`flush_texts`)
         # The next sequence number: past every one in use, retired or still named as a group (never reused,
         # so a new item cannot inherit a forgotten one's group); retired places are only looked up when any.
         self._next_seq = 1 + conn.execute(
@@ -103,12 +99,14 @@ class ContentIndex(Closing):
         return index
 
     def close(self) -> None:
+        self.flush_texts()
         self.conn.commit()
         self.conn.close()
 
     # --- adding
     def add_audio(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], AudioPrint]) -> Match:
         """Index a recording (computing its print only when its content is new) and return its match."""
+        self.flush_texts()
         known = self._known(conv_id, content_key)
         if known is not None:
             return self._present(known)
@@ -127,6 +125,25 @@ class ContentIndex(Closing):
         return self._present(self._match_audio(seq, f"audio:{p.exact}"))
 
     def add_text(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint]) -> Match:
+        """Index a text (printing it only when its content is new) and return its match."""
+        self._texts.append((conv_id, upload, content_key, compute))
+        return self.flush_texts()[-1]
+
+    def add_text_later(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint]) -> None:
+        """`add_text` without waiting for the match: queued texts are matched `text_batch` at a time, with the
+        same results (`kept_and_dropped`, `links_of`, `item` and every other call match the queue first)."""
+        self._texts.append((conv_id, upload, content_key, compute))
+        if len(self._texts) >= self.text_batch:
+            self.flush_texts()
+
+    def flush_texts(self) -> list[Match]:
+        """Match the queued texts (batch.match_texts); their matches in order."""
+        items, self._texts = self._texts, []
+        return match_texts(self, items) if items else []
+
+    def _add_text_one(self, item: TextItem) -> Match:
+        """One text by the per-item path: what a batch leaves to it (changed content, a retired place)."""
+        conv_id, upload, content_key, compute = item
         known = self._known(conv_id, content_key)
         if known is not None:
             return self._present(known)
@@ -136,7 +153,7 @@ class ContentIndex(Closing):
         self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (key, seq))
         if not p.words:
             return self._present(self._match_text(seq, key, None))
-        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, p.user.tobytes(), p.other.tobytes()))
+        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, signature_blob(p.user), signature_blob(p.other)))
         return self._present(self._match_text(seq, key, (p.user, p.other)))
 
     def _known(self, conv_id: str, content_key: str) -> Match | None:
@@ -176,10 +193,11 @@ class ContentIndex(Closing):
             row = self.conn.execute("SELECT t.seq, t.usr, t.oth FROM tsig t WHERE t.seq = "
                                     "(SELECT MIN(seq) FROM exact WHERE k = ?)", (key,)).fetchone()
             if row is not None:
-                self._add_bands(row[0], band_keys(*(np.frombuffer(b, dtype=np.uint64) for b in row[1:])))
+                self._add_bands(row[0], band_keys(*(signature_of(b) for b in row[1:])))
 
     def remove(self, conv_ids: Iterable[str]) -> int:
         """Forget conversations for good (erasure): prints, links and their place."""
+        self.flush_texts()
         n = 0
         for conv_id in conv_ids:
             row = self.conn.execute("SELECT seq FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
@@ -271,9 +289,8 @@ class ContentIndex(Closing):
             order = [c for c in chunk if c in sigs]
             if not order:
                 continue
-            ou = np.frombuffer(b"".join(sigs[c][0] for c in order), dtype=np.uint64).reshape(len(order), -1)
-            oo = np.frombuffer(b"".join(sigs[c][1] for c in order), dtype=np.uint64).reshape(len(order), -1)
-            same = (similarities(usr, ou) >= t) & (similarities(oth, oo) >= t)
+            theirs = np.stack([np.stack([signature_of(sigs[c][0]), signature_of(sigs[c][1])]) for c in order])
+            same = (similarities(np.stack([usr, oth]), theirs) >= t).all(axis=1)  # similar on both sides
             if same.any():
                 return self._join(seq, order[int(np.argmax(same))], "near_text")
         return self._self(seq)
@@ -293,7 +310,7 @@ class ContentIndex(Closing):
                 self._match_audio(seq, key)
             else:
                 row = conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (seq,)).fetchone()
-                sig = None if row is None else tuple(np.frombuffer(b, dtype=np.uint64) for b in row)
+                sig = None if row is None else tuple(signature_of(b) for b in row)
                 self._match_text(seq, key, sig, recheck=True)
         conn.execute("INSERT OR REPLACE INTO meta VALUES ('settings', ?)", (self.settings.fingerprint(),))
         conn.commit()
@@ -305,6 +322,7 @@ class ContentIndex(Closing):
 
         Only present conversations count: when a group's first member is gone (erased, withdrawn), the next
         one present is kept. With keep="all" nothing is dropped (the groups still link splits)."""
+        self.flush_texts()
         conn = self.conn
         if present is not None:
             self._pending.clear()
@@ -326,6 +344,7 @@ class ContentIndex(Closing):
     def links_of(self, conv_id: str) -> list[str]:
         """Split keys of a conversation in a duplicate group or sharing a channel with another: conversations
         with a common key must land in one split (splits.split_manifest's `links`)."""
+        self.flush_texts()
         row = self.conn.execute("SELECT seq, grp FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
         if row is None:
             return []
@@ -339,6 +358,7 @@ class ContentIndex(Closing):
 
     def item(self, conv_id: str) -> tuple[str, float] | None:
         """(upload, seconds of audio) of an indexed conversation."""
+        self.flush_texts()
         row = self.conn.execute("SELECT upload, seconds FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
         return (row[0], float(row[1])) if row else None
 

@@ -21,7 +21,8 @@ def _turns(record: dict[str, Any]) -> list[tuple[str, str]]:
 
 def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_dir: Path,
                  sha256: Callable[[Path], str] | None = None) -> Match | None:
-    """Index one valid record; None when it has nothing to identify it by (no readable audio, no text).
+    """Index one valid record: the match of its recording; None for a text (queued, matched a batch at a time:
+    `ContentIndex.add_text_later`) or a record with nothing to identify it by (no readable audio, no text).
     `sha256`: how a file's digest is found (core.file_digests remembers them across publishes).
 
     Synthesized audio is rendered from the text, so a synthesized call is identified by its text too:
@@ -36,4 +37,5 @@ def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_
     if not turns:
         return None
     key = f"turns{PRINT_VERSION}:" + hashlib.sha256(json.dumps(turns, ensure_ascii=False).encode()).hexdigest()
-    return index.add_text(record["id"], upload, key, lambda: text_print(turns))
+    index.add_text_later(record["id"], upload, key, lambda: text_print(turns))
+    return None

@@ -9,7 +9,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 # Bumped whenever a fingerprint or a match decision would change for the same input and settings.
-IDENTITY_VERSION = "3"  # 2: audio bit errors weighed by frame energy; 3: exact text copies share LSH bands
+# 2: audio bit errors weighed by frame energy; 3: exact text copies share LSH bands; 4: text signatures stored
+# as uint32 (an older index is re-checked on open, its uint64 signatures read by length: text.signature_of)
+IDENTITY_VERSION = "4"
 
 
 class IdentitySettings(BaseModel):

@@ -5,9 +5,11 @@ whitespace, digits' values (ids, timestamps, order numbers) and placeholder numb
 customer's turns, everyone else's) are hashed apart so that two chats of one template, whose agent side is
 the same, differ on the customer's side.
 
-Cost: the shingles are hashed in numpy (CRC-32 per word, three word hashes mixed per shingle), and both
-sides' signatures come out of one numpy pass over datasketch's seeded permutations (the values datasketch's
-MinHash gives the same shingles), so no Python call is made per shingle; band keys are mixed in numpy too.
+Cost: the shingles are hashed in numpy (CRC-32 per word, three word hashes mixed per shingle), and the
+signatures of many conversations' sides come out of one numpy pass over datasketch's seeded permutations
+(the values datasketch's MinHash gives the same shingles: `sign`), so no Python call is made per shingle;
+band keys are mixed in numpy too, for a batch at once. A print's signatures are computed when first read,
+so an exact copy of a text already signed is never signed itself (identity.batch).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -50,10 +53,27 @@ def normalise(text: str) -> list[str]:
 
 @dataclass
 class TextPrint:
+    """A conversation's exact key and normalised sides; the sides' MinHash signatures are computed when first
+    read, or for many prints at once by `sign` (an exact copy of a print already signed never needs its own)."""
+
     exact: str
-    user: np.ndarray  # uint64 MinHash signature of the customer's side (empty side: all zeros)
-    other: np.ndarray
+    sides: tuple[list[str], list[str]]  # the customer's words, everyone else's
     words: int
+    signatures: tuple[np.ndarray, np.ndarray] | None = None  # uint32 (an empty side: all zeros)
+
+    @property
+    def user(self) -> np.ndarray:
+        return self._signed()[0]
+
+    @property
+    def other(self) -> np.ndarray:
+        return self._signed()[1]
+
+    def _signed(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.signatures is None:
+            sign([self])
+        assert self.signatures is not None
+        return self.signatures
 
 
 @functools.cache
@@ -67,33 +87,54 @@ def _permutations() -> tuple[np.ndarray, np.ndarray]:
 
 _MIX = (np.uint32(0x9E3779B1), np.uint32(0x85EBCA77))
 _FMIX = (np.uint32(16), np.uint32(0x85EBCA6B), np.uint32(13), np.uint32(0xC2B2AE35))
+_CHUNK = 1 << 15  # shingles per numpy pass: (_CHUNK, NUM_PERM) uint32 is 16 MiB
 
 
-def _shingles(words: list[str]) -> np.ndarray:
-    """The distinct 32-bit hashes of a side's word 3-shingles (a side shorter than that: one shingle)."""
-    h = np.array([zlib.crc32(w.encode()) for w in words], dtype=np.uint32)
-    if len(h) < SHINGLE:
-        h = np.concatenate([h, np.zeros(SHINGLE - len(h), dtype=np.uint32)])
+def _shingle_hashes(sides: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """The 32-bit hashes of every non-empty side's word 3-shingles (a side shorter than that: one shingle,
+    padded with zeros), all sides concatenated, and how many each side has; repeats are kept (a minimum does
+    not mind them)."""
+    crc = {w: zlib.crc32(w.encode()) for w in set(chain.from_iterable(sides))}  # each distinct word once
+    vals: list[int] = []
+    padded: list[int] = []
+    for words in sides:
+        vals.extend(map(crc.__getitem__, words))
+        if len(words) < SHINGLE:
+            vals.extend([0] * (SHINGLE - len(words)))
+        padded.append(max(len(words), SHINGLE))
+    h = np.array(vals, dtype=np.uint32)
     n = len(h) - SHINGLE + 1
     g = h[:n] * _MIX[0]  # arrays wrap around silently (mod 2**32), as meant
     for k in range(1, SHINGLE):
         g = (g ^ h[k:k + n]) * _MIX[1]
-    return np.unique(g)
+    counts = np.asarray(padded, dtype=np.int64) - (SHINGLE - 1)
+    if len(sides) > 1:  # drop the shingles that straddle two sides
+        ends = np.cumsum(padded)[:-1]
+        keep = np.ones(n, dtype=bool)
+        for k in range(1, SHINGLE):
+            keep[ends - k] = False
+        g = g[keep]
+    return g, counts
+
+
+def _shingles(words: list[str]) -> np.ndarray:
+    """The distinct 32-bit hashes of a side's word 3-shingles (a side shorter than that: one shingle)."""
+    return np.unique(_shingle_hashes([words])[0])
 
 
 def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
-    """The MinHash signature (uint64) of each side's shingles, all sides in one numpy pass; an empty side is
-    all zeros.
+    """The MinHash signature (uint32) of each side's shingles, all sides in a few numpy passes; an empty side
+    is all zeros.
 
     The values are datasketch's `MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME)` after
     `update_batch(shingles)` with an identity `hashfunc`: its affine32 scheme pre-mixes each input with the
     MurmurHash3 finaliser, then takes min over h * a + b (mod 2**32) per permutation (a test holds the two
-    equal). Doing it here saves datasketch's per-value Python call and a second pass per side."""
-    out = [np.zeros(NUM_PERM, dtype=np.uint64) for _ in sides]
-    hashed = [(i, _shingles(w)) for i, w in enumerate(sides) if w]
-    if not hashed:
+    equal). Doing it here saves datasketch's per-value Python call and a pass per side."""
+    out = [np.zeros(NUM_PERM, dtype=np.uint32) for _ in sides]
+    full = [i for i, w in enumerate(sides) if w]
+    if not full:
         return out
-    h = np.concatenate([g for _, g in hashed])
+    h, counts = _shingle_hashes([sides[i] for i in full])
     s1, m1, s2, m2 = _FMIX
     h ^= h >> s1
     h *= m1
@@ -101,15 +142,42 @@ def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
     h *= m2
     h ^= h >> s1
     a, b = _permutations()
-    starts = np.cumsum([0] + [len(g) for _, g in hashed[:-1]])
-    mins = np.minimum.reduceat(h[:, None] * a + b, starts, axis=0).astype(np.uint64)
-    for (i, _), row in zip(hashed, mins, strict=True):
-        out[i] = row
+    bounds = np.concatenate([[0], np.cumsum(counts)])
+    first = 0
+    while first < len(full):  # sides in chunks of about _CHUNK shingles (a longer side: alone)
+        last = max(first + 1, int(np.searchsorted(bounds, bounds[first] + _CHUNK, side="right")) - 1)
+        last = min(last, len(full))
+        lo, hi = bounds[first], bounds[last]
+        mins = np.minimum.reduceat(h[lo:hi, None] * a + b, bounds[first:last] - lo, axis=0)
+        for i, row in zip(full[first:last], mins, strict=True):
+            out[i] = row
+        first = last
     return out
 
 
+def signature_blob(sig: np.ndarray) -> bytes:
+    """How a side's signature is stored: NUM_PERM little-endian uint32 (affine32 values all fit)."""
+    return np.asarray(sig, dtype="<u4").tobytes()
+
+
+def signature_of(blob: bytes) -> np.ndarray:
+    """A stored signature as uint32 values (an index written before IDENTITY_VERSION 4 stored uint64: the same
+    values, read by length; its items are re-checked on open, as the version is in the settings key)."""
+    if len(blob) == NUM_PERM * 4:
+        return np.frombuffer(blob, dtype="<u4")
+    return np.frombuffer(blob, dtype="<u8").astype(np.uint32)
+
+
+def sign(prints: list[TextPrint]) -> None:
+    """Compute the signatures of every print in `prints` not yet signed, in one pass."""
+    todo = [p for p in prints if p.signatures is None]
+    sigs = _signatures([side for p in todo for side in p.sides])
+    for k, p in enumerate(todo):
+        p.signatures = (sigs[2 * k], sigs[2 * k + 1])
+
+
 def text_print(turns: Iterable[tuple[str, str]]) -> TextPrint:
-    """The identity of a conversation's text from its (role, text) turns."""
+    """The identity of a conversation's text from its (role, text) turns (signatures when first read)."""
     user: list[str] = []
     other: list[str] = []
     lines: list[str] = []
@@ -120,8 +188,7 @@ def text_print(turns: Iterable[tuple[str, str]]) -> TextPrint:
         (user if role == "user" else other).extend(words)
         lines.append(f"{'user' if role == 'user' else 'other'}:{' '.join(words)}")
     exact = hashlib.sha256("\n".join(lines).encode()).hexdigest()
-    sig_user, sig_other = _signatures([user, other])
-    return TextPrint(exact, sig_user, sig_other, len(user) + len(other))
+    return TextPrint(exact, (user, other), len(user) + len(other))
 
 
 def similarity(a: np.ndarray, b: np.ndarray) -> float:
@@ -133,11 +200,11 @@ def similarity(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def similarities(a: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """`similarity` of `a` with each row of `others`, at once."""
-    a_empty, o_empty = not a.any(), ~others.any(axis=1)
-    if a_empty:
-        return o_empty.astype(np.float64)
-    return np.where(o_empty, 0.0, np.count_nonzero(others == a, axis=1) / len(a))
+    """`similarity` of `a` with each of `others`, at once: `a` is one signature or several stacked (a
+    conversation's two sides, (2, NUM_PERM)), `others` a row of the same shape per item."""
+    a_empty, o_empty = ~a.any(axis=-1), ~others.any(axis=-1)
+    sim = np.where(o_empty, 0.0, np.count_nonzero(others == a, axis=-1) / a.shape[-1])
+    return np.where(a_empty, o_empty.astype(np.float64), sim)
 
 
 _BAND_MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -147,10 +214,19 @@ _SHIFT = np.uint64(31)
 
 def band_keys(user: np.ndarray, other: np.ndarray) -> list[int]:
     """One 63-bit key per LSH band of a conversation's two side signatures (band number mixed in)."""
-    u = np.asarray(user, dtype=np.uint64)[:BANDS * ROWS].reshape(BANDS, ROWS)
-    o = np.asarray(other, dtype=np.uint64)[:BANDS * ROWS].reshape(BANDS, ROWS)
-    k = _BAND_START
-    for col in (*u.T, *o.T):  # arrays wrap around silently (mod 2**64), as meant
-        k = (k ^ col) * _BAND_MIX
+    return band_keys_of(np.asarray(user)[None, :], np.asarray(other)[None, :])[0].tolist()
+
+
+def band_keys_of(users: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """`band_keys` of many conversations at once: (n, NUM_PERM) signatures in, (n, BANDS) uint64 keys out."""
+    n = len(users)
+    u = np.asarray(users, dtype=np.uint64)[:, :BANDS * ROWS].reshape(n, BANDS, ROWS)
+    o = np.asarray(others, dtype=np.uint64)[:, :BANDS * ROWS].reshape(n, BANDS, ROWS)
+    k = np.broadcast_to(_BAND_START, (n, BANDS))
+    for r in range(ROWS):  # arrays wrap around silently (mod 2**64), as meant
+        k = (k ^ u[:, :, r]) * _BAND_MIX
         k ^= k >> _SHIFT
-    return (k >> np.uint64(1)).tolist()
+    for r in range(ROWS):
+        k = (k ^ o[:, :, r]) * _BAND_MIX
+        k ^= k >> _SHIFT
+    return k >> np.uint64(1)

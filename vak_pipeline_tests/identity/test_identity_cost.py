@@ -131,3 +131,54 @@ def test_fingerprints_from_one_resampled_stream_are_chromaprints_of_the_original
         direct = np.asarray(chromaprint.decode_fingerprint(fp.finish())[0], dtype=np.int64).astype(np.uint32)
         assert len(direct) == len(frames)
         assert bit_error(direct, frames, 0.8, max_shift=0) < 0.01
+
+
+@pytest.mark.parametrize("text_batch", [1, 3, 1024])
+def test_texts_matched_a_batch_at_a_time_match_as_they_would_one_by_one(tmp_path, text_batch, monkeypatch):
+    """Batches are cut where a conversation repeats, changed content or came back: each case is in here."""
+    import vak_pipeline.identity.index as index_module
+
+    chats = [m for _ia, a, _ib, b, _s, _v in make_chats(10) for m in (a, b)]
+
+    def run(path: Path) -> tuple[list, list, list]:
+        with ContentIndex.open(path) as index:
+            for i, m in enumerate(chats):
+                index.add_text_later(f"c{i}", "u", f"k{i}", lambda m=m: text_print(_turns(m)))
+            for i, m in enumerate(chats[:8]):  # a re-delivery under new ids, one of them twice
+                index.add_text_later(f"r{i}", "v", f"rk{i}", lambda m=m: text_print(_turns(m)))
+            index.add_text_later("r3", "v", "rk3", lambda: text_print(_turns(chats[3])))
+            index.add_text_later("c2", "u", "changed", lambda: text_print(_turns(chats[5])))  # content changed
+            index.remove(["c0"])
+            index.add_text_later("c4", "u", "k4", text_print)  # known: not printed again
+            index.add_text_later("c0", "u", "k0", lambda: text_print(_turns(chats[0])))  # back after erasure
+            kept = list(index.kept_and_dropped())
+            links = [index.links_of(f"{p}{i}") for p in "cr" for i in range(len(chats))]
+            rows = index.conn.execute("SELECT seq, conv_id, grp, how FROM item ORDER BY seq").fetchall()
+            return kept, links, rows
+
+    monkeypatch.setattr(index_module, "match_texts", lambda index, items: [index._add_text_one(i) for i in items])
+    one_by_one = run(tmp_path / "one.sqlite")
+    monkeypatch.undo()
+    monkeypatch.setattr(ContentIndex, "text_batch", text_batch)
+    assert run(tmp_path / f"batch{text_batch}.sqlite") == one_by_one
+    assert one_by_one[0]  # the set has duplicates to decide
+
+
+def test_an_index_with_uint64_signatures_is_rechecked_with_the_same_matches(tmp_path):
+    """IDENTITY_VERSION 4 stores signatures as uint32; an older index's uint64 blobs are the same values."""
+    pairs = _pairs(3)
+    path = tmp_path / "i.sqlite"
+    with ContentIndex.open(path) as index:
+        for n, (a, b) in enumerate(pairs):
+            index.add_text(f"a{n}", "u", f"ka{n}", lambda a=a: text_print(_turns(a)))
+            index.add_text(f"b{n}", "v", f"kb{n}", lambda b=b: text_print(_turns(b)))
+        before = list(index.kept_and_dropped())
+        rows = index.conn.execute("SELECT seq, usr, oth FROM tsig").fetchall()
+        index.conn.executemany("UPDATE tsig SET usr = ?, oth = ? WHERE seq = ?", [  # as version 3 stored them
+            (np.frombuffer(u, "<u4").astype("<u8").tobytes(), np.frombuffer(o, "<u4").astype("<u8").tobytes(), s)
+            for s, u, o in rows])
+        index.conn.execute("UPDATE meta SET v = 'version 3' WHERE k = 'settings'")
+        index.conn.execute("UPDATE item SET grp = seq, how = NULL")  # a recheck must find the groups again
+    with ContentIndex.open(path) as index:
+        ids = [f"{s}{n}" for n in range(len(pairs)) for s in "ab"]
+        assert list(index.kept_and_dropped(ids)) == before and len(before) == len(pairs)
