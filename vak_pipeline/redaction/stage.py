@@ -266,8 +266,6 @@ class _RedactStage(Stage):
             entry, line, part = self.hits.pop(entry.item)
         else:
             line, part = entry.outputs.pop("_line", None), RedactionResult.model_validate(entry.outputs.pop("_part"))
-            if line is not None:  # taken after publishing, so the next run sees them
-                entry.outputs["published"] = _published(self.layout, self.upload, entry.item)
         _merge(self.result, part.model_copy(update={"issues": []}))
         if line is not None:
             entry.outputs["line"] = self.out.place(line)
@@ -344,8 +342,8 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
                   reviews: Mapping[str, Correction], fingerprint: str, jobs: list[tuple[bytes, int, str]]
                   ) -> list[LedgerEntry]:
     """Redact a batch of changed records (in a worker process or here): a ledger entry each, carrying its line
-    (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`). The memos are
-    this process's (`process_memo`)."""
+    (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`), and the stamps of
+    its release files (`_published`). The memos are this process's (`process_memo`)."""
     memo = process_memo(fingerprint)
     out: list[LedgerEntry] = []
     for raw, line_no, key in jobs:
@@ -360,8 +358,11 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
             out.append(LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues, outputs=carried))
             continue
         line, counts = done
-        out.append(LedgerEntry(item=rec.id, key=key, outputs={"counts": counts, "_line": line, **carried},
-                               issues=part.issues))
+        # the stamps of its release files, taken where they were just written (after publishing, so the next run
+        # sees them): the stage's process, which places the entries, never reads the logs back
+        out.append(LedgerEntry(item=rec.id, key=key, outputs={
+            "counts": counts, "published": _published(layout, upload, rec.id), "_line": line, **carried},
+            issues=part.issues))
     return out
 
 
