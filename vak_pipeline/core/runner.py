@@ -8,7 +8,8 @@ is the anchor: a stage is a small object with a few methods, not a loop of its o
     for each item of stage.items():       a Job(item, key, payload), or Done(value) passed through as it is
         unchanged key + stage.reusable ->  the ledger's entry, not processed (stage.accept(entry, reused=True))
         else                            ->  stage.process([payload, ...]) here or in the pool (stage.pool;
-                                            here when fewer than stage.pool_from are to process)
+                                            here when fewer than stage.pool_from are to process;
+                                            stage.pool_from_now: at once when surely more are)
         stage.accept(entry, reused)     ->  the stage places the outputs; the entry it returns is recorded
     write_report(stage report, stage.result, stage.section, **stage.report_extra())
 
@@ -122,6 +123,13 @@ class Stage(ABC):
         """What the stage emitted since it was last asked (`iter_stage` yields it); by default nothing."""
         return ()
 
+    def pool_from_now(self, previous: int) -> int:
+        """`pool_from` for this run, given how many items the last run's ledger holds (`previous`). A stage that can
+        tell cheaply that at least `pool_from` items are new answers 0: the pool starts at once, its workers'
+        start-up overlapping the reading of the items instead of following `pool_from` of them. By default
+        `pool_from`."""
+        return self.pool_from
+
     def code_version(self) -> str:
         """What the report records as the stage's code: `version`, plus the data fingerprints (packs) that shape
         every item when the stage has them; compared with today's by `report.freshness`."""
@@ -182,7 +190,7 @@ def iter_stage(stage: Stage) -> Generator[Any, None, RunCounts]:
             workers = stage.workers_for([p for p in listed if not isinstance(p, Done)])
             plan = stage.progress(listed)
         for out in ordered_map(stage.process, plan, workers, stage.batch, pool=stage.pool,
-                               pool_from=stage.pool_from):
+                               pool_from=stage.pool_from_now(len(ledger.previous))):
             if isinstance(out, LedgerEntry | _Reused):
                 reused = isinstance(out, _Reused)
                 entry = stage.accept(out.entry if isinstance(out, _Reused) else out, reused)

@@ -159,6 +159,34 @@ def test_a_run_smaller_than_the_stage_pool_from_is_done_here_with_the_same_bytes
         assert read(tmp_path / "here", name) == read(tmp_path / "pool", name), name
 
 
+def test_a_stage_that_knows_enough_items_are_new_starts_its_pool_at_once_with_the_same_bytes(tmp_path, monkeypatch):
+    """`pool_from_now` answers 0: the pool starts before `pool_from` items were read (its workers' start-up
+    overlaps the reading); the stage is told how many entries the last run's ledger holds."""
+    values = {f"i{n}": (n if n % 4 else -n) for n in range(1, 10)}
+    run_stage(Toy(tmp_path / "here", values, workers=1))
+    started, told = [], []
+    executor = PoolSettings.executor
+
+    def counted(self, workers):
+        started.append(workers)
+        return executor(self, workers)
+
+    class Knows(Toy):
+        def pool_from_now(self, previous: int) -> int:
+            told.append(previous)
+            return 0
+
+    monkeypatch.setattr(PoolSettings, "executor", counted)
+    early = Knows(tmp_path / "pool", values, workers=2)
+    early.pool_from = len(values) + 1  # read ahead, this run would be done here
+    run_stage(early)
+    assert started == [2] and told == [0]
+    for name in ("out.jsonl", "ledger/toy.jsonl", "report.json"):
+        assert read(tmp_path / "pool", name) == read(tmp_path / "here", name), name
+    run_stage(Knows(tmp_path / "pool", values, workers=2))
+    assert told == [0, len(values)]
+
+
 def test_a_pool_pays_from_the_items_whose_time_outweighs_the_start_up():
     """`jobs_to_pay` is `pool_pays` counted in items: the first count at which the pool is estimated faster."""
     from vak_pipeline.parallel import jobs_to_pay, pool_pays

@@ -12,7 +12,7 @@ import soundfile as sf
 
 from vak_pipeline.core.stage import Ledger
 from vak_pipeline.layout import DataLayout
-from vak_pipeline.redaction.stage import STAGE, RedactionSettings, redact_upload
+from vak_pipeline.redaction.stage import STAGE, RedactionSettings, _RedactStage, redact_upload
 
 UPLOAD = "u1"
 SR = 24000
@@ -196,3 +196,15 @@ def test_a_process_keeps_its_memo_for_every_batch_it_redacts(tmp_path):
     first = set(memo[1])
     stage.process(jobs[4:8])
     assert first and S.process_memo(settings.fingerprint()) is memo and first <= set(memo[1])
+
+
+def test_a_first_run_of_a_big_upload_starts_its_pool_at_once_and_a_rerun_reads_ahead(tmp_path):
+    """The pool starts at once (`pool_from_now` 0) when conversations.jsonl holds at least `pool_from` lines more
+    than the last run's ledger holds entries; otherwise the records read ahead decide, as before."""
+    layout = _setup(tmp_path / "d")  # 42 lines
+    stage = _RedactStage(layout, UPLOAD, RedactionSettings(), workers=2, batch=4)
+    stage.pool_from = 10
+    assert stage.pool_from_now(0) == 0  # a first run
+    assert stage.pool_from_now(35) == 10  # a rerun: most records are likely unchanged
+    stage.pool_from = 43
+    assert stage.pool_from_now(0) == 43  # fewer lines than a pool needs
