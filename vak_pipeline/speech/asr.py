@@ -61,13 +61,13 @@ class AsrSettings(BaseModel):
                             "every window to 30 s, so a remainder alone costs a whole window); off = one window "
                             "each. Off by default: on the bench's calls a channel seldom leaves two remainders in "
                             "one round, and it saved no time beyond the noise there (bench/decoding.py).")
-    pack_channels: bool = Field(default=False, description="Batched decoding: fill each window with the VAD pieces "
-                                "of all the recording's channels in time order (a stereo call's two sides as one "
-                                "conversation), up to 30 s, instead of one channel's each; every word goes back to the "
-                                "channel and time of the piece it was said in. The encoder pads every window to 30 s, "
-                                "so a call whose two sides together fit 30 s costs one encoder pass, not two; never "
-                                "mixes recordings. tail_pack then has no effect (each window's remainder is one "
-                                "window).")
+    pack_channels: bool = Field(default=False, description="Batched decoding: a recording whose channels' VAD "
+                                "speech together fits one window (30 s) is decoded as one window, its channels' pieces "
+                                "in time order (a short stereo call's two sides as one conversation), each word going "
+                                "back to the channel and time of the piece it was said in: one encoder pass instead of "
+                                "one per channel (the encoder pads every window to 30 s). Longer recordings are "
+                                "decoded per channel as before: packing them too lost WER and saved no CPU on the "
+                                "bench's 45 s calls (bench/decoding.py). Never mixes recordings.")
     language: str | None = Field(default=None, description="None = detect; forced to 'en' for English-only models.")
     vad_filter: bool = Field(default=True, description="Silero VAD (bundled with faster-whisper): skips the "
                              "long silences of a stereo channel while the other party talks; faster and fewer "
@@ -306,7 +306,8 @@ class Transcriber:
             before, pieces = pieces, subtract(pieces, cut, ASR_RATE) if cut else pieces
             inputs.append(_channel_input(labels[i], before, pieces))
             kept.append(pieces)
-        windows = (pack_channels(kept) if self.settings.pack_channels else
+        speech = sum(p["end"] - p["start"] for pieces in kept for p in pieces)
+        windows = (pack_channels(kept) if self.settings.pack_channels and speech <= WINDOW_S * ASR_RATE else
                    [Window(channel=i, pieces=w) for i, pieces in enumerate(kept) for w in join_pieces(pieces)])
         if not windows:
             return [], inputs
@@ -315,7 +316,7 @@ class Transcriber:
         per_window = [list(segs) for segs in per_window]
         # a window decoded once loses what follows an early stop of the decoder (the sequential path seeks past its
         # last timestamp and goes on): what is left of such windows is decoded again, in rounds, this recording only
-        if self.settings.tail_pack and not self.settings.pack_channels:
+        if self.settings.tail_pack and all(w.owners is None for w in windows):  # (one packed window: one remainder)
             return self._packed_tails(pipeline, xs, windows, per_window, inputs, labels, language)
         latest = {k: (w, per_window[k]) for k, w in enumerate(windows)}  # per window: what the last round decoded
         for _round in range(self.settings.tail_rounds):
