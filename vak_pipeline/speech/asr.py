@@ -54,13 +54,23 @@ class AsrSettings(BaseModel):
                              "and goes on; each round one batched call over those remainders of this recording. "
                              "0 = each window decoded once (tiny.en then drops a window's last sentence now and "
                              "then: a line of the cross-talk fixture xtalk_16db).")
-    tail_min_s: float = Field(default=1.5, ge=0.0, description="Seconds of VAD speech left after a batched window's "
-                              "last word from which that remainder is decoded again.")
+    tail_min_s: float = Field(default=3.0, ge=0.0, description="Seconds of VAD speech left after a batched window's "
+                              "last word from which that remainder is decoded again. Shorter remainders are mostly the "
+                              "VAD's padding and a trailing breath, and each costs a whole (30 s-padded) encoder pass: "
+                              "3.0 instead of 1.5 decoded 26 windows instead of 29 on 10 bench calls and 5 instead of "
+                              "6 on the cross-talk fixtures, WER 0.237/0.384 against 0.239/0.406 (bench/decoding.py).")
     tail_pack: bool = Field(default=False, description="Batched decoding: in a tail round, the remainders of one "
                             "channel are joined into as few windows of at most 30 s as they fit in (the encoder pads "
                             "every window to 30 s, so a remainder alone costs a whole window); off = one window "
                             "each. Off by default: on the bench's calls a channel seldom leaves two remainders in "
                             "one round, and it saved no time beyond the noise there (bench/decoding.py).")
+    pack_channels: bool = Field(default=False, description="Batched decoding: a recording whose channels' VAD "
+                                "speech together fits one window (30 s) is decoded as one window, its channels' pieces "
+                                "in time order (a short stereo call's two sides as one conversation), each word going "
+                                "back to the channel and time of the piece it was said in: one encoder pass instead of "
+                                "one per channel (the encoder pads every window to 30 s). Longer recordings are "
+                                "decoded per channel as before: packing them too lost WER and saved no CPU on the "
+                                "bench's 45 s calls (bench/decoding.py). Never mixes recordings.")
     language: str | None = Field(default=None, description="None = detect; forced to 'en' for English-only models.")
     vad_filter: bool = Field(default=True, description="Silero VAD (bundled with faster-whisper): skips the "
                              "long silences of a stereo channel while the other party talks; faster and fewer "
@@ -288,7 +298,7 @@ class Transcriber:
         # own 160 ms: its many short pieces, joined into one window, made tiny.en stop after the first sentence
         # of a window (WER 0.24 -> 0.33 on the bench's generated calls)
         vad = VadOptions(max_speech_duration_s=30)
-        windows: list[Window] = []
+        kept: list[list[dict]] = []  # per channel: its VAD pieces without the skipped regions
         inputs: list[ChannelInput] = []
         for i, (x, cut) in enumerate(zip(xs, skip, strict=True)):
             if self.settings.vad_filter:
@@ -298,7 +308,10 @@ class Transcriber:
                 pieces = [{"start": s, "end": min(s + step, x.size)} for s in range(0, x.size, step)]
             before, pieces = pieces, subtract(pieces, cut, ASR_RATE) if cut else pieces
             inputs.append(_channel_input(labels[i], before, pieces))
-            windows += [Window(channel=i, pieces=w) for w in join_pieces(pieces)]
+            kept.append(pieces)
+        speech = sum(p["end"] - p["start"] for pieces in kept for p in pieces)
+        windows = (pack_channels(kept) if self.settings.pack_channels and speech <= WINDOW_S * ASR_RATE else
+                   [Window(channel=i, pieces=w) for i, pieces in enumerate(kept) for w in join_pieces(pieces)])
         if not windows:
             return [], inputs
         pipeline = BatchedInferencePipeline(self.model)
@@ -306,12 +319,12 @@ class Transcriber:
         per_window = [list(segs) for segs in per_window]
         # a window decoded once loses what follows an early stop of the decoder (the sequential path seeks past its
         # last timestamp and goes on): what is left of such windows is decoded again, in rounds, this recording only
-        if self.settings.tail_pack:
+        if self.settings.tail_pack and all(w.owners is None for w in windows):  # (one packed window: one remainder)
             return self._packed_tails(pipeline, xs, windows, per_window, inputs, labels, language)
         latest = {k: (w, per_window[k]) for k, w in enumerate(windows)}  # per window: what the last round decoded
         for _round in range(self.settings.tail_rounds):
-            tails = {k: Window(channel=w.channel, pieces=rest) for k, (w, segs) in latest.items()
-                     if (rest := remainder(w.pieces, last_word_end(segs), self.settings.tail_min_s))}
+            tails = {k: rest for k, (w, segs) in latest.items()
+                     if (rest := w.rest(segs, self.settings.tail_min_s)) is not None}
             if not tails:
                 break
             decoded, _language = self._decode_round(pipeline, xs, list(tails.values()))
@@ -319,10 +332,12 @@ class Transcriber:
             for (k, w), segs in zip(tails.items(), decoded, strict=True):
                 per_window[k] += segs
                 latest[k] = (w, segs)
-                inputs[w.channel].redecoded_s = round(inputs[w.channel].redecoded_s + w.seconds(), 3)
+                for ch, seconds in w.seconds_by_channel().items():
+                    inputs[ch].redecoded_s = round(inputs[ch].redecoded_s + seconds, 3)
         out: list[Segment] = []
-        for w, segs in zip(windows, per_window, strict=True):
-            out += self._segments(segs, labels[w.channel], language)
+        for ch in range(len(xs)):  # each channel's segments in window order: time order
+            for segs in per_window:
+                out += self._segments([seg for c, seg in segs if c == ch], labels[ch], language)
         return out, inputs
 
     def _packed_tails(self, pipeline: Any, xs: list[np.ndarray], windows: list[Window], per_window: list[list[Any]],
@@ -331,7 +346,7 @@ class Transcriber:
         """Tail rounds with the remainders of each channel joined into shared windows (AsrSettings.tail_pack); the
         segments of each channel come out in time order."""
         by_channel: dict[int, list[Any]] = {}
-        latest = list(zip(windows, per_window, strict=True))
+        latest = [(w, [seg for _c, seg in segs]) for w, segs in zip(windows, per_window, strict=True)]
         for w, segs in latest:
             by_channel.setdefault(w.channel, []).extend(segs)
         for _round in range(self.settings.tail_rounds):
@@ -344,7 +359,7 @@ class Transcriber:
             if not tails:
                 break
             decoded, _language = self._decode_round(pipeline, xs, tails)
-            latest = list(zip(tails, decoded, strict=True))
+            latest = [(w, [seg for _c, seg in segs]) for w, segs in zip(tails, decoded, strict=True)]
             for w, segs in latest:
                 by_channel[w.channel].extend(segs)
                 inputs[w.channel].redecoded_s = round(inputs[w.channel].redecoded_s + w.seconds(), 3)
@@ -354,45 +369,42 @@ class Transcriber:
         return out, inputs
 
     def _decode_round(self, pipeline: Any, xs: list[np.ndarray], windows: list[Window]
-                      ) -> tuple[list[list[Any]], str | None]:
-        """One BatchedInferencePipeline call over `windows` (each at most 30 s of one channel's speech): the
-        faster-whisper segments of each window, times in its channel's time."""
+                      ) -> tuple[list[list[tuple[int, Any]]], str | None]:
+        """One BatchedInferencePipeline call over `windows` (each at most 30 s of speech): per window, its
+        faster-whisper segments with the index of the channel each was said on, times in that channel's time (a
+        segment that runs over pieces of two channels is split where the channel changes)."""
         from faster_whisper.vad import SpeechTimestampsMap
 
         audio: list[np.ndarray] = []
         clips: list[dict] = []  # seconds in the joined audio
-        shifts: list[float] = []  # per clip: joined time -> time within its channel's speech (of this round)
+        runs: list[list[tuple[float, int, float, int, int]]] = []  # per window: its runs of one channel's pieces,
+        # as (start in the joined audio, channel, shift: joined time -> time within the channel's speech of this
+        # round, first and last index of its pieces in that channel's map)
         speech: dict[int, int] = {}  # samples of each channel's speech in the windows before
+        pieces_of: dict[int, list[dict]] = {}  # per channel: its pieces of this round, in order
         at = 0
         for w in windows:
-            chunk = np.concatenate([xs[w.channel][p["start"]:p["end"]] for p in w.pieces])
-            clips.append({"start": at / ASR_RATE, "end": (at + chunk.size) / ASR_RATE})
-            shifts.append(speech.get(w.channel, 0) / ASR_RATE - at / ASR_RATE)
-            speech[w.channel] = speech.get(w.channel, 0) + chunk.size
-            audio.append(chunk)
-            at += chunk.size
-        maps = {i: SpeechTimestampsMap([p for w in windows if w.channel == i for p in w.pieces], ASR_RATE)
-                for i in speech}
+            size = sum(p["end"] - p["start"] for p in w.pieces)
+            clips.append({"start": at / ASR_RATE, "end": (at + size) / ASR_RATE})
+            runs.append([])
+            for ch, run in w.runs():
+                chunk = np.concatenate([xs[ch][p["start"]:p["end"]] for p in run])
+                first = len(pieces_of.setdefault(ch, []))
+                pieces_of[ch] += run
+                runs[-1].append((at / ASR_RATE, ch, speech.get(ch, 0) / ASR_RATE - at / ASR_RATE, first,
+                                 first + len(run) - 1))
+                speech[ch] = speech.get(ch, 0) + chunk.size
+                audio.append(chunk)
+                at += chunk.size
+        maps = {ch: SpeechTimestampsMap(pieces, ASR_RATE) for ch, pieces in pieces_of.items()}
         segs, info = pipeline.transcribe(np.concatenate(audio), clip_timestamps=clips,
                                          batch_size=self.settings.batch_size,
                                          without_timestamps=not self.settings.timestamp_tokens, **self._options())
         starts = [c["start"] for c in clips]
-        out: list[list[Any]] = [[] for _ in windows]
+        out: list[list[tuple[int, Any]]] = [[] for _ in windows]
         for seg in segs:
             k = max(bisect.bisect_right(starts, (seg.start + seg.end) / 2) - 1, 0)
-            smap, shift = maps[windows[k].channel], shifts[k]
-
-            def back(t: float, piece: int | None = None, smap: Any = smap, shift: float = shift) -> float:
-                return smap.get_original_time(t + shift, piece)
-
-            if seg.words:
-                for w in seg.words:
-                    piece = smap.get_chunk_index((w.start + w.end) / 2 + shift)
-                    w.start, w.end = back(w.start, piece=piece), back(w.end, piece=piece)
-                seg.start, seg.end = seg.words[0].start, seg.words[-1].end
-            else:
-                seg.start, seg.end = back(seg.start), back(seg.end)
-            out[k].append(seg)
+            out[k] += _mapped(seg, runs[k], maps)
         return out, info.language
 
     def _segments(self, segs: Any, channel: int | None, language: str | None) -> list[Segment]:
@@ -444,13 +456,49 @@ WINDOW_S = 30  # Whisper's window: the most speech one batched window holds
 
 @dataclass
 class Window:
-    """What one batched window decodes: VAD pieces (samples, in channel time) of one channel, at most 30 s joined."""
+    """What one batched window decodes: VAD pieces (samples, in channel time), at most 30 s joined: one channel's, or
+    (AsrSettings.pack_channels) those of all the recording's channels in time order, `owners` saying whose each is."""
 
-    channel: int  # index of the channel among the recording's
+    channel: int  # index of the channel among the recording's (of its first piece)
     pieces: list[dict]
+    owners: list[int] | None = None  # per piece, its channel's index; None = every piece is `channel`'s
+
+    def owner(self, j: int) -> int:
+        return self.channel if self.owners is None else self.owners[j]
 
     def seconds(self) -> float:
         return sum(p["end"] - p["start"] for p in self.pieces) / ASR_RATE
+
+    def seconds_by_channel(self) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for j, p in enumerate(self.pieces):
+            out[self.owner(j)] = out.get(self.owner(j), 0.0) + (p["end"] - p["start"]) / ASR_RATE
+        return out
+
+    def runs(self) -> list[tuple[int, list[dict]]]:
+        """(channel, pieces) of each run of consecutive pieces of one channel, in window order."""
+        out: list[tuple[int, list[dict]]] = []
+        for j, p in enumerate(self.pieces):
+            if out and out[-1][0] == self.owner(j):
+                out[-1][1].append(p)
+            else:
+                out.append((self.owner(j), [p]))
+        return out
+
+    def rest(self, decoded: list[tuple[int, Any]], min_s: float) -> Window | None:
+        """What is left of this window after the decoder's last word (`decoded`: (channel, segment) in decode order),
+        as a window of its own, when more than `min_s` of speech is left; see `remainder`."""
+        spoke = [ch for ch, seg in decoded if any(w.word.strip() for w in (seg.words or []))]
+        if not spoke:
+            return None
+        last = spoke[-1]  # the channel whose piece the decoder stopped in
+        end = last_word_end([seg for ch, seg in decoded if ch == last])
+        owners = [self.owner(j) for j in range(len(self.pieces))]
+        rest = remainder(self.pieces, end, min_s, owners, last)
+        if not rest:
+            return None
+        return Window(channel=owners[len(owners) - len(rest)], pieces=rest,
+                      owners=None if self.owners is None else owners[len(owners) - len(rest):])
 
 
 def join_pieces(pieces: list[dict], max_s: float = WINDOW_S) -> list[list[dict]]:
@@ -474,12 +522,69 @@ def last_word_end(segments: list[Any]) -> float | None:
     return max(ends) if ends else None
 
 
-def remainder(pieces: list[dict], end: float | None, min_s: float) -> list[dict]:
+def remainder(pieces: list[dict], end: float | None, min_s: float, owners: list[int] | None = None,
+              owner: int | None = None) -> list[dict]:
     """The window's VAD speech after `end` (its last word's end), when more than `min_s` of it is left: what the
     decoder skipped by stopping early. [] otherwise, and for a window without words (decoding the same audio again
-    would give the same nothing)."""
+    would give the same nothing). In a window of several channels (`owners`: per piece its channel), `end` is in
+    the time of channel `owner`, and the rest is the part of that channel's piece after `end` and every piece after
+    it in the window, whichever channel's. Always a tail of the window's pieces, the first one cut."""
     if end is None:
         return []
     cut = int(round(end * ASR_RATE))
-    rest = [{"start": max(p["start"], cut), "end": p["end"]} for p in pieces if p["end"] > cut]
+    first = next((j for j, p in enumerate(pieces) if p["end"] > cut and (owners is None or owners[j] == owner)), None)
+    if first is None:
+        return []
+    rest = [{"start": max(pieces[first]["start"], cut), "end": pieces[first]["end"]}] + [
+        {"start": p["start"], "end": p["end"]} for p in pieces[first + 1:]]
     return rest if sum(p["end"] - p["start"] for p in rest) > min_s * ASR_RATE else []
+
+
+def _mapped(seg: Any, runs: list[tuple[float, int, float, int, int]], maps: dict[int, Any]) -> list[tuple[int, Any]]:
+    """A segment of one window (times in the joined audio) as (channel index, segment in channel time), split where
+    its words change channel. Each word goes to the run of pieces its middle falls in; in a run that another
+    channel's run follows in the window, to one of the run's own pieces (a word's edge that reaches past it is
+    still this channel's word)."""
+    import dataclasses
+
+    run_starts = [r[0] for r in runs]
+
+    def run_at(t: float) -> int:
+        return max(bisect.bisect_right(run_starts, t) - 1, 0)
+
+    if not seg.words:
+        _at, ch, shift, _first, _last = runs[run_at((seg.start + seg.end) / 2)]
+        seg.start, seg.end = maps[ch].get_original_time(seg.start + shift), maps[ch].get_original_time(seg.end + shift)
+        return [(ch, seg)]
+    parts: list[tuple[int, list[Any]]] = []
+    for w in seg.words:
+        r = run_at((w.start + w.end) / 2)
+        _at, ch, shift, first, last = runs[r]
+        smap = maps[ch]
+        piece = smap.get_chunk_index((w.start + w.end) / 2 + shift)
+        if r < len(runs) - 1:
+            piece = min(max(piece, first), last)
+        w.start, w.end = smap.get_original_time(w.start + shift, piece), smap.get_original_time(w.end + shift, piece)
+        if parts and parts[-1][0] == ch:
+            parts[-1][1].append(w)
+        else:
+            parts.append((ch, [w]))
+    if len(parts) == 1:
+        seg.start, seg.end = seg.words[0].start, seg.words[-1].end
+        return [(parts[0][0], seg)]
+    return [(ch, dataclasses.replace(seg, words=words, start=words[0].start, end=words[-1].end,
+                                     text="".join(w.word for w in words))) for ch, words in parts]
+
+
+def pack_channels(pieces: list[list[dict]], max_s: float = WINDOW_S) -> list[Window]:
+    """Windows of the VAD pieces of all of one recording's channels (`pieces[i]`: channel i's, in time order), taken
+    in time order (by start; the lower channel first at a tie) and grouped as `join_pieces` groups them."""
+    tagged = sorted(((p["start"], ch, j) for ch, ps in enumerate(pieces) for j, p in enumerate(ps)))
+    order = [(ch, pieces[ch][j]) for _start, ch, j in tagged]
+    windows: list[Window] = []
+    at = 0
+    for group in join_pieces([p for _ch, p in order], max_s):
+        owners = [ch for ch, _p in order[at:at + len(group)]]
+        windows.append(Window(channel=owners[0], pieces=group, owners=owners))
+        at += len(group)
+    return windows
