@@ -54,9 +54,9 @@ def find_spelled_names(text: str, pack: LocalePack) -> Iterator[Match]:
 def find_initial_names(text: str, pack: LocalePack) -> Iterator[Match]:
     if "." in text:
         for m in _INITIAL.finditer(text):
-            surname = m.group(4)
+            surname, low = m.group(4), m.group(4).lower()
             if (all(g is None or g.isupper() for g in m.group(1, 2)) and surname[0].isupper()
-                    and not surname[1:].isupper() and (name_like(pack, surname.lower()) or named(pack, surname.lower()))):
+                    and not surname[1:].isupper() and (name_like(pack, low) or named(pack, low))):
                 norm = " ".join(m.group().lower().split())
                 yield Match("person_name", m.start(), m.end(), 0.75, "name_initial", norm)
     if text.islower():  # ASR: a lone letter before a listed surname that is no ordinary word
