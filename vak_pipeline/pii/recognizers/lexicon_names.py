@@ -69,11 +69,13 @@ _CUE_NEXT2 = frozenset(w for w in _context("after") if " " in w)  # "this side"
 # "it's jocelyn okafor", "mr kowalczyk", "menon ji".
 _STRONG_PREV = frozenset(w for w in _context("strong_before") if " " not in w)
 _STRONG_PREV2 = frozenset(w for w in _context("strong_before") if " " in w)
-_STRONG_NEXT = frozenset(_context("strong_after"))
+_STRONG_NEXT = frozenset(w for w in _context("strong_after") if " " not in w)
+_STRONG_NEXT2 = frozenset(w for w in _context("strong_after") if " " in w)  # "se baat", "ne bola"
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT | _RELATIONS
 # strong cues the word set cannot see (a space or an apostrophe inside): "speak to", "it's"
 _QUICK_PHRASES_RE = re.compile(
-    "|".join(map(re.escape, sorted(_STRONG_PREV2 | {w for w in _context("strong_before") if "'" in w}))) or "(?!)"
+    "|".join(map(re.escape, sorted(_STRONG_PREV2 | _STRONG_NEXT2 | {w for w in _context("strong_before") if "'" in w})))
+    or "(?!)"
 )  # (only searched for: is one there)
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
@@ -359,14 +361,16 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                     else i
                 )
                 nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
+                nxt2 = f"{nxt} {words[j + 2]}" if nxt and j + 2 < n and gap(j + 1, j + 2) == "" else ""
                 # an unknown word before a listed surname is a given name: "charulata mehrotra"
                 pair = j > i and keys[j] in last and keys[j] in plain_set
                 # (a weak cue takes only a plain capitalised word: not a brand written in camel case, "SunCare")
                 if brand(j):
                     i = j + 1
                     continue
-                if (strong_before(i) or nxt in _STRONG_NEXT or pair
-                        or (caps[i] and toks[i][2].istitle() and cue_before(i))
+                if (strong_before(i) or nxt in _STRONG_NEXT or nxt2 in _STRONG_NEXT2 or pair
+                        or (caps[i] and toks[i][2].istitle() and (cue_before(i) or j > i and caps[j]
+                                                                    and toks[j][2].istitle()))
                         or (all(words[k] in _FILLERS for k in range(i)) and (i > 0 and cue_after(j) or introduces(j)))):
                     s, e = toks[i][0], toks[j][1]
                     yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
@@ -402,7 +406,9 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                         and (i == 0 or words[i - 1] not in _PLACE_BEFORE)):  # "I spoke to Deepa": a
             ok = True  # capitalised first name ("in Sydney", "from Darwin": a place)
         else:
-            ok = (plain[0] or caps[i]) and (cue_before(i) or cue_after(j) or reply_start(i, j))
+            # (a capitalised word that is never a name stays a word on a weak cue: "Could You Call"; Will may be one)
+            ok = ((plain[0] or caps[i] and (k0 not in _NON_NAME or k0 in _AMBIGUOUS))
+                  and (cue_before(i) or cue_after(j) or reply_start(i, j)))
         if ok:
             s, e = toks[i][0], toks[j][1]
             if words[j].endswith("'s"):
