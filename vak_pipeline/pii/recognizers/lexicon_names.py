@@ -335,6 +335,10 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     def brand(j: int) -> bool:  # "Jio Fiber", "Sky support": the words before an organisation word
         return j + 1 < n and gap(j, j + 1) == "" and keys[j + 1] in _ORG
 
+    def full_after_word(i: int, j: int) -> bool:  # "pass this on to Linnéa Hansson", not "in Navi Mumbai"
+        return (i >= 1 and j > i and caps[j] and toks[j][2].istitle() and gap(i - 1, i) == ""
+                and words[i - 1] in _NOT_PREV and words[i - 1] not in _PLACE_BEFORE)
+
     def introduces(j: int) -> bool:  # "zoé here calling about my bill"
         return j + 1 < n and gap(j, j + 1) in ("", ",") and words[j + 1] in _INTRODUCES
 
@@ -369,8 +373,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                     i = j + 1
                     continue
                 if (strong_before(i) or nxt in _STRONG_NEXT or nxt2 in _STRONG_NEXT2 or pair
-                        or (caps[i] and toks[i][2].istitle() and (cue_before(i) or j > i and caps[j]
-                                                                    and toks[j][2].istitle()))
+                        or (caps[i] and toks[i][2].istitle() and (cue_before(i) or full_after_word(i, j)))
                         or (all(words[k] in _FILLERS for k in range(i)) and (i > 0 and cue_after(j) or introduces(j)))):
                     s, e = toks[i][0], toks[j][1]
                     yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
@@ -391,7 +394,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         all_caps = all(caps[i : j + 1])
         prev_ok = all_caps or i == 0 or words[i - 1] not in _NOT_PREV or strong_before(i)  # "spoke to james"
         # (the cue, the costliest test, is looked at last and only where the answer depends on it)
-        if not prev_ok or brand(j) or (j == i and i in labelled and k0 in english):  # "Signed: Branch Manager"
+        if not prev_ok or brand(j) or (j == i and i in labelled and not plain[0]):  # "Signed: Branch Manager"
             ok = False
         elif j > i:
             n_plain = sum(plain)
