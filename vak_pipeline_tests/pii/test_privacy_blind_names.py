@@ -122,6 +122,7 @@ FOUND = [
     ("en-US", "it was sent to g karlsson last week", "g karlsson"),
     ("en-IN", "i was told by m van maaren that it was fine", "m van maaren"),
     ("en-IN", "i was told by a khurana that it was fine", "a khurana"),
+    ("en-IN", "Dear M. Butte, thank you for your letter.", "M. Butte"),  # a surname rare as a word
     # mid-sentence: two capitalised words no list holds, a strong verb, an auxiliary before a listed name
     ("en-GB", "Thanks, I'll pass this on to Linnéa Hansson.", "Linnéa Hansson"),
     ("en-US", "i told qasim about the fees", "qasim"),
@@ -182,6 +183,7 @@ NOT_NAMES = [
     ("en-US", "i asked for a refund yesterday"),
     ("en-US", "send it to a tailor"),
     ("en-US", "press c you now"),
+    ("en-US", "It was plan B. Afterwards we left."),  # a capital and a dot before a sentence
     ("en-US", "nothing here works"),
     ("zh-CN", "我和朋友一起去的"),
     ("hi-Latn-IN", "maine unko bola tha"),

@@ -190,6 +190,12 @@ def named(pack: LocalePack, word: str) -> bool:
     return word in lex.ident and english_zipf(word) < NAMED_MAX_ZIPF
 
 
+def rare_word(word: str) -> bool:
+    """A lower-case word rare in English and neither never a name nor common: after a capital
+    initial and its dot, the capitalised word is a surname ("M. Butte", Zipf 3.1), not a sentence ("B. Then")."""
+    return word not in _NON_NAME and word not in lexicon().common and english_zipf(word) < NAMED_MAX_ZIPF
+
+
 def english_zipf(word: str) -> float:
     """wordfreq's Zipf frequency of `word` in English (its table loads once; only candidates after an initial
     ask)."""

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from ...locales.base import LocalePack
 from ...locales.packfile import cue_alternation
 from .base import Match, has_cue
-from .lexicon_names import NAMED_MAX_ZIPF, english_zipf, name_like, named, pack_names, surnames
+from .lexicon_names import NAMED_MAX_ZIPF, english_zipf, name_like, named, pack_names, rare_word, surnames
 from .names import context_words
 
 # The cue words are data: `name_context.<lang>.spelling` (en-US).
@@ -56,7 +56,7 @@ def find_initial_names(text: str, pack: LocalePack) -> Iterator[Match]:
         for m in _INITIAL.finditer(text):
             surname, low = m.group(4), m.group(4).lower()
             if (all(g is None or g.isupper() for g in m.group(1, 2)) and surname[0].isupper()
-                    and not surname[1:].isupper() and (name_like(pack, low) or named(pack, low))):
+                    and not surname[1:].isupper() and (name_like(pack, low) or named(pack, low) or rare_word(low))):
                 norm = " ".join(m.group().lower().split())
                 yield Match("person_name", m.start(), m.end(), 0.75, "name_initial", norm)
     if text.islower():  # ASR: a lone letter before a listed surname that is no ordinary word
