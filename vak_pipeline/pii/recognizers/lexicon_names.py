@@ -71,7 +71,7 @@ _STRONG_PREV = frozenset(w for w in _context("strong_before") if " " not in w)
 _STRONG_PREV2 = frozenset(w for w in _context("strong_before") if " " in w)
 _STRONG_NEXT = frozenset(w for w in _context("strong_after") if " " not in w)
 _STRONG_NEXT2 = frozenset(w for w in _context("strong_after") if " " in w)  # "se baat", "ne bola"
-_TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT | _RELATIONS
+_TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
 # strong cues the word set cannot see (a space or an apostrophe inside): "speak to", "it's"
 _QUICK_PHRASES_RE = re.compile(
     "|".join(map(re.escape, sorted(_STRONG_PREV2 | _STRONG_NEXT2 | {w for w in _context("strong_before") if "'" in w})))
@@ -81,6 +81,11 @@ _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
 _PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalised name word alone is a place
+# the gates of a name field's label and of a relation: a name word before its mark, a determiner before a relation
+# (only searched for: is one there)
+_LABEL_RE = re.compile(r"\b(?:" + ("|".join(map(re.escape, sorted(_NAME_WORDS))) or "(?!)") + r")\s*[:?\-]")
+_RELATION_RE = re.compile(r"\b(?:" + ("|".join(map(re.escape, sorted(_NOT_PREV))) or "(?!)") + r")\s+(?:"
+                          + ("|".join(map(re.escape, sorted(_RELATIONS))) or "(?!)") + r")\b")
 # Letters whose lower case is not one ASCII-aligned character (İ -> i + a dot, K -> k): in a text with one,
 # text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
@@ -249,7 +254,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     cased = not text.islower() and not text.isupper()
     hit = names.intersection(wset)
     cue = (not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
-           or (not _NAME_WORDS.isdisjoint(wset) and any(map(text.__contains__, _LABEL_MARKS))))
+           or (not _NAME_WORDS.isdisjoint(wset) and _LABEL_RE.search(low) is not None)
+           or (not _RELATIONS.isdisjoint(wset) and _RELATION_RE.search(low) is not None))
     # a weak cue that can still take an unknown word: one before a capitalised word ("my husband Áurea"), or a
     # filler and a word after ("yeah sylke said")
     soft = (cased and not _CUE_SET.isdisjoint(wset)) or (
