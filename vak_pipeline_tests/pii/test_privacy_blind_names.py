@@ -48,11 +48,11 @@ def test_the_committed_set_is_the_generators_output():
 def test_the_blind_test_split_keeps_precision_and_its_measured_recall():
     """Issue 27's aim is names recall >= 0.90 at precision >= 0.95. Measured on this split (never tuned on):
     recall 0.744 before the dev-driven changes, 0.816 after, precision 0.972 -> 0.960; round 2 (a dev half
-    widened to at least 4 more wordings per shape) 0.868 recall, 0.962 precision. The recall aim is not
-    met; this floor keeps what was reached (raise it when recall rises)."""
+    widened to at least 4 more wordings per shape) 0.868 recall, 0.962 precision; round 3 (issue 27: labels,
+    relations, brands, initials) 0.902 recall, 0.972 precision, which meets the aim."""
     c = _counts([r for r in _rows() if r["split"] == "test"])
     p, r = _pr(c["person_name"])
-    assert p >= 0.95 and r >= 0.86, f"names precision {p:.3f} recall {r:.3f}"
+    assert p >= 0.95 and r >= 0.90, f"names precision {p:.3f} recall {r:.3f}"
     p, r = _pr(sum((c[t] for t in STRUCTURED if t in c), Counter()))
     assert p >= 0.97 and r >= 0.99, f"structured precision {p:.3f} recall {r:.3f}"
 
