@@ -14,7 +14,9 @@ from .audio import AudioSettings
 STAGE_VERSION = "4"
 # bump when a recognizer (pii/, locales/ code) would find other spans in the same text: an explicit constant, so a
 # comment edit never re-redacts a year of data (the locale pack files are fingerprinted: they are data)
-RECOGNIZERS_VERSION = "3"  # 2: personal references, identifier digits, accents, rare names; 3: blind-set name shapes
+# 2: personal references, identifier digits, accents, rare names; 3: blind-set name shapes; 4: form labels,
+# relations, brands, initials (issue 27)
+RECOGNIZERS_VERSION = "4"
 
 
 class RedactionSettings(BaseModel):

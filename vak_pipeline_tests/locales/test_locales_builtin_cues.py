@@ -151,7 +151,9 @@ def test_the_name_lists_grammar_and_stop_words_are_read_from_the_pack_files():
     assert ln._ZH_SURNAMES == frozenset(zh["surnames"]) and {"我", "吗"} <= ln._ZH_STOP  # stop + common_words
     assert {"das", "pal", "rupees"} <= ln._NON_NAME and "yeah" in ln._FILLERS and "haan" in ln._FILLERS
     assert "बोल" in ln._DEVA_AFTER_ANY and "बोल" not in ln._DEVA_AFTER  # after a listed name only
-    assert "this side" in ln._CUE_NEXT2 and ln._NAME_WORDS == {"name", "holder", "naam"}
+    # the name words are the files' (en-US's form labels "applicant", "caller" among them, hi-Latn-IN's "naam")
+    assert "this side" in ln._CUE_NEXT2 and ln._NAME_WORDS == frozenset(ln.context_words("name_words"))
+    assert {"name", "holder", "naam", "applicant"} <= ln._NAME_WORDS
     pack = PACKS["zh-CN"]
 
     def names_in(text: str) -> list[str]:

@@ -48,11 +48,11 @@ def test_the_committed_set_is_the_generators_output():
 def test_the_blind_test_split_keeps_precision_and_its_measured_recall():
     """Issue 27's aim is names recall >= 0.90 at precision >= 0.95. Measured on this split (never tuned on):
     recall 0.744 before the dev-driven changes, 0.816 after, precision 0.972 -> 0.960; round 2 (a dev half
-    widened to at least 4 more wordings per shape) 0.868 recall, 0.962 precision. The recall aim is not
-    met; this floor keeps what was reached (raise it when recall rises)."""
+    widened to at least 4 more wordings per shape) 0.868 recall, 0.962 precision; round 3 (issue 27: labels,
+    relations, brands, initials) 0.902 recall, 0.972 precision, which meets the aim."""
     c = _counts([r for r in _rows() if r["split"] == "test"])
     p, r = _pr(c["person_name"])
-    assert p >= 0.95 and r >= 0.86, f"names precision {p:.3f} recall {r:.3f}"
+    assert p >= 0.95 and r >= 0.90, f"names precision {p:.3f} recall {r:.3f}"
     p, r = _pr(sum((c[t] for t in STRUCTURED if t in c), Counter()))
     assert p >= 0.97 and r >= 0.99, f"structured precision {p:.3f} recall {r:.3f}"
 
@@ -106,6 +106,37 @@ FOUND = [
     ("en-GB", "my wife zelphine usually handles the bills", "zelphine"),
     ("en-US", "Please copy Zelphine in on the email.", "Zelphine"),
     ("en-US", "can you ask zelphine to call me back", "zelphine"),
+    # round 3 (issue 27; the dev half's misses and wordings written apart from the set): any name field's label,
+    # with a colon or a dash, before a name whose first word is also frequent as a word ("Collin")
+    ("en-US", "Applicant name: Falko Weitzel", "Falko Weitzel"),
+    ("en-IN", "Addressee - Collin Butselaar", "Collin Butselaar"),
+    ("en-IN", "the booking is in the name of kritika gola", "kritika gola"),
+    # a person named by their relation to the speaker, after my/our/the
+    ("en-IN", "my colleague leandra set it up", "leandra"),
+    ("en-US", "Our technician Mathilde will visit on Friday.", "Mathilde"),
+    # a reply opened by the speaker's name: "X here", "good evening X speaking"
+    ("en-IN", "warinder here calling about my bill", "warinder"),
+    ("en-GB", "good evening aarini speaking", "aarini"),
+    # initials: a capital with a diacritic, a surname of another country's lists, a particle, "a" after "by"
+    ("en-GB", "Signed: É. Payet", "É. Payet"),
+    ("en-US", "it was sent to g karlsson last week", "g karlsson"),
+    ("en-IN", "i was told by m van maaren that it was fine", "m van maaren"),
+    ("en-IN", "i was told by a khurana that it was fine", "a khurana"),
+    ("en-IN", "Dear M. Butte, thank you for your letter.", "M. Butte"),  # a surname rare as a word
+    # mid-sentence: two capitalised words no list holds, a strong verb, an auxiliary before a listed name
+    ("en-GB", "Thanks, I'll pass this on to Linnéa Hansson.", "Linnéa Hansson"),
+    ("en-US", "i told qasim about the fees", "qasim"),
+    ("en-US", "did michael get back to you", "michael"),
+    # Chinese: a rarer surname before a listed given name after a verb; 一起 after a name
+    ("zh-CN", "请把文件转给冶淑华", "冶淑华"),
+    ("zh-CN", "我和刘瑜一起去的", "刘瑜"),
+    # Devanagari: an apostrophe inside a surname; a relation before a name
+    ("hi-IN", "मैं काशी डी’कोस्टा बात कर रही हूँ", "काशी डी’कोस्टा"),
+    ("hi-IN", "मेरी बेटी शिवाली ने फ़ोन किया था", "शिवाली"),
+    # Hinglish: bhai after a name, "X se baat", "X ko bola"
+    ("hi-Latn-IN", "onveer bhai ne paise bheje", "onveer"),
+    ("hi-Latn-IN", "aap sathvik se baat kijiye", "sathvik"),
+    ("hi-Latn-IN", "maine samaksh ko bola tha", "samaksh"),
 ]
 
 
@@ -143,6 +174,20 @@ NOT_NAMES = [
     ("zh-CN", "是银行帮我办的"),
     ("zh-CN", "请让客服给我回电话"),
     ("zh-CN", "上次是谁接的电话"),
+    # round 3's look-alikes: a brand before its organisation word, a label before a role, title case, "a" + word
+    ("en-GB", "This is Jio Fiber calling about your bill."),
+    ("en-US", "Talk to Sky support about it."),
+    ("en-US", "Signed: Branch Manager"),
+    ("en-US", "Could You Call Me Back"),
+    ("en-US", "my colleague usually handles it"),
+    ("en-US", "i asked for a refund yesterday"),
+    ("en-US", "send it to a tailor"),
+    ("en-US", "press c you now"),
+    ("en-US", "It was plan B. Afterwards we left."),  # a capital and a dot before a sentence
+    ("en-US", "nothing here works"),
+    ("zh-CN", "我和朋友一起去的"),
+    ("hi-Latn-IN", "maine unko bola tha"),
+    ("hi-Latn-IN", "bank se baat kijiye"),
 ]
 
 

@@ -45,8 +45,17 @@ def _context(role: str, script: str = "latin") -> tuple[str, ...]:
 
 # The words that may open a reply before a name ("yeah", "haan"): `fillers` in en-US and hi-Latn-IN.
 _FILLERS = frozenset(_context("fillers"))
-# "naam"/"name": after it a name may follow a question mark or a colon ("aapka naam? charulata iyer")
+# "naam"/"name" and the labels of a form's name field ("Applicant:", "Caller name -"): after one a name may
+# follow a question mark, a colon or a dash ("aapka naam? charulata iyer")
 _NAME_WORDS = frozenset(_context("name_words"))
+_LABEL_MARKS = ("?", ":", "-")
+# People named by their relation to the speaker ("my colleague", "our technician"): after one, behind a
+# determiner (`not_before`: my, our, the), a word in no list is a name like after a strong cue.
+_RELATIONS = frozenset(_context("relations"))
+# After a name-like word, one of these makes it a brand's ("Jio Fiber", "Sky support"): `organisation`.
+_ORG = frozenset(_context("organisation"))
+# After a name that opens a reply, these introduce the speaker ("zoé here", "theodore speaking"): `introduces`.
+_INTRODUCES = frozenset(_context("introduces"))
 
 
 # The words around a name are data (name_context in the pack files): titles, words just before one
@@ -60,16 +69,23 @@ _CUE_NEXT2 = frozenset(w for w in _context("after") if " " in w)  # "this side"
 # "it's jocelyn okafor", "mr kowalczyk", "menon ji".
 _STRONG_PREV = frozenset(w for w in _context("strong_before") if " " not in w)
 _STRONG_PREV2 = frozenset(w for w in _context("strong_before") if " " in w)
-_STRONG_NEXT = frozenset(_context("strong_after"))
+_STRONG_NEXT = frozenset(w for w in _context("strong_after") if " " not in w)
+_STRONG_NEXT2 = frozenset(w for w in _context("strong_after") if " " in w)  # "se baat", "ne bola"
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
 # strong cues the word set cannot see (a space or an apostrophe inside): "speak to", "it's"
 _QUICK_PHRASES_RE = re.compile(
-    "|".join(map(re.escape, sorted(_STRONG_PREV2 | {w for w in _context("strong_before") if "'" in w}))) or "(?!)"
+    "|".join(map(re.escape, sorted(_STRONG_PREV2 | _STRONG_NEXT2 | {w for w in _context("strong_before") if "'" in w})))
+    or "(?!)"
 )  # (only searched for: is one there)
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
 _PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalised name word alone is a place
+# the gates of a name field's label and of a relation: a name word before its mark, a determiner before a relation
+# (only searched for: is one there)
+_LABEL_RE = re.compile(r"\b(?:" + ("|".join(map(re.escape, sorted(_NAME_WORDS))) or "(?!)") + r")\s*[:?\-]")
+_RELATION_RE = re.compile(r"\b(?:" + ("|".join(map(re.escape, sorted(_NOT_PREV))) or "(?!)") + r")\s+(?:"
+                          + ("|".join(map(re.escape, sorted(_RELATIONS))) or "(?!)") + r")\b")
 # Letters whose lower case is not one ASCII-aligned character (İ -> i + a dot, K -> k): in a text with one,
 # text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
@@ -97,12 +113,12 @@ _ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
 
-_DEVA_WORD = re.compile(r"[\u0900-\u097F]+")
+_DEVA_WORD = re.compile(r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*")  # "डी’कोस्टा" is one word
 _DEVA_TITLES = frozenset(_context("titles", "deva"))
 _DEVA_AFTER = frozenset(_context("strong_after", "deva"))  # "सक्सेना जी": also after an unknown word
 _DEVA_AFTER_ANY = frozenset(_context("after", "deva"))  # after a listed name: also "बोल"
 _DEVA_STOP = frozenset(_context("stop", "deva") + _context("common_words", "deva"))
-_DEVA_CUES = frozenset(_context("before", "deva"))
+_DEVA_CUES = frozenset(_context("before", "deva") + _context("relations", "deva"))  # नमस्ते, बेटी
 _LATIN2 = re.compile(r"[A-Za-z]{2}")
 
 
@@ -161,6 +177,38 @@ def name_like(pack: LocalePack, word: str) -> bool:
     return word in names or (word not in english and word not in _NON_NAME)
 
 
+# A name of another country's lists is taken after an initial only below this English frequency: "karlsson"
+# (Zipf 2.9), "vidal" (3.2) are names; "joke", "floor" (4.7, 4.9) are names somewhere too, and words here.
+NAMED_MAX_ZIPF = 3.5
+
+
+def named(pack: LocalePack, word: str) -> bool:
+    """A lower-case word that is a name and no frequent word, for a place that already says name (after an
+    initial): a listed or unknown word (as `name_like`), or a name of any country's lists that is no ordinary
+    word of the identifier languages (the lexicon's `ident`) and rare in English; never a word that is never a
+    name, common or ambiguous ("you", "way", "will" are names somewhere)."""
+    lex = lexicon()
+    if word in _NON_NAME or word in lex.common or word in _AMBIGUOUS:
+        return False
+    if word not in _pack_sets(pack)[4]:  # (a listed name is never `english`)
+        return True
+    return word in lex.ident and english_zipf(word) < NAMED_MAX_ZIPF
+
+
+def rare_word(word: str) -> bool:
+    """A lower-case word rare in English and neither never a name nor common: after a capital
+    initial and its dot, the capitalised word is a surname ("M. Butte", Zipf 3.1), not a sentence ("B. Then")."""
+    return word not in _NON_NAME and word not in lexicon().common and english_zipf(word) < NAMED_MAX_ZIPF
+
+
+def english_zipf(word: str) -> float:
+    """wordfreq's Zipf frequency of `word` in English (its table loads once; only candidates after an initial
+    ask)."""
+    import wordfreq
+
+    return wordfreq.zipf_frequency(word, "en")
+
+
 def find_lexicon_names(text: str, pack: LocalePack, words: frozenset[str] | None = None) -> Iterator[Match]:
     """Names found by the lists and their context (see module docstring). `words`: latin_words(text), when
     the caller has it."""
@@ -187,6 +235,14 @@ def _capitalised(text: str, tok: tuple[int, int, str], key: str, names: frozense
     return t[0].isupper() and not t.isupper() and (key in names or key not in english) and not _sentence_start(text, s)
 
 
+def _labelled(text: str, toks: list[tuple[int, int, str]], words: list[str], k: int) -> bool:
+    """Token k and the next are capitalised words after a name field's label and its mark ("Name: ", "Caller -")."""
+    mark = text[toks[k - 1][1] : toks[k][0]].strip()
+    return (mark in _LABEL_MARKS and mark != "?" and words[k - 1] in _NAME_WORDS and toks[k][2].istitle()
+            and toks[k + 1][2].istitle() and text[toks[k][1] : toks[k + 1][0]] == " "
+            and words[k] not in _NON_NAME and words[k + 1] not in _NON_NAME)
+
+
 def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> Iterator[Match]:
     names, plain_set, last, first, english, ordinary = _pack_sets(pack)
     if not names:
@@ -197,11 +253,14 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     low = text.lower()
     cased = not text.islower() and not text.isupper()
     hit = names.intersection(wset)
-    cue = not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
+    cue = (not _TRIGGERS.isdisjoint(wset) or _QUICK_PHRASES_RE.search(low) is not None
+           or (not _NAME_WORDS.isdisjoint(wset) and _LABEL_RE.search(low) is not None)
+           or (not _RELATIONS.isdisjoint(wset) and _RELATION_RE.search(low) is not None))
     # a weak cue that can still take an unknown word: one before a capitalised word ("my husband Áurea"), or a
     # filler and a word after ("yeah sylke said")
     soft = (cased and not _CUE_SET.isdisjoint(wset)) or (
-        not _FILLERS.isdisjoint(wset) and not _CUE_NEXT.isdisjoint(wset))
+        not _FILLERS.isdisjoint(wset) and not _CUE_NEXT.isdisjoint(wset)) or (
+        not _INTRODUCES.isdisjoint(wset) and not _INTRODUCES.isdisjoint(low.split(None, 2)[1:2]))  # "zoé here"
     if not cue and not soft:
         if not hit or (not cased and hit.isdisjoint(plain_set) and (len(hit) < 2 or _CUE_WORDS.isdisjoint(wset))):
             return
@@ -229,6 +288,12 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         titled_at = {k for k in range(1, n) if words[k - 1] in _TITLES}  # (tokens hold no ".")
         if titled_at:
             maybe = sorted(titled_at.union(maybe))
+    if cased and not _NAME_WORDS.isdisjoint(wset):  # a form's label before a full name in capitals, even one
+        labelled = {k for k in range(1, n - 1) if _labelled(text, toks, words, k)}  # of words: "Caller: Collin Moss"
+        if labelled:
+            maybe = sorted(labelled.union(maybe))
+    else:
+        labelled = set()
     if not maybe:
         return
     if cased:
@@ -248,10 +313,10 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         return text[toks[a][1] : toks[b][0]].strip()
 
     def cue_before(i: int) -> bool:
-        if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":"):
+        if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":", "-"):
             return False
         p1 = words[i - 1]
-        if gap(i - 1, i) in ("?", ":") and p1 not in _NAME_WORDS:  # "aapka naam? charulata iyer"
+        if gap(i - 1, i) in _LABEL_MARKS and p1 not in _NAME_WORDS:  # "aapka naam? charulata iyer"
             return False
         if p1.rstrip(".") in _TITLES or p1 in _CUE_PREV:
             return True
@@ -268,12 +333,26 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         return len(w) > 2 and w not in names and w not in english and w not in _NON_NAME and "'" not in w
 
     def strong_before(i: int) -> bool:
-        if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":"):
+        if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":", "-"):
             return False
         p1 = words[i - 1].rstrip(".")
-        if gap(i - 1, i) in ("?", ":"):
+        if gap(i - 1, i) in _LABEL_MARKS:
             return p1 in _NAME_WORDS
-        return p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
+        return p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2) or related(i)
+
+    def related(i: int) -> bool:  # "my colleague leandra", "our technician Mathilde"
+        return (i >= 2 and words[i - 1] in _RELATIONS and words[i - 2] in _NOT_PREV
+                and gap(i - 2, i - 1) == "" and gap(i - 1, i) in ("", ","))
+
+    def brand(j: int) -> bool:  # "Jio Fiber", "Sky support": the words before an organisation word
+        return j + 1 < n and gap(j, j + 1) == "" and keys[j + 1] in _ORG
+
+    def full_after_word(i: int, j: int) -> bool:  # "pass this on to Linnéa Hansson", not "in Navi Mumbai"
+        return (i >= 1 and j > i and caps[j] and toks[j][2].istitle() and gap(i - 1, i) == ""
+                and words[i - 1] in _NOT_PREV and words[i - 1] not in _PLACE_BEFORE)
+
+    def introduces(j: int) -> bool:  # "zoé here calling about my bill"
+        return j + 1 < n and gap(j, j + 1) in ("", ",") and words[j + 1] in _INTRODUCES
 
     def reply_start(i: int, j: int) -> bool:
         """Only fillers before, and nothing (or punctuation) after: "yeah, rahul." / "priya here"."""
@@ -285,7 +364,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             continue
         i = start
         k0 = keys[i]
-        titled = i >= 1 and words[i - 1].rstrip(".") in _TITLES and gap(i - 1, i) in ("", ".") and len(k0) > 1
+        titled = (i >= 1 and words[i - 1].rstrip(".") in _TITLES and gap(i - 1, i) in ("", ".") and len(k0) > 1
+                  or related(i) or i in labelled)
         if k0 not in names and not titled:
             if unknown(i):  # unknown words: only after a strong cue or before "ji" ("it's jocelyn okafor")
                 j = (
@@ -297,12 +377,16 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                     else i
                 )
                 nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
+                nxt2 = f"{nxt} {words[j + 2]}" if nxt and j + 2 < n and gap(j + 1, j + 2) == "" else ""
                 # an unknown word before a listed surname is a given name: "charulata mehrotra"
                 pair = j > i and keys[j] in last and keys[j] in plain_set
                 # (a weak cue takes only a plain capitalised word: not a brand written in camel case, "SunCare")
-                if (strong_before(i) or nxt in _STRONG_NEXT or pair
-                        or (caps[i] and toks[i][2].istitle() and cue_before(i))
-                        or (all(words[k] in _FILLERS for k in range(i)) and i > 0 and cue_after(j))):
+                if brand(j):
+                    i = j + 1
+                    continue
+                if (strong_before(i) or nxt in _STRONG_NEXT or nxt2 in _STRONG_NEXT2 or pair
+                        or (caps[i] and toks[i][2].istitle() and (cue_before(i) or full_after_word(i, j)))
+                        or (all(words[k] in _FILLERS for k in range(i)) and (i > 0 and cue_after(j) or introduces(j)))):
                     s, e = toks[i][0], toks[j][1]
                     yield Match("person_name", s, e, 0.65, "name_lexicon", " ".join(text[s:e].lower().split()))
                     i = j + 1
@@ -322,11 +406,11 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         all_caps = all(caps[i : j + 1])
         prev_ok = all_caps or i == 0 or words[i - 1] not in _NOT_PREV or strong_before(i)  # "spoke to james"
         # (the cue, the costliest test, is looked at last and only where the answer depends on it)
-        if not prev_ok:
+        if not prev_ok or brand(j) or (j == i and i in labelled and not plain[0]):  # "Signed: Branch Manager"
             ok = False
         elif j > i:
             n_plain = sum(plain)
-            if n_plain >= 2 or all_caps:
+            if n_plain >= 2 or all_caps or titled:
                 ok = True
             elif n_plain == 1:  # one plain name and one ordinary word: a cue, or the plain one at an edge
                 ok = (keys[j] in last or keys[j] in plain_set or unknown(j)) and (
@@ -337,7 +421,9 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                         and (i == 0 or words[i - 1] not in _PLACE_BEFORE)):  # "I spoke to Deepa": a
             ok = True  # capitalised first name ("in Sydney", "from Darwin": a place)
         else:
-            ok = (plain[0] or caps[i]) and (cue_before(i) or cue_after(j) or reply_start(i, j))
+            # (a capitalised word that is never a name stays a word on a weak cue: "Could You Call"; Will may be one)
+            ok = ((plain[0] or caps[i] and (k0 not in _NON_NAME or k0 in _AMBIGUOUS))
+                  and (cue_before(i) or cue_after(j) or reply_start(i, j)))
         if ok:
             s, e = toks[i][0], toks[j][1]
             if words[j].endswith("'s"):
@@ -363,7 +449,12 @@ def _han(text: str) -> Iterator[Match]:
         while k < len(chunk):
             sur = 2 if chunk[k : k + 2] in compound else (1 if chunk[k] in _ZH_SURNAMES else 0)
             if not sur:
-                k += 1
+                span = _rare_surname_span(chunk, k, given)
+                if span is not None:
+                    yield Match("person_name", s0 + span[0], s0 + span[1], 0.7, "name_lexicon", chunk[span[0]:span[1]])
+                    k = span[1]
+                else:
+                    k += 1
                 continue
             span = _han_span(text[:s0] if k == 0 else "", chunk, k, sur, given)
             if span is None:
@@ -372,6 +463,18 @@ def _han(text: str) -> Iterator[Match]:
             a, b = span
             yield Match("person_name", s0 + a, s0 + b, 0.75, "name_lexicon", chunk[a:b])
             k = b
+
+
+def _rare_surname_span(chunk: str, k: int, given: dict[str, int]) -> tuple[int, int] | None:
+    """After a verb (转给, 是), a character outside the surname list before a listed two-character given name that
+    ends there is a surname too (转给冶淑华): a rarer surname, where the given name says name."""
+    g = k + 1
+    if (k == 0 or chunk[g : g + 2] not in given or chunk[k] in _ZH_STOP or not _ZH_VERBS.search(chunk[:k])
+            or any(c in _ZH_STOP for c in chunk[g : g + 2]) or any(chunk.startswith(w, k) for w in _ZH_WORDS)):
+        return None
+    if g + 2 == len(chunk) or _ZH_NAME_END.match(chunk, g + 2):
+        return k, g + 2
+    return None
 
 
 def _han_span(lead: str, chunk: str, k: int, sur: int, given: dict[str, int]) -> tuple[int, int] | None:

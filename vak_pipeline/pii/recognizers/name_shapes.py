@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from ...locales.base import LocalePack
 from ...locales.packfile import cue_alternation
 from .base import Match, has_cue
-from .lexicon_names import name_like, pack_names, surnames
+from .lexicon_names import NAMED_MAX_ZIPF, english_zipf, name_like, named, pack_names, rare_word, surnames
 from .names import context_words
 
 # The cue words are data: `name_context.<lang>.spelling` (en-US).
@@ -20,12 +20,22 @@ _LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # Latin, diacritic
 _LETTERS = re.compile(rf"(?<![\w'])[A-Za-z](?:(?:\s|\s?[-.,]\s?){_LETTER}(?![\w'])){{2,}}")
 # Surname particles between an initial and a capitalised surname ("L. de Lange"): `name_context.en.particles`.
 _PARTICLE = "|".join(map(re.escape, context_words("particles"))) or "(?!)"
-# one or two capital initials with a dot, a space, then a capitalised word (its case is checked below)
+# one or two capital initials with a dot, a space, then a capitalised word (the cases are checked below: an
+# initial may carry a diacritic, "É. Payet")
 _INITIAL = re.compile(
-    rf"(?<![\w.'\-])(?:[A-Z]\.\s?)?[A-Z]\.\s((?:(?:{_PARTICLE})\s)?({_LETTER}+(?:[-']{_LETTER}+)?))(?!\w|\.\w)")
-# ASR writes an initial as a lone lower-case letter: "sent to c smith" (not "a" or "i", which are words)
-_ASR_INITIAL = re.compile(rf"(?<![\w'.\-])(?<!\b[A-Za-z]\s)[b-hj-z]\s({_LETTER}{{3,}})(?![\w'])")
-# (not inside spelled letters: "s m i t h" holds no initial)
+    rf"(?<![\w.'\-])(?:({_LETTER})\.\s?)?({_LETTER})\.\s((?:(?:{_PARTICLE})\s)?({_LETTER}+(?:[-']{_LETTER}+)?))"
+    r"(?!\w|\.\w)")
+# ASR writes an initial as a lone lower-case letter: "sent to c smith", "told by m van maaren" (not inside
+# spelled letters: "s m i t h" holds no initial)
+_ASR_INITIAL = re.compile(
+    rf"(?<![\w'.\-])(?<!\b[A-Za-z]\s)([a-z])\s((?:(?:{_PARTICLE})\s)?({_LETTER}{{3,}}))(?![\w'])")
+# "a" and "i" are words too: as initials only after a word that takes a person ("for a carroll", "by a khurana")
+_WORD_INITIALS = frozenset("ai")
+_TAKES_PERSON = frozenset(context_words("before") + context_words("not_before") + context_words("place_before")) - {
+    "a", "an", "the", "my", "your", "our", "this", "that", "these", "those", "i", "im"}
+_PREV_WORD = re.compile(r"([a-z']+)\s+$")
+# ... and before a surname rare in English (NAMED_MAX_ZIPF): "by a khurana" (Zipf 2.1), not "for a heard" (5.3)
+# or "to a tailor" (3.6), words the name lists hold too
 
 
 def find_spelled_names(text: str, pack: LocalePack) -> Iterator[Match]:
@@ -44,11 +54,19 @@ def find_spelled_names(text: str, pack: LocalePack) -> Iterator[Match]:
 def find_initial_names(text: str, pack: LocalePack) -> Iterator[Match]:
     if "." in text:
         for m in _INITIAL.finditer(text):
-            surname = m.group(2)
-            if surname[0].isupper() and not surname[1:].isupper() and name_like(pack, surname.lower()):
+            surname, low = m.group(4), m.group(4).lower()
+            if (all(g is None or g.isupper() for g in m.group(1, 2)) and surname[0].isupper()
+                    and not surname[1:].isupper() and (name_like(pack, low) or named(pack, low) or rare_word(low))):
                 norm = " ".join(m.group().lower().split())
                 yield Match("person_name", m.start(), m.end(), 0.75, "name_initial", norm)
     if text.islower():  # ASR: a lone letter before a listed surname that is no ordinary word
         for m in _ASR_INITIAL.finditer(text):
-            if m.group(1) in surnames(pack) or name_like(pack, m.group(1)):
-                yield Match("person_name", m.start(), m.end(), 0.7, "name_initial", " ".join(m.group().split()))
+            surname = m.group(3)
+            if m.group(1) in _WORD_INITIALS:
+                prev = _PREV_WORD.search(text, 0, m.start())
+                if (prev is None or prev.group(1) not in _TAKES_PERSON or not named(pack, surname)
+                        or english_zipf(surname) >= NAMED_MAX_ZIPF):
+                    continue
+            elif not (surname in surnames(pack) or named(pack, surname)):  # (not "c you": a name somewhere)
+                continue
+            yield Match("person_name", m.start(), m.end(), 0.7, "name_initial", " ".join(m.group().split()))

@@ -15,7 +15,7 @@ from .base import ODD_CASE_RE, Match, latin_words, take_name
 log = logging.getLogger(__name__)
 
 _TOK = r"[A-Za-z][A-Za-z'\-]*"
-_DEVA_TOK = r"[\u0900-\u097F]+"
+_DEVA_TOK = r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*"  # "डी’कोस्टा": an apostrophe inside
 _L = r"(?<![\w\u0900-\u097F])"
 _R = r"(?![\w\u0900-\u097F])"
 _DEVA = re.compile(r"[\u0900-\u097F]")
@@ -55,8 +55,9 @@ def _alt(words: tuple[str, ...]) -> str:
 
 
 # Words that end (or cannot be) a name after a cue; lowercase ASR text makes capitalisation unreliable.
-# They are data: `name_context.<lang>.stop` (en-US, hi-Latn-IN; hi-IN and zh-CN for their scripts).
-STOP = frozenset(context_words("stop"))
+# They are data: `name_context.<lang>.stop` (en-US, hi-Latn-IN; hi-IN and zh-CN for their scripts), and the
+# words that end a brand (`organisation`: "Jio Fiber", "Sky support"), which are never part of a name either.
+STOP = frozenset(context_words("stop") + context_words("organisation"))
 
 # Self-introductions are data too (`name_intros` in en-US, hi-Latn-IN, hi-IN, zh-CN): a Latin-script
 # rule is (cue regex, require capitalised tokens, required follower regex or None), a name of up to three
