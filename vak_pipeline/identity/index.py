@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS tband (k INTEGER NOT NULL, seq INTEGER NOT NULL, PRIM
 CREATE TABLE IF NOT EXISTS link (a INTEGER NOT NULL, b INTEGER NOT NULL, how TEXT NOT NULL, PRIMARY KEY (a, b));
 -- by item too: a lookup or a delete of one item's keys must not scan every key (O(n) per item)
 CREATE INDEX IF NOT EXISTS akey_by_seq ON akey (seq);
-CREATE INDEX IF NOT EXISTS tband_by_seq ON tband (seq);
+DROP INDEX IF EXISTS tband_by_seq;  -- bands are found from the stored signature (_drop_bands)
 CREATE INDEX IF NOT EXISTS exact_by_seq ON exact (seq);
 CREATE INDEX IF NOT EXISTS link_by_b ON link (b);
 CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
@@ -185,7 +185,8 @@ class ContentIndex(Closing):
         self.conn.execute("INSERT OR REPLACE INTO retired VALUES (?, ?)", (conv_id, seq))
         self._any_retired = True
         exact = [k for (k,) in self.conn.execute("SELECT k FROM exact WHERE seq = ? AND k LIKE 'text:%'", (seq,))]
-        for table in ("exact", "chan", "cweight", "akey", "tsig", "tband"):
+        self._drop_bands(seq)
+        for table in ("exact", "chan", "cweight", "akey", "tsig"):
             self.conn.execute(f"DELETE FROM {table} WHERE seq = ?", (seq,))
         self.conn.execute("DELETE FROM link WHERE a = ? OR b = ?", (seq, seq))
         self.conn.execute("DELETE FROM item WHERE seq = ?", (seq,))
@@ -271,7 +272,7 @@ class ContentIndex(Closing):
             if sig is not None and peer > seq:
                 self._add_bands(seq, band_keys(*sig))
             elif recheck:
-                self.conn.execute("DELETE FROM tband WHERE seq = ?", (seq,))
+                self._drop_bands(seq)
             return self._join(seq, peer, "exact_text")
         if sig is None:
             return self._self(seq)
@@ -297,6 +298,14 @@ class ContentIndex(Closing):
 
     def _add_bands(self, seq: int, keys: list[int]) -> None:
         self.conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", ((k, seq) for k in keys))
+
+    def _drop_bands(self, seq: int) -> None:
+        """Delete a conversation's LSH band rows, found from its stored signature: the bands are a function of
+        it, so no second index by sequence number is kept (it would double the cost of every band written)."""
+        row = self.conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (seq,)).fetchone()
+        if row is not None:
+            keys = band_keys(signature_of(row[0]), signature_of(row[1]))
+            self.conn.executemany("DELETE FROM tband WHERE k = ? AND seq = ?", ((k, seq) for k in keys))
 
     def _recheck(self) -> None:
         """Settings changed (or a new index): every group and link is decided again from the stored prints."""

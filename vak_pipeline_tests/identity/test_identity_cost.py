@@ -61,8 +61,10 @@ def test_exact_copies_share_the_first_copys_bands_and_hand_them_on_when_it_goes(
         copy = index.add_text("copy", "v", "k2", lambda: text_print(_turns(base)))
         assert copy.how == "exact_text" and copy.group == first.group
         assert _bands(index, "first") > 0 and _bands(index, "copy") == 0
+        seq_first = index.conn.execute("SELECT seq FROM item WHERE conv_id = 'first'").fetchone()[0]
         index.remove(["first"])
         assert _bands(index, "copy") > 0  # the copy left carries the text's bands now
+        assert index.conn.execute("SELECT COUNT(*) FROM tband WHERE seq = ?", (seq_first,)).fetchone()[0] == 0
         near = index.add_text("near", "w", "k3", lambda: text_print(_turns(edited)))
         assert near.how == "near_text" and near.group == index.add_text("copy", "v", "k2", text_print).group
 
