@@ -90,7 +90,7 @@ POS = {
         ("signoff", False, "Cheers, {F}"),
         ("email_greeting", False, "Dear Mr {L},\nThank you for your letter of 3 March."),
         ("email_greeting", False, "Morning {F}, just chasing this up again."),
-        ("form_label", False, "Account holder: {FL}\nPostcode: SW1A 1AA"),
+        ("form_label", False, "Account holder: {FL}\nPostcode: {POSTCODE}"),
         ("form_label", False, "Reported by: {FL} (tenant)"),
         ("spelled", False, "Surname's {L} - that's {SP}."),
         ("initials", False, "Kind regards, {IL}"),
@@ -301,6 +301,8 @@ def render(locale: str, asr: bool, template: str, rng: random.Random, names: Nam
             continue
         if kind == "PHONE":
             value, typ = _phone(rng, PHONE_REGION[locale]), "phone"
+        elif kind == "POSTCODE":  # a fixed, valid UK postcode: labelled so it is not counted as a false find
+            value, typ = "SW1A 1AA", "uk_postcode"
         elif kind == "EMAIL":
             value, typ = f"{rng.choice(MAIL_HANDLES)}@{rng.choice(MAIL_DOMAINS)}", "email"
         else:
