@@ -14,8 +14,8 @@
   without reading the recognizers or the other sets, Faker names seeded 4242, hard negatives), prefix
   `fresh/`: measured once and never tuned on, the independent check of the blind set's test figure.
   Read once (2026-12-02, --quick): person_name precision 0.972, recall 0.843 (gold 452, fp 11); phone and
-  e-mail 1.0/1.0. Its 4 uk_postcode "false positives" are a labelling gap of the set (the en-GB form's
-  "Postcode: SW1A 1AA" carries no span), left as measured.
+  e-mail 1.0/1.0. Its 4 uk_postcode "false positives" then were a labelling gap of the set (the en-GB form's
+  "Postcode: SW1A 1AA" carried no span); that span is labelled since, nothing else changed.
 
 Presidio (presidio-analyzer, extra `bench`) runs with pattern recognizers only — the same types, the
 pack's phone regions, threshold 0.4 — and a blank spaCy pipeline (no NER model is installed; ours uses
