@@ -14,11 +14,12 @@ import hashlib
 import json
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 BATCH = 500  # keys per query of `get_many` (well under SQLite's limit on bound parameters)
+T = TypeVar("T")
 _TABLE = re.compile(r"[a-z_]+")
 
 
@@ -99,3 +100,47 @@ class KeyedStore:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+CUT = 8  # a chunk of lines ends after a line whose digest starts with a byte below CUT: 32 lines on average
+MAX_CHUNK = 256  # ... or after this many lines
+
+
+class LineChunks:
+    """A value per line (`compute(line)`, JSON), kept per chunk of lines in one table of a KeyedStore.
+
+    Chunks are cut where a line's own digest says (content-defined: an inserted or appended line changes only
+    the chunk it falls in, whatever moved around it), so a whole-manifest pass costs one look-up per chunk,
+    not per line, and after a delivery only the chunks its lines fall in are computed again."""
+
+    def __init__(self, store: KeyedStore, fingerprint: str, compute: Callable[[bytes], Any]) -> None:
+        self.store, self.fingerprint, self.compute = store, fingerprint, compute
+        self.computed = 0  # lines whose value was computed in this pass (those of new or changed chunks)
+
+    def values(self, items: Iterable[T], raw: Callable[[T], bytes] = bytes) -> Iterator[tuple[T, Any]]:
+        """(item, the value of its line `raw(item)`) for each item as given; surrounding whitespace is not part
+        of a line's key."""
+        chunk: list[T] = []
+        lines: list[bytes] = []
+        digests: list[bytes] = []
+        for item in items:
+            line = raw(item)
+            digest = hashlib.sha256(line.strip()).digest()
+            chunk.append(item)
+            lines.append(line)
+            digests.append(digest)
+            if digest[0] < CUT or len(chunk) >= MAX_CHUNK:
+                yield from self._chunk(chunk, lines, digests)
+                chunk, lines, digests = [], [], []
+        if chunk:
+            yield from self._chunk(chunk, lines, digests)
+
+    def _chunk(self, items: list[T], lines: list[bytes], digests: list[bytes]) -> Iterator[tuple[T, Any]]:
+        key = line_key(self.fingerprint, b"".join(digests))
+        text = self.store.get(key)
+        values = json.loads(text) if text is not None else None
+        if not isinstance(values, list) or len(values) != len(lines):
+            values = [self.compute(line) for line in lines]
+            self.computed += len(lines)
+            self.store.put(key, json.dumps(values, ensure_ascii=False))
+        yield from zip(items, values, strict=True)

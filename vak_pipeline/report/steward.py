@@ -244,9 +244,8 @@ def summarize(data_root: DataRoot, settings: ReportSettings | None = None) -> St
         s.splits_warnings += export_warnings(layout)  # empty exports and parts (build.json `warnings`)
         if splits is not None and layout.manifest.exists():
             s.splits_stale = splits.header.manifest_hash != s.manifest_hash
-            s.splits_errors = sum(
-                1 for i in check_splits(iter_summaries(layout.manifest), splits) if i.severity.value == "ERROR"
-            )
+            summaries = iter_summaries(layout.manifest, cache=layout.line_facts)  # kept by each line's bytes
+            s.splits_errors = sum(1 for i in check_splits(summaries, splits) if i.severity.value == "ERROR")
     if layout.rejected.exists():
         for jl in iter_jsonl(layout.rejected):
             if jl.value is None:

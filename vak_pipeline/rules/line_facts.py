@@ -9,14 +9,13 @@ Split lookups and file digests are not facts of a line: the callers look them up
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ..core.keyed_store import KeyedStore, line_key
+from ..core.keyed_store import KeyedStore, LineChunks
 from ..release import record_file_rels
 from .origin import record_kind, record_origin, synthesized_audio
 
@@ -43,7 +42,7 @@ class LineFacts:
         """The facts of one line, parsed (what a miss costs)."""
         try:
             value = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             return cls()
         if not isinstance(value, dict):
             return cls()
@@ -58,20 +57,18 @@ class LineFacts:
                    record_kind(value) == "audio", hours)
 
 
-CUT = 8  # a chunk of lines ends after a line whose digest starts with a byte below CUT: 32 lines on average
-MAX_CHUNK = 256  # ... or after this many lines
-
-
 class LineFactsStore:
     """`LineFactsStore.open(layout.line_facts)`; `iter_facts(lines)`; `close` (or use as a context manager).
-
-    Facts are kept per chunk of lines, cut where a line's own digest says (content-defined, so an inserted or
-    appended line changes only the chunk it falls in, whatever moved around it): one look-up per chunk, not
-    per line, and a delivery parses only the chunks its lines are in."""
+    Kept per chunk of lines (`core.keyed_store.LineChunks`)."""
 
     def __init__(self, store: KeyedStore) -> None:
         self.store = store
-        self.parsed = 0  # lines whose facts were computed in this pass (those of new or changed chunks)
+        self.chunks = LineChunks(store, FACTS_VERSION, lambda raw: [getattr(LineFacts.of(raw), n) for n in _FIELDS])
+
+    @property
+    def parsed(self) -> int:
+        """Lines whose facts were computed in this pass (those of new or changed chunks)."""
+        return self.chunks.computed
 
     @classmethod
     def open(cls, path: Path) -> LineFactsStore:
@@ -79,28 +76,8 @@ class LineFactsStore:
 
     def iter_facts(self, lines: Iterable[bytes]) -> Iterator[tuple[bytes, LineFacts]]:
         """(line, its facts) for each line as read from the file (surrounding whitespace does not matter)."""
-        chunk: list[bytes] = []
-        digests: list[bytes] = []
-        for raw in lines:
-            digest = hashlib.sha256(raw.strip()).digest()
-            chunk.append(raw)
-            digests.append(digest)
-            if digest[0] < CUT or len(chunk) >= MAX_CHUNK:
-                yield from self._chunk(chunk, digests)
-                chunk, digests = [], []
-        if chunk:
-            yield from self._chunk(chunk, digests)
-
-    def _chunk(self, lines: list[bytes], digests: list[bytes]) -> Iterator[tuple[bytes, LineFacts]]:
-        key = line_key(FACTS_VERSION, b"".join(digests))
-        text = self.store.get(key)
-        if text is not None:
-            facts = [LineFacts(*row) for row in json.loads(text)]
-        else:
-            facts = [LineFacts.of(raw) for raw in lines]
-            self.parsed += len(lines)
-            self.store.put(key, json.dumps([[getattr(f, n) for n in _FIELDS] for f in facts], ensure_ascii=False))
-        yield from zip(lines, facts, strict=True)
+        for raw, row in self.chunks.values(lines):
+            yield raw, LineFacts(*row)
 
     def close(self) -> None:
         self.store.close()
