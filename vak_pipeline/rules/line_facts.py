@@ -63,7 +63,7 @@ class LineFactsStore:
 
     def __init__(self, store: KeyedStore) -> None:
         self.store = store
-        self.chunks = LineChunks(store, FACTS_VERSION, lambda raw: [getattr(LineFacts.of(raw), n) for n in _FIELDS])
+        self.chunks = LineChunks(store, FACTS_VERSION, _row)
 
     @property
     def parsed(self) -> int:
@@ -90,3 +90,9 @@ class LineFactsStore:
 
 
 _FIELDS = [f.name for f in fields(LineFacts)]
+
+
+def _row(raw: bytes) -> list[Any]:
+    """A line's facts as stored: LineFacts' fields in order."""
+    facts = LineFacts.of(raw)
+    return [getattr(facts, n) for n in _FIELDS]
