@@ -33,6 +33,7 @@ class KeyedStore:
 
     def __init__(self, conn: sqlite3.Connection | None, table: str) -> None:
         self.conn, self.table = conn, table
+        self._used: list[bytes] = []  # keys found by `get`, marked used a batch at a time
 
     @classmethod
     def open(cls, path: Path, table: str) -> KeyedStore:
@@ -54,11 +55,23 @@ class KeyedStore:
             return None
         try:
             row = self.conn.execute(f"SELECT v FROM {self.table} WHERE k = ?", (key,)).fetchone()
-            if row is not None:
-                self.conn.execute(f"UPDATE {self.table} SET used = 1 WHERE k = ?", (key,))
         except sqlite3.Error:
             return None
-        return row[0] if row is not None else None
+        if row is None:
+            return None
+        self._used.append(key)
+        if len(self._used) >= BATCH:
+            self._mark_used()
+        return row[0]
+
+    def _mark_used(self) -> None:
+        keys, self._used = self._used, []
+        if self.conn is None or not keys:
+            return
+        try:
+            self.conn.execute(f"UPDATE {self.table} SET used = 1 WHERE k IN ({','.join('?' * len(keys))})", keys)
+        except sqlite3.Error:  # not marked: dropped at close, computed again next time (slower, never wrong)
+            pass
 
     def get_many(self, keys: Iterable[bytes]) -> dict[bytes, str]:
         """The stored values of `keys` (those found), in a few queries: a pass over many lines at once."""
@@ -87,6 +100,7 @@ class KeyedStore:
     def close(self) -> None:
         if self.conn is None:
             return
+        self._mark_used()
         try:
             self.conn.execute(f"DELETE FROM {self.table} WHERE used = 0")
             self.conn.commit()

@@ -133,7 +133,7 @@ class RuleCache:
             return None
         if not self._real_dir(root, parts[0]):
             return None
-        path = root / rel
+        path = os.path.join(root, rel)  # two plain parts (checked above): what `root / rel` names
         try:
             st = os.lstat(path)
         except (FileNotFoundError, NotADirectoryError):
@@ -145,7 +145,7 @@ class RuleCache:
         if not stat.S_ISREG(st.st_mode):
             return "not-a-file"
         try:
-            return self.digests.sha256(path) if self.digests is not None else None
+            return self.digests.sha256(Path(path)) if self.digests is not None else None
         except OSError:
             return None
 
