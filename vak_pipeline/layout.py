@@ -130,6 +130,7 @@ class DataLayout:
     content_index = _Under("root", "work", ".identity", "content.sqlite")
     # what earlier publishes checked and built, by content: file digests, audio checks, export shards
     publish_cache = _Under("root", "work", ".publish")
+    line_facts = _Under("publish_cache", "lines.sqlite")  # per manifest line, by its bytes (rules.line_facts)
     previous_release_dir = _Under("root", "work", ".release-previous")
     blocked_candidates_dir = _Under("root", "work", ".release-blocked")  # every blocked candidate's verdict + report
 

@@ -242,24 +242,22 @@ def iter_jsonl(path: Path, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, parse: 
             except UnicodeDecodeError as exc:
                 yield JsonLine(lineno, error=f"not valid UTF-8 (byte {exc.start})", code="not_utf8")
                 continue
-            if not parse:
-                yield JsonLine(lineno, raw=stripped)
-                continue
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError as exc:
-                yield JsonLine(lineno, error=f"malformed JSON at column {exc.colno}: {exc.msg}", code="json_invalid")
-                continue
-            except RecursionError:
-                yield JsonLine(lineno, error="JSON nested too deeply", code="json_too_deep")
-                continue
-            if not isinstance(value, dict):
-                yield JsonLine(lineno, error=f"line holds a JSON {type(value).__name__}, not an object",
-                               code="not_an_object")
-                continue
-            yield JsonLine(lineno, value=value, raw=stripped)
+            yield parse_json_line(lineno, stripped, text) if parse else JsonLine(lineno, raw=stripped)
     if not seen_any and span is None:
         yield JsonLine(0, error="file is empty: no records", code="empty_file")
+
+
+def parse_json_line(lineno: int, stripped: bytes, text: str | None = None) -> JsonLine:
+    """One stripped, UTF-8 line (`text`: its decoded form) as iter_jsonl parses it: a JSON object, or the error."""
+    try:
+        value = json.loads(text if text is not None else stripped.decode("utf-8"))
+    except json.JSONDecodeError as exc:
+        return JsonLine(lineno, error=f"malformed JSON at column {exc.colno}: {exc.msg}", code="json_invalid")
+    except RecursionError:
+        return JsonLine(lineno, error="JSON nested too deeply", code="json_too_deep")
+    if not isinstance(value, dict):
+        return JsonLine(lineno, error=f"line holds a JSON {type(value).__name__}, not an object", code="not_an_object")
+    return JsonLine(lineno, value=value, raw=stripped)
 
 
 def line_spans(path: Path, n: int) -> list[Span]:

@@ -354,12 +354,13 @@ class ContentIndex(Closing):
         """Split keys of a conversation in a duplicate group or sharing a channel with another: conversations
         with a common key must land in one split (splits.split_manifest's `links`)."""
         self.flush_texts()
-        row = self.conn.execute("SELECT seq, grp FROM item WHERE conv_id = ?", (conv_id,)).fetchone()
+        row = self.conn.execute("SELECT i.seq, i.grp, EXISTS (SELECT 1 FROM item j WHERE j.grp = i.grp AND "
+                                "j.seq != i.seq) FROM item i WHERE i.conv_id = ?", (conv_id,)).fetchone()
         if row is None:
             return []
-        seq, grp = row
+        seq, grp, grouped = row
         keys = []
-        if self.conn.execute("SELECT 1 FROM item WHERE grp = ? AND seq != ? LIMIT 1", (grp, seq)).fetchone():
+        if grouped:
             keys.append(f"dup:{grp}")
         keys.extend(f"chan:{a}-{b}" for a, b in self.conn.execute(
             "SELECT a, b FROM link WHERE how = 'shared_channel' AND (a = ? OR b = ?)", (seq, seq)))

@@ -15,6 +15,7 @@ the same bytes. Entries the latest build did not use are removed after it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -27,8 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.file_digests import FileDigests
-from ..release import record_file_rels
-from ..rules.origin import record_origin
+from ..rules.line_facts import LineFacts, LineFactsStore
 from ..storage import Span
 from .common import PART_SUFFIX, ExportBuild, config_hash
 
@@ -48,7 +48,11 @@ class Shard:
 
 
 def plan_shards(build: ExportBuild, digests: FileDigests) -> list[Shard]:
-    """The manifest's shards in order, each with its key: runs of one upload, SHARD_RECORDS lines at most."""
+    """The manifest's shards in order, each with its key: runs of one upload, SHARD_RECORDS lines at most.
+
+    A line's id, upload and files come from its facts (rules.line_facts, kept by its bytes: after a delivery
+    only the new lines are parsed); its split and its files' digests are looked up every time, a batch of
+    lines at a time."""
     layout, splits = build.layout, build.splits
     from ..locales.registry import packs_fingerprint
 
@@ -57,45 +61,48 @@ def plan_shards(build: ExportBuild, digests: FileDigests) -> list[Shard]:
     uploads = layout.uploads()
     shards: list[Shard] = []
     offset, line = 0, 1
-    with open(layout.manifest, "rb") as fh:
-        for raw in fh:
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                record = None
-            upload = (record_origin(record).upload or "") if isinstance(record, dict) else ""
-            current = shards[-1] if shards else None
-            if current is None or current.upload != upload or current.records >= SHARD_RECORDS:
-                if current is not None:
-                    current.span = (current.span[0], offset, current.span[2])
-                current = Shard(upload, (offset, None, line))
-                current.key.update(base)
-                shards.append(current)
-            current.records += 1
-            current.key.update(raw)
-            if isinstance(record, dict):
-                current.key.update(_depends_on(record, build, splits, uploads, digests))
-            else:
-                current.cacheable = False
-            offset += len(raw)
-            line += 1
+    with open(layout.manifest, "rb") as fh, LineFactsStore.open(layout.line_facts) as store:
+        lines = store.iter_facts(fh)
+        while batch := list(itertools.islice(lines, PLAN_BATCH)):
+            ids = [str(f.id) for _, f in batch if f.record]
+            assigned = splits.get_many("assignment", ids) if splits is not None else {}
+            for raw, f in batch:
+                upload = (f.upload or "") if f.record else ""
+                current = shards[-1] if shards else None
+                if current is None or current.upload != upload or current.records >= SHARD_RECORDS:
+                    if current is not None:
+                        current.span = (current.span[0], offset, current.span[2])
+                    current = Shard(upload, (offset, None, line))
+                    current.key.update(base)
+                    shards.append(current)
+                current.records += 1
+                current.key.update(raw)
+                if f.record:
+                    current.key.update(_depends_on(f, build, splits, assigned, uploads, digests))
+                else:
+                    current.cacheable = False
+                offset += len(raw)
+                line += 1
     return shards
 
 
-def _depends_on(record: dict[str, Any], build: ExportBuild, splits: Any, uploads: list[str],
+PLAN_BATCH = 2000  # manifest lines whose facts and splits are looked up together
+
+
+def _depends_on(facts: LineFacts, build: ExportBuild, splits: Any, assigned: dict[str, str], uploads: list[str],
                 digests: FileDigests) -> bytes:
     """What a record's exported files depend on beyond its manifest line: its split and its files' bytes."""
-    rid = str(record.get("id"))
+    rid = str(facts.id)
     parts: list[str] = []
     if splits is not None:
-        split = splits.split_of(rid)
+        split = assigned.get(rid)
         parts.append(split if split is not None else f"held:{splits.held_out_reason(rid)}")
     layout = build.layout
     # the paths as the recipes name them (they read through resolve_inside, which refuses what escapes): the
     # key only needs each file's bytes, so no realpath per file here
-    files = [layout.release_root / rel for rel in record_file_rels(record) if ".." not in rel.split("/")]
-    audio = record.get("audio")
-    if isinstance(audio, dict) and audio.get("synthesis"):
+    root = layout.release_root
+    files = [p for p in (_joined(root, rel) for rel in facts.rels) if p is not None]
+    if facts.synthesis:
         files += [layout.synth_sidecar(u, rid) for u in uploads]
     for path in files:
         try:
@@ -103,6 +110,17 @@ def _depends_on(record: dict[str, Any], build: ExportBuild, splits: Any, uploads
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             parts.append("-")
     return ("\0" + "\0".join(parts) + "\n").encode()
+
+
+def _joined(root: Path, rel: str) -> str | Path | None:
+    """`root / rel` (None for a path with a '..' part), as pathlib names it, without pathlib for a plain relative
+    path (most of them): one record's files are named on every export's shard planning."""
+    slashed = f"/{rel}/"
+    if "/../" in slashed:
+        return None
+    if "//" in slashed or "/./" in slashed:
+        return root / rel
+    return f"{root}/{rel}"
 
 
 def part_name(rel: str, part: int) -> str:

@@ -114,7 +114,7 @@ def _split_causes(layout: DataLayout) -> list[Cause]:
     if store is None:
         return []
     with store:
-        errors = Counter(i.code for i in check_splits(iter_summaries(layout.manifest), store)
+        errors = Counter(i.code for i in check_splits(iter_summaries(layout.manifest, cache=layout.line_facts), store)
                          if i.severity.value == "ERROR")
     return [Cause("splits_complete_and_leak_free", code, "splits.json", f"{n} conversation(s) break {code}",
                   "re-materialize splits (assignments already made never move)", count=n)

@@ -17,7 +17,10 @@ Streamed: memory grows with the number of recordings and drops, not with text re
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,7 @@ from pydantic import BaseModel, Field
 
 from ..core.issue import Severity
 from ..layout import DataLayout
+from ..rules.line_facts import LineFacts, LineFactsStore
 from ..rules.origin import record_kind, record_origin, synthesized_audio
 from ..splits import SplitStore
 from ..storage import iter_jsonl
@@ -156,15 +160,30 @@ def _add_audio(f: UploadFunnel, stage: str, hours: float, synthesized: bool = Fa
     a.hours = (a.hours or 0.0) + hours
 
 
-def _add_record(f: UploadFunnel, stage: str, rec: dict[str, Any], hours: float, synthesized: bool) -> None:
-    """A record counted at `stage`: as audio when uploaded as audio, else as text (and apart as synthesized
-    audio when the synth stage rendered it)."""
-    if _is_audio(rec):
+def _add_record(f: UploadFunnel, stage: str, audio: bool, hours: float, synthesized: bool) -> None:
+    """A record counted at `stage`: as audio when uploaded as audio (`record_kind`), else as text (and apart as
+    synthesized audio when the synth stage rendered it)."""
+    if audio:
         _add_audio(f, stage, hours)
     else:
         f.text[stage] += 1
         if synthesized:
             _add_audio(f, stage, hours, synthesized=True)
+
+
+def _manifest_records(layout: DataLayout, splits: SplitStore | None
+                      ) -> Iterator[tuple[LineFacts, str | None, bytes]]:
+    """(facts, split, line) of every record of the manifest: the facts kept by each line's bytes
+    (rules.line_facts: a delivery parses only its own lines), the splits looked up a batch at a time."""
+    if not layout.manifest.is_file():
+        return
+    with LineFactsStore.open(layout.line_facts) as store:
+        lines = store.iter_facts(jl.raw for jl in iter_jsonl(layout.manifest, parse=False) if jl.raw)
+        while batch := list(itertools.islice(lines, 2000)):
+            records = [(raw, f) for raw, f in batch if f.record]
+            assigned = splits.get_many("assignment", [str(f.id) for _, f in records]) if splits is not None else {}
+            for raw, f in records:
+                yield f, assigned.get(str(f.id)), raw
 
 
 def _tally_records(path: Path, f: UploadFunnel, stage: str, durations: dict[str, float]) -> None:
@@ -276,51 +295,44 @@ def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel
     """Every upload's funnel through publication, plus the total; see the module docstring."""
     uploads = layout.uploads()
     funnels = {u: upload_funnel(layout, u) for u in uploads}
-    if layout.manifest.is_file():
-        for jl in iter_jsonl(layout.manifest):
-            rec = jl.value
-            if not isinstance(rec, dict):
-                continue
-            origin = record_origin(rec)
-            f = funnels.get(origin.upload or "")
-            if f is None:
-                f = funnels.setdefault(origin.upload or "(unknown)", _empty(origin.upload or "(unknown)"))
-            hours = _hours(rec)
-            synthesized = synthesized_audio(rec)
-            _add_record(f, "valid", rec, hours, synthesized)
-            if splits is None:
-                continue
-            rid = str(rec.get("id"))
-            split = splits.split_of(rid)
-            if split is None:
-                reason = splits.held_out_reason(rid)
-                f.drops.append(
-                    Drop(
-                        upload=f.upload,
-                        stage="published",
-                        kind="audio" if _is_audio(rec) else "text",
-                        file=origin.file or f"{f.upload}/?",
-                        line=origin.line,
-                        record_id=rid,
-                        code="held_out" if reason is not None else "unassigned",
-                        message=f"not in any split: {reason or 'not assigned'}",
-                        fix="see the split warnings; a held-out conversation shares a speaker across "
-                        "splits or breaks the split rules"
-                        if reason is not None
-                        else "re-materialize splits",
-                    )
+    for facts, split, raw in _manifest_records(layout, splits):
+        f = funnels.get(facts.upload or "")
+        if f is None:
+            f = funnels.setdefault(facts.upload or "(unknown)", _empty(facts.upload or "(unknown)"))
+        hours = facts.hours if facts.hours is not None else _hours(json.loads(raw))  # raises as before
+        _add_record(f, "valid", facts.audio, hours, facts.synthesized)
+        if splits is None:
+            continue
+        rid = str(facts.id)
+        if split is None:
+            reason = splits.held_out_reason(rid)
+            f.drops.append(
+                Drop(
+                    upload=f.upload,
+                    stage="published",
+                    kind="audio" if facts.audio else "text",
+                    file=facts.file or f"{f.upload}/?",
+                    line=facts.line,
+                    record_id=rid,
+                    code="held_out" if reason is not None else "unassigned",
+                    message=f"not in any split: {reason or 'not assigned'}",
+                    fix="see the split warnings; a held-out conversation shares a speaker across "
+                    "splits or breaks the split rules"
+                    if reason is not None
+                    else "re-materialize splits",
                 )
-                continue
-            _add_record(f, "published", rec, hours, synthesized)
-            by = f.published_by_split.setdefault(split, _split_counts())
-            if _is_audio(rec):
-                by["audio"] += 1
-                by["audio_hours"] += hours
-            else:
-                by["text"] += 1
-                if synthesized:
-                    by["synthesized"] += 1
-                    by["synthesized_hours"] += hours
+            )
+            continue
+        _add_record(f, "published", facts.audio, hours, facts.synthesized)
+        by = f.published_by_split.setdefault(split, _split_counts())
+        if facts.audio:
+            by["audio"] += 1
+            by["audio_hours"] += hours
+        else:
+            by["text"] += 1
+            if facts.synthesized:
+                by["synthesized"] += 1
+                by["synthesized_hours"] += hours
     if layout.rejected.is_file():
         for jl in iter_jsonl(layout.rejected):
             row = jl.value

@@ -23,6 +23,7 @@ import csv
 import functools
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -37,10 +38,10 @@ from pydantic import BaseModel, Field, ValidationError
 from ..layout import DataLayout, DataRoot
 from ..manifest_hash import manifest_hash
 from ..quality.recordings import METRICS, QualityIndex, QualityThresholds, RecordingQuality, recording_quality
-from ..recipes.common import export_warnings, iter_records
+from ..recipes.common import export_warnings
 from ..release import ReleaseVerdict, read_verdict
 from ..rules.origin import record_kind, synthesized_audio
-from ..schema import RedactionLog
+from ..schema import RedactionLog, VakRecord
 from ..speech.cleanup import cleanup_counts
 from ..splits import DEFAULT_RATIOS, SplitStore, check_splits, iter_summaries, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
@@ -244,9 +245,8 @@ def summarize(data_root: DataRoot, settings: ReportSettings | None = None) -> St
         s.splits_warnings += export_warnings(layout)  # empty exports and parts (build.json `warnings`)
         if splits is not None and layout.manifest.exists():
             s.splits_stale = splits.header.manifest_hash != s.manifest_hash
-            s.splits_errors = sum(
-                1 for i in check_splits(iter_summaries(layout.manifest), splits) if i.severity.value == "ERROR"
-            )
+            summaries = iter_summaries(layout.manifest, cache=layout.line_facts)  # kept by each line's bytes
+            s.splits_errors = sum(1 for i in check_splits(summaries, splits) if i.severity.value == "ERROR")
     if layout.rejected.exists():
         for jl in iter_jsonl(layout.rejected):
             if jl.value is None:
@@ -265,68 +265,110 @@ def _split_label(splits: SplitStore | None, conv_id: str) -> str:
     return splits.split_of(conv_id) or ("held_out" if splits.held_out_reason(conv_id) is not None else "(unassigned)")
 
 
+SUMMARY_FACTS_VERSION = "1"  # bump when what `_record_facts` holds, or how the summary reads it, changes
+
+
 def _summarize_manifest(
     layout: DataLayout, splits: SplitStore | None, s: StewardSummary, settings: ReportSettings
 ) -> None:
+    """Each record's share of the counters, kept by its line's bytes (`core.keyed_store.LineChunks`: after a
+    delivery only its lines are validated), added up in manifest order with the splits looked up a batch at a
+    time. Quality and turn-taking read a recording's whole record, so those lines are validated every time."""
     if not layout.manifest.exists():
         return
+    from ..core.keyed_store import KeyedStore, LineChunks
+    from ..locales.registry import packs_fingerprint
+    from ..schema.record import SCHEMA_VERSION
+
     s.manifest_hash = manifest_hash(layout.manifest)
     index = QualityIndex(layout)
-    for _line, record, _err in iter_records(layout.manifest):
-        if record is None:
-            s.unreadable_lines += 1
-            continue
-        s.conversations += 1
-        m = record.meta
-        s.speech_cleanup.update(cleanup_counts(m))
-        split = _split_label(splits, record.id)
-        audio = record_kind(record) == "audio"  # a real recording; synthesized audio belongs to a text conversation
-        synthesized = synthesized_audio(record)
-        for key, value in (
-            ("locale", record.locale),
-            ("source", m.source),
-            ("consent", m.consent),
-            ("license", m.license or "(none)"),
-            ("language.primary", record.language.primary),
-            ("language", normalize_lang(record.language.primary, record.locale)),
-            ("pii_redacted", str(m.pii_redacted).lower()),
-            ("split", split),
-            ("kind", "audio" if audio else "text (synthesized audio)" if synthesized else "text"),
-        ):
-            s.by[key][value] += 1
-        for key, value in (("locale", record.locale), ("source", m.source)):
-            s.by_split[key].setdefault(value, Counter())[split] += 1
-        if audio:
-            s.audio_by_split[split] += 1
-            if m.transcription is not None and m.transcription.verified_by_human:
-                s.verified_by_split[split] += 1
-            s.with_audio += 1
-            s.audio_hours += record.audio.duration_s / 3600
-            s.conv_hist.add(record.audio.duration_s)
-        else:
-            s.text_conversations += 1
-            if synthesized and record.audio is not None:
-                s.synthesized += 1
-                s.synthesized_hours += record.audio.duration_s / 3600
-        for t in record.turns:
-            if t.tool_call is not None:
-                s.tool_calls += 1
-            if not t.is_spoken:
-                continue
-            if audio:
-                s.turns += 1
-                s.turn_hist.add(max(0.0, t.end - t.start))
-                s.by["turn language"][normalize_lang(t.lang, record.locale)] += 1
-            else:
-                s.text_messages += 1
-        if audio or synthesized:
-            d = record.dump()
-            q = recording_quality(d, index, settings.quality, measure_snr=settings.measure_snr)
-            if q is not None:  # real recordings only
-                s.quality.append(q)
-            add_record(s.turn_taking, d, split, settings.turn_taking)  # a synthesized call goes apart
-        if m.redaction_log:
-            _count_redactions(layout.release_root, m.redaction_log, s)
+    with KeyedStore.open(layout.line_facts, "report_summary") as store:
+        chunks = LineChunks(store, f"{SUMMARY_FACTS_VERSION}:{SCHEMA_VERSION}:{packs_fingerprint()}", _line_facts)
+        lines = chunks.values(iter_jsonl(layout.manifest, parse=False), lambda jl: jl.raw or b"")
+        while batch := list(itertools.islice(lines, 2000)):
+            ids = [f[1] for jl, f in batch if jl.error is None and f[0] == "ok"]
+            assigned = splits.get_many("assignment", ids) if splits is not None else {}
+            for jl, facts in batch:
+                if jl.error is not None or facts[0] != "ok":
+                    s.unreadable_lines += 1
+                    continue
+                split = assigned.get(facts[1]) or _split_label(splits, facts[1])
+                _add_facts(layout, s, facts, split, jl.raw, index, settings)
+
+
+def _line_facts(raw: bytes) -> list[Any]:
+    """A line's share of the summary as JSON: ["ok", id, ...] (`_record_facts`), or ["unreadable"]."""
+    try:
+        return _record_facts(VakRecord.model_validate_json(raw))
+    except ValidationError:
+        return ["unreadable"]
+
+
+def _record_facts(record: VakRecord) -> list[Any]:
+    m = record.meta
+    audio = record_kind(record) == "audio"  # a real recording; synthesized audio belongs to a text conversation
+    synthesized = synthesized_audio(record)
+    turns = [t for t in record.turns if t.is_spoken]
+    return ["ok", record.id, cleanup_counts(m), audio, synthesized,
+            [record.locale, m.source, m.consent, m.license or "(none)", record.language.primary,
+             normalize_lang(record.language.primary, record.locale), str(m.pii_redacted).lower()],
+            bool(m.transcription is not None and m.transcription.verified_by_human),
+            record.audio.duration_s if record.audio is not None else None,
+            sum(1 for t in record.turns if t.tool_call is not None),
+            [max(0.0, t.end - t.start) for t in turns] if audio else [],
+            [normalize_lang(t.lang, record.locale) for t in turns] if audio else [],
+            len(turns), m.redaction_log]
+
+
+def _add_facts(layout: DataLayout, s: StewardSummary, facts: list[Any], split: str, raw: bytes | None,
+               index: QualityIndex, settings: ReportSettings) -> None:
+    """One record's facts (`_record_facts`) added to the summary."""
+    (_, _id, cleanup, audio, synthesized, (locale, source, consent, license_, primary, language, pii), verified,
+     duration, tool_calls, turn_lengths, turn_langs, spoken, redaction_log) = facts
+    s.conversations += 1
+    s.speech_cleanup.update(cleanup)
+    for key, value in (
+        ("locale", locale),
+        ("source", source),
+        ("consent", consent),
+        ("license", license_),
+        ("language.primary", primary),
+        ("language", language),
+        ("pii_redacted", pii),
+        ("split", split),
+        ("kind", "audio" if audio else "text (synthesized audio)" if synthesized else "text"),
+    ):
+        s.by[key][value] += 1
+    for key, value in (("locale", locale), ("source", source)):
+        s.by_split[key].setdefault(value, Counter())[split] += 1
+    if audio:
+        s.audio_by_split[split] += 1
+        if verified:
+            s.verified_by_split[split] += 1
+        s.with_audio += 1
+        s.audio_hours += duration / 3600
+        s.conv_hist.add(duration)
+    else:
+        s.text_conversations += 1
+        if synthesized and duration is not None:
+            s.synthesized += 1
+            s.synthesized_hours += duration / 3600
+    s.tool_calls += tool_calls
+    if audio:
+        s.turns += spoken
+        for length, lang in zip(turn_lengths, turn_langs, strict=True):
+            s.turn_hist.add(length)
+            s.by["turn language"][lang] += 1
+    else:
+        s.text_messages += spoken
+    if (audio or synthesized) and raw is not None:
+        d = VakRecord.model_validate_json(raw).dump()
+        q = recording_quality(d, index, settings.quality, measure_snr=settings.measure_snr)
+        if q is not None:  # real recordings only
+            s.quality.append(q)
+        add_record(s.turn_taking, d, split, settings.turn_taking)  # a synthesized call goes apart
+    if redaction_log:
+        _count_redactions(layout.release_root, redaction_log, s)
 
 
 def _count_redactions(root: Path, rel: str, s: StewardSummary) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..core.file_digests import FileDigests
+from ..core.keyed_store import KeyedStore, line_key
 from ..release import record_file_rels
 from ..schema.record import SCHEMA_VERSION
 from .context import ValidationContext
@@ -81,10 +81,11 @@ def settings_fingerprint(ctx: ValidationContext, extra: str | None) -> str:
 
 
 class RuleCache:
-    """Open with `RuleCache.open(path, fingerprint, digests)`; `key`, `get`, `put`; `close` keeps what was used."""
+    """Open with `RuleCache.open(path, fingerprint, digests)`; `key`, `get`, `put`; `close` keeps what was used.
+    The findings live in a `core.keyed_store` table (the one store of per-record results)."""
 
-    def __init__(self, conn: sqlite3.Connection | None, fingerprint: str, digests: FileDigests | None) -> None:
-        self.conn, self.fingerprint, self.digests = conn, fingerprint, digests
+    def __init__(self, store: KeyedStore, fingerprint: str, digests: FileDigests | None) -> None:
+        self.store, self.fingerprint, self.digests = store, fingerprint, digests
         self.checked = 0  # records whose rules ran (a miss, or a record that cannot be cached)
         self.reused = 0  # records whose findings came from the store
         self._dirs: dict[str, bool] = {}
@@ -92,31 +93,15 @@ class RuleCache:
     @classmethod
     def open(cls, path: Path, fingerprint: str, digests: FileDigests | None) -> RuleCache:
         """The store at `path` (created); an unwritable place gives a cache that remembers nothing."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(path))
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("CREATE TABLE IF NOT EXISTS finding (k BLOB PRIMARY KEY, v TEXT NOT NULL, used INTEGER)")
-            conn.execute("UPDATE finding SET used = 0")
-        except (OSError, sqlite3.Error):
-            return cls(None, fingerprint, digests)
-        return cls(conn, fingerprint, digests)
+        return cls(KeyedStore.open(path, "finding"), fingerprint, digests)
 
     def close(self) -> None:
-        if self.conn is None:
-            return
-        try:
-            self.conn.execute("DELETE FROM finding WHERE used = 0")
-            self.conn.commit()
-        except sqlite3.Error:
-            pass
-        self.conn.close()
-        self.conn = None
+        self.store.close()
 
     def key(self, raw: bytes | None, file: str | None, line: int, record: dict[str, Any], release_root: Path,
             extra: Callable[[dict[str, Any]], str | None] | None) -> bytes | None:
         """The record's key, or None when it must be checked afresh (no store, a link among its files)."""
-        if self.conn is None or raw is None or self.digests is None:
+        if self.store.conn is None or raw is None or self.digests is None:
             return None
         files = []
         for rel in record_file_rels(record):
@@ -127,27 +112,18 @@ class RuleCache:
         more = extra(record) if extra is not None else ""
         if more is None:
             return None
-        head = json.dumps([self.fingerprint, file, line, files, more], ensure_ascii=False).encode()
-        return hashlib.sha256(head + b"\0" + raw).digest()
+        return line_key(self.fingerprint, raw, file, line, files, more)
 
     def get(self, key: bytes | None) -> Finding | None:
-        if key is None or self.conn is None:
+        text = self.store.get(key)
+        if text is None:
             return None
-        row = self.conn.execute("SELECT v FROM finding WHERE k = ?", (key,)).fetchone()
-        if row is None:
-            return None
-        self.conn.execute("UPDATE finding SET used = 1 WHERE k = ?", (key,))
         self.reused += 1
-        return Finding.loads(row[0])
+        return Finding.loads(text)
 
     def put(self, key: bytes | None, finding: Finding) -> None:
         self.checked += 1
-        if key is None or self.conn is None:
-            return
-        try:
-            self.conn.execute("INSERT OR REPLACE INTO finding VALUES (?, ?, 1)", (key, finding.dumps()))
-        except sqlite3.Error:  # a full disk or a locked file: the finding is still right, only not kept
-            pass
+        self.store.put(key, finding.dumps())
 
     def _file_state(self, root: Path, rel: str) -> str | None:
         """A file's part of the key: its sha256, '-' when absent, 'not-a-file'; None for a link (or a path
@@ -157,7 +133,7 @@ class RuleCache:
             return None
         if not self._real_dir(root, parts[0]):
             return None
-        path = root / rel
+        path = os.path.join(root, rel)  # two plain parts (checked above): what `root / rel` names
         try:
             st = os.lstat(path)
         except (FileNotFoundError, NotADirectoryError):
@@ -169,7 +145,7 @@ class RuleCache:
         if not stat.S_ISREG(st.st_mode):
             return "not-a-file"
         try:
-            return self.digests.sha256(path) if self.digests is not None else None
+            return self.digests.sha256(Path(path)) if self.digests is not None else None
         except OSError:
             return None
 

@@ -17,11 +17,13 @@ from .summaries import SplitSummary, iter_summaries, load_summaries, speaker_key
 def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | None = None,
                    previous: str | Path | None = None,
                    links: Callable[[str], Iterable[str]] | None = None,
-                   forget: Callable[[str], bool] | None = None) -> tuple[SplitsHeader, list[Issue]]:
+                   forget: Callable[[str], bool] | None = None,
+                   cache: Path | None = None) -> tuple[SplitsHeader, list[Issue]]:
     """Build splits.json (and its index) for a manifest, keeping any assignment in `previous` (default: `out`).
     `links(conv_id)`: keys beyond the speakers' that bind conversations to one split (duplicate groups).
     `forget(key)`: a conversation id (or a speaker key) no longer in the manifest that must not be kept as
     retired either (erased: splits.json keeps no trace of it).
+    `cache` (layout.line_facts): each manifest line's summary is kept by its bytes (`iter_summaries`).
 
     One streamed pass over the manifest feeds both the assignment and its check, and the assignment
     lives in SQLite, so memory does not grow with the number of conversations. Returns the header and
@@ -34,7 +36,7 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
     out.parent.mkdir(parents=True, exist_ok=True)
     store = SplitStore.create_temp(out.parent, out.name)
     try:
-        load_summaries(store.conn, iter_summaries(manifest, read_issues), config.roles, "raw", "rawkey",
+        load_summaries(store.conn, iter_summaries(manifest, read_issues, cache), config.roles, "raw", "rawkey",
                        links=links)
         header = assign_loaded(store, config, prev, manifest_hash(manifest))
         if forget is not None:

@@ -135,6 +135,16 @@ class SplitStore(Closing):
         row = self.conn.execute(f"SELECT v FROM {_table(name)} WHERE k = ?", (key,)).fetchone()
         return row[0] if row else None
 
+    def get_many(self, name: str, keys: Iterable[str]) -> dict[str, str]:
+        """The values of `keys` found in a map, in a few queries (a pass over many records at once)."""
+        keys = list(dict.fromkeys(keys))
+        out: dict[str, str] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            out.update(self.conn.execute(
+                f"SELECT k, v FROM {_table(name)} WHERE k IN ({','.join('?' * len(chunk))})", chunk))
+        return out
+
     def split_of(self, conv_id: str) -> str | None:
         return self.get("assignment", conv_id)
 

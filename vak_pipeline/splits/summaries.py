@@ -13,8 +13,10 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from ..core.issue import Issue
+from ..core.keyed_store import KeyedStore, LineChunks
 from ..schema import VakRecord
-from ..storage import iter_jsonl
+from ..schema.record import SCHEMA_VERSION
+from ..storage import JsonLine, iter_jsonl, parse_json_line
 
 
 class SplitSummary(NamedTuple):
@@ -51,25 +53,56 @@ def speaker_keys(speakers: Mapping[str, str] | None, roles: Iterable[str]) -> li
     return [f"{role}:{speakers[role]}" for role in roles if speakers.get(role)]
 
 
-def iter_summaries(manifest: str | Path, issues: list[Issue] | None = None) -> Iterator[SplitSummary]:
-    """Stream (conv_id, speakers, pinned) from a manifest; unreadable lines become Issues, not crashes."""
-    for jl in iter_jsonl(Path(manifest)):
-        if jl.error is not None:
-            if issues is not None:
-                issues.append(Issue(code="manifest_line_unreadable", message=jl.error, family="manifest",
-                                    fix="re-run validated_manifest; the manifest should hold valid records only",
-                                    file=str(manifest), line=jl.line))
-            continue
-        try:
-            record = VakRecord.model_validate(jl.value)
-        except ValidationError as exc:
-            if issues is not None:
-                issues.append(Issue(code="manifest_record_invalid", family="manifest", file=str(manifest),
-                                    line=jl.line, record_id=str(jl.value.get("id")) if jl.value else None,
-                                    message=f"record does not match the schema ({exc.error_count()} errors)",
-                                    fix="re-run validated_manifest; the manifest should hold valid records only"))
-            continue
-        yield summary_of(record)
+SUMMARIES_VERSION = "1"  # bump when what a line's summary holds, or how it is read, changes
+
+
+def iter_summaries(manifest: str | Path, issues: list[Issue] | None = None,
+                   cache: Path | None = None) -> Iterator[SplitSummary]:
+    """Stream (conv_id, speakers, pinned) from a manifest; unreadable lines become Issues, not crashes.
+
+    `cache` (layout.line_facts): each line's summary is kept by its bytes (`core.keyed_store.LineChunks`,
+    under SUMMARIES_VERSION and the schema's version), so after a delivery only the new lines are validated."""
+    manifest = Path(manifest)
+    if cache is None:
+        for jl in iter_jsonl(manifest):
+            yield from _summary_or_issue(manifest, jl.line, jl.error, _summary_value(jl), issues)
+        return
+    with KeyedStore.open(cache, "split_summaries") as store:
+        chunks = LineChunks(store, f"{SUMMARIES_VERSION}:{SCHEMA_VERSION}",
+                            lambda raw: _summary_value(parse_json_line(0, raw)))
+        for jl, value in chunks.values(iter_jsonl(manifest, parse=False), lambda jl: jl.raw or b""):
+            yield from _summary_or_issue(manifest, jl.line, jl.error, value, issues)
+
+
+def _summary_value(jl: JsonLine) -> list[Any]:
+    """A parsed line's summary as JSON: ["ok", id, speakers, pinned, stratum], ["invalid", errors, id] or
+    ["unreadable", why]."""
+    if jl.error is not None:
+        return ["unreadable", jl.error]
+    try:
+        record = VakRecord.model_validate(jl.value)
+    except ValidationError as exc:
+        return ["invalid", exc.error_count(), str(jl.value.get("id")) if jl.value else None]
+    s = summary_of(record)
+    return ["ok", s.conv_id, s.speakers, s.pinned, s.stratum]
+
+
+def _summary_or_issue(manifest: Path, line: int, error: str | None, value: list[Any],
+                      issues: list[Issue] | None) -> Iterator[SplitSummary]:
+    if error is not None or value[0] == "unreadable":
+        if issues is not None:
+            issues.append(Issue(code="manifest_line_unreadable", message=error or value[1], family="manifest",
+                                fix="re-run validated_manifest; the manifest should hold valid records only",
+                                file=str(manifest), line=line))
+        return
+    if value[0] == "invalid":
+        if issues is not None:
+            issues.append(Issue(code="manifest_record_invalid", family="manifest", file=str(manifest),
+                                line=line, record_id=value[2],
+                                message=f"record does not match the schema ({value[1]} errors)",
+                                fix="re-run validated_manifest; the manifest should hold valid records only"))
+        return
+    yield SplitSummary(*value[1:])
 
 
 def load_summaries(conn: Any, summaries: Iterable[SplitSummary | tuple], roles: list[str], raw: str,

@@ -19,6 +19,7 @@ from vak_pipeline.recipes.moshi_lora import export_moshi_lora
 from vak_pipeline.recipes.parquet import export_parquet
 from vak_pipeline.recipes.turn_based import export_turn_based
 from vak_pipeline.release import begin_candidate, promote
+from vak_pipeline.report.steward import ReportSettings
 from vak_pipeline.rules import audio as audio_rules
 from vak_pipeline.rules.publish import publish_manifest
 from vak_pipeline.splits import SplitConfig, split_manifest
@@ -74,7 +75,8 @@ def _publish(root: Path, thresholds: quality.QualityThresholds | None = None):
     result = publish_manifest(layout, inputs,
                               extra_rules=quality.quality_rules(layout, thresholds or quality.QualityThresholds()))
     with split_links(layout.content_index) as links:
-        split_manifest(layout.manifest, layout.splits, SplitConfig(seed=3), links=links)
+        split_manifest(layout.manifest, layout.splits, SplitConfig(seed=3), links=links,
+                       cache=layout.line_facts)
     for export in EXPORTS.values():
         export(layout)
     promote(layout, result.manifest_sha256)
@@ -251,3 +253,67 @@ def test_extra_rules_that_do_not_say_what_shapes_them_run_on_every_record(tmp_pa
     seen: list[str] = []
     result = publish_manifest(layout, inputs, extra_rules=lambda rec: (seen.append(rec["id"]), [])[1])
     assert len(seen) == 4 and result.rules_reused == 0
+
+
+def _report_json(root: Path) -> dict:
+    """The steward report's numbers (report.json) of the release, less the times it was built at."""
+    import json
+
+    from vak_pipeline.report.steward import build_steward_report
+
+    report = build_steward_report(DataLayout.at(root), settings=ReportSettings(quality=quality.QualityThresholds()))
+
+    def timeless(v):
+        if isinstance(v, dict):
+            return {k: timeless(x) for k, x in v.items() if k != "generated_at"}
+        return [timeless(x) for x in v] if isinstance(v, list) else v
+
+    return timeless(json.loads(report.json.read_text(encoding="utf-8")))
+
+
+@pytest.mark.timeout(600)
+def test_the_funnel_and_the_split_check_from_kept_line_facts_equal_a_report_from_scratch(tmp_path):
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 10)
+    _spoil(root, "delivery-1")
+    _publish(root)
+    _upload(root, "delivery-2", 4)
+    _publish(root)
+    kept = _report_json(root)  # funnel, summary and split check over facts kept from the first publish
+    assert kept["funnel"]["total"]["text"]["published"] == 7 and kept["summary"]["splits_errors"] == 0
+    DataLayout.at(root).line_facts.unlink()  # every line parsed again
+    assert _report_json(root) == kept
+
+
+@pytest.fixture
+def parsed(monkeypatch) -> dict[str, list[str]]:
+    """The manifest lines whose facts (rules.line_facts) and split summaries (splits.summaries) are computed."""
+    from vak_pipeline.rules import line_facts
+    from vak_pipeline.splits import summaries
+
+    seen: dict[str, list[str]] = {"facts": [], "summaries": []}
+    of, summary = line_facts.LineFacts.of, summaries._summary_value
+    monkeypatch.setattr(line_facts.LineFacts, "of",
+                        classmethod(lambda cls, raw: (seen["facts"].append(raw), of(raw))[1]))
+    monkeypatch.setattr(summaries, "_summary_value", lambda jl: (seen["summaries"].append(jl.raw), summary(jl))[1])
+    return seen
+
+
+@pytest.mark.timeout(300)
+def test_line_facts_are_parsed_once_and_again_only_when_their_version_changes(tmp_path, parsed, monkeypatch):
+    from vak_pipeline.rules import line_facts
+    from vak_pipeline.splits import summaries
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    assert parsed["facts"] and parsed["summaries"]
+    parsed["facts"].clear(), parsed["summaries"].clear()
+    _publish(root)  # the same manifest: no line parsed for its facts, by any export, nor validated for splits
+    assert parsed == {"facts": [], "summaries": []}
+    monkeypatch.setattr(line_facts, "FACTS_VERSION", line_facts.FACTS_VERSION + "-next")
+    monkeypatch.setattr(summaries, "SUMMARIES_VERSION", summaries.SUMMARIES_VERSION + "-next")
+    _publish(root)
+    lines = DataLayout.at(root).manifest.read_bytes().splitlines()
+    assert len(lines) == 6 and {r.strip() for r in parsed["facts"]} == set(lines)
+    assert {r.strip() for r in parsed["summaries"]} == set(lines)
