@@ -4,11 +4,12 @@ in bench_privacy, and never tuned on."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+
+from vak_pipeline_tests.script_modules import load_script
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -16,10 +17,7 @@ DATA = Path(__file__).parents[2] / "bench" / "data"
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("make_pii_fresh", DATA / "make_pii_fresh.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(DATA / "make_pii_fresh.py")
 
 
 def _committed() -> list[dict]:

@@ -9,7 +9,6 @@ stays unflagged. Failures name spans and counts, never values."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
@@ -20,6 +19,7 @@ from vak_pipeline_tests.pii.scoring import counts as _counts
 from vak_pipeline_tests.pii.scoring import names as _names
 from vak_pipeline_tests.pii.scoring import precision_recall as _pr
 from vak_pipeline_tests.pii.scoring import span as _span
+from vak_pipeline_tests.script_modules import load_script
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 STRUCTURED = {"phone", "email", "payment_card"}
@@ -32,9 +32,7 @@ def _rows() -> list[dict]:
 
 def test_the_committed_set_is_the_generators_output():
     pytest.importorskip("faker", reason="the dev extra installs Faker (the blind set's name source)")
-    spec = importlib.util.spec_from_file_location("make_pii_blind", DATA / "make_pii_blind.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script(DATA / "make_pii_blind.py")
     rows = _rows()
     assert mod.build() == rows
     assert len(rows) >= 400

@@ -4,13 +4,13 @@ structured recall >= 0.99 at precision >= 0.97). Failures report counts, never v
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
 
 from vak_pipeline_tests.pii.scoring import counts as _counts
 from vak_pipeline_tests.pii.scoring import precision_recall as _pr
+from vak_pipeline_tests.script_modules import load_script
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 STRUCTURED = {
@@ -34,10 +34,7 @@ STRUCTURED = {
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("make_pii_heldout", DATA / "make_pii_heldout.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(DATA / "make_pii_heldout.py")
 
 
 def _rows() -> list[dict]:

@@ -31,6 +31,7 @@ from vak_pipeline_tests.hardening_inputs import (
     run_text_upload,
     seed_lines,
 )
+from vak_pipeline_tests.script_modules import load_script
 
 FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                                      HealthCheck.data_too_large])
@@ -183,11 +184,7 @@ def test_redactor_never_crashes_and_keeps_records_valid(rec, names):
 
 def test_the_fuzz_targets_run_from_one_seed_deterministically(tmp_path):
     """A fixed-seed slice of scripts/fuzz.py's loop, so the script's code path stays tested."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("fuzz", Path(__file__).resolve().parents[2] / "scripts" / "fuzz.py")
-    fuzz = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fuzz)
+    fuzz = load_script(Path(__file__).resolve().parents[2] / "scripts" / "fuzz.py")
     counts = fuzz.run_all(n=20, seed=7, work=tmp_path)
     assert set(counts) == {"validate", "aidb", "messages", "descriptor", "redactor"}
     assert all(c["crashes"] == 0 and c["inputs"] >= 20 for c in counts.values()), counts
