@@ -15,14 +15,14 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from ..storage import sha256_file
+from ..storage import Closing, sha256_file
 
 T = TypeVar("T")
 
 
-class FileDigests:
+class FileDigests(Closing):
     """sha256 of files by stat, and results computed from a file's bytes, by sha256 and kind."""
 
     def __init__(self, conn: sqlite3.Connection | None) -> None:
@@ -48,12 +48,6 @@ class FileDigests:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
-
-    def __enter__(self) -> FileDigests:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     def sha256(self, path: Path) -> str:
         """The file's sha256, read again only when its stat changed."""

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..storage import Closing
+
 BATCH = 500  # keys per query of `get_many` (well under SQLite's limit on bound parameters)
 T = TypeVar("T")
 _TABLE = re.compile(r"[a-z_]+")
@@ -28,7 +30,7 @@ def line_key(fingerprint: str, raw: bytes, *head: Any) -> bytes:
     return hashlib.sha256(json.dumps([fingerprint, *head], ensure_ascii=False).encode() + b"\0" + raw).digest()
 
 
-class KeyedStore:
+class KeyedStore(Closing):
     """Open with `KeyedStore.open(path, table)`; `get`, `get_many`, `put`; `close` keeps what was used."""
 
     def __init__(self, conn: sqlite3.Connection | None, table: str) -> None:
@@ -108,12 +110,6 @@ class KeyedStore:
             pass
         self.conn.close()
         self.conn = None
-
-    def __enter__(self) -> KeyedStore:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 CUT = 8  # a chunk of lines ends after a line whose digest starts with a byte below CUT: 32 lines on average

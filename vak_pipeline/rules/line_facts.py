@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core.keyed_store import KeyedStore, LineChunks
 from ..release import record_file_rels
+from ..storage import Closing
 from .origin import record_kind, record_origin, synthesized_audio
 
 FACTS_VERSION = "1"  # bump when a field of LineFacts is added or computed differently
@@ -57,7 +58,7 @@ class LineFacts:
                    record_kind(value) == "audio", hours)
 
 
-class LineFactsStore:
+class LineFactsStore(Closing):
     """`LineFactsStore.open(layout.line_facts)`; `iter_facts(lines)`; `close` (or use as a context manager).
     Kept per chunk of lines (`core.keyed_store.LineChunks`)."""
 
@@ -81,12 +82,6 @@ class LineFactsStore:
 
     def close(self) -> None:
         self.store.close()
-
-    def __enter__(self) -> LineFactsStore:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 _FIELDS = [f.name for f in fields(LineFacts)]
