@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -71,12 +73,39 @@ def instance_home(data_dir: Path, url: str | None = None) -> Path | None:
 
 
 def ensure_instance_dir(home: Path) -> Path:
-    """`home` with a dagster.yaml (the pools and queue limits of the repo's; an existing one is kept)."""
-    home.mkdir(parents=True, exist_ok=True)
-    target = home / "dagster.yaml"
-    if not target.exists():
-        atomic_write_text(target, files("vak_pipeline").joinpath("instance.yaml").read_text(encoding="utf-8"))
+    """`home` with a dagster.yaml (the pools and queue limits of the repo's; an existing one is kept).
+
+    A new instance is made whole under a hidden temporary name and only then renamed to `home`: Dagster
+    creates its SQLite event-log index only when the file is absent, so a `vak run` killed while it was
+    creating the tables would leave an instance that every later run refuses ("requires the dynamic
+    partitions table"). The rename is atomic, so `home` is either absent or complete."""
+    if home.exists():
+        target = home / "dagster.yaml"
+        if not target.exists():
+            atomic_write_text(target, _instance_yaml())
+        return home
+    home.parent.mkdir(parents=True, exist_ok=True)
+    prefix = f".{home.name.lstrip('.')}.new-"  # hidden, and never published
+    for stale in home.parent.glob(f"{prefix}*"):  # a creation that a kill cut short
+        shutil.rmtree(stale, ignore_errors=True)
+    tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=home.parent))
+    try:
+        atomic_write_text(tmp / "dagster.yaml", _instance_yaml())
+        with dg.DagsterInstance.from_config(str(tmp)) as inst:  # each storage makes its files now
+            inst.get_dynamic_partitions("uploads")
+            inst.get_runs(limit=1)
+            inst.all_instigator_state()
+        os.rename(tmp, home)
+    except OSError:
+        if not (home / "dagster.yaml").exists():  # not another process's instance, made meanwhile
+            raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return home
+
+
+def _instance_yaml() -> str:
+    return files("vak_pipeline").joinpath("instance.yaml").read_text(encoding="utf-8")
 
 
 @contextlib.contextmanager
