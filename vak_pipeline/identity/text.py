@@ -148,9 +148,13 @@ def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
         last = max(first + 1, int(np.searchsorted(bounds, bounds[first] + _CHUNK, side="right")) - 1)
         last = min(last, len(full))
         lo, hi = bounds[first], bounds[last]
-        mins = np.minimum.reduceat(h[lo:hi, None] * a + b, bounds[first:last] - lo, axis=0)
+        # (NUM_PERM, shingles): each permutation's values lie in one row, so the minimum of a side is taken
+        # over a contiguous run (reduceat along the last axis is about eight times faster than down columns)
+        values = a.T * h[None, lo:hi]
+        values += b.T
+        mins = np.minimum.reduceat(values, bounds[first:last] - lo, axis=1).T
         for i, row in zip(full[first:last], mins, strict=True):
-            out[i] = row
+            out[i] = np.ascontiguousarray(row)
         first = last
     return out
 
