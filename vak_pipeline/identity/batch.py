@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from itertools import chain
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -58,6 +59,17 @@ def match_texts(index: ContentIndex, items: list[TextItem]) -> list[Match]:
 def _json(values: Iterable[object]) -> str:
     """A JSON array of `values` for `IN (SELECT value FROM json_each(?))`: one statement, any number of them."""
     return json.dumps(list(values))
+
+
+def _band_rows(bands: dict[int, list[int]], seq_of: dict[int, int]) -> Iterable[tuple[int, int]]:
+    """The (band key, seq) rows of the texts with bands (each of them is written with its bands: no exact copy
+    holds them), in key order so that the B-tree's pages are written in turn; sorted in numpy."""
+    if not bands:
+        return ()
+    keys = np.fromiter(chain.from_iterable(bands.values()), dtype=np.int64)  # 63-bit keys: int64 order
+    seqs = np.repeat(np.fromiter((seq_of[i] for i in bands), dtype=np.int64), [len(ks) for ks in bands.values()])
+    order = np.lexsort((seqs, keys))
+    return zip(keys[order].tolist(), seqs[order].tolist(), strict=True)
 
 
 class _Run:
@@ -119,7 +131,7 @@ class _Run:
         near = self._near_peers([(seq_of[i], bands[i], prints[i].signatures) for i in banded], stored_bands)
         self._load_state([*stored_first.values(), *(s for s in near.values() if s < self.first_new)])
 
-        rows, exact_rows, sig_rows, band_rows, out = [], [], [], [], []
+        rows, exact_rows, sig_rows, out = [], [], [], []
         for i, (conv_id, upload, content_key, _compute) in enumerate(run):
             if i not in prints:
                 seq, _key, grp, how = known[conv_id]
@@ -138,11 +150,10 @@ class _Run:
             elif not p.words:
                 match = Match(conv_id, seq, None)
             else:
-                band_rows.extend((k, seq) for k in bands[i])
                 other = near.get(seq)
                 match = Match(conv_id, seq, None) if other is None else self._join(conv_id, seq, other, "near_text")
             out.append(index._present(match))
-        self._write(rows, exact_rows, sig_rows, band_rows)
+        self._write(rows, exact_rows, sig_rows, _band_rows(bands, seq_of))
         return out
 
     def _load_state(self, seqs: Iterable[int]) -> None:
@@ -160,23 +171,26 @@ class _Run:
         texts at once, a chunk of band pairs at a time."""
         if not banded:
             return {}
-        h_key = np.array([k for k, _ in stored] + [k for _, ks, _ in banded for k in ks], dtype=np.int64)
+        q_key = np.array([k for _, ks, _ in banded for k in ks], dtype=np.int64)
+        h_key = np.concatenate([np.array([k for k, _ in stored], dtype=np.int64), q_key])
         h_seq = np.array([s for _, s in stored] + [s for s, ks, _ in banded for _ in ks], dtype=np.int64)
         order = np.argsort(h_key, kind="stable")
         h_key, h_seq = h_key[order], h_seq[order]
         sigs = {s: np.concatenate(sig) for s, _, sig in banded}
+        # band pairs of each text (holders of its keys, itself included), all texts in two searches
+        hits = np.searchsorted(h_key, q_key, "right") - np.searchsorted(h_key, q_key, "left")
+        starts = np.cumsum([0] + [len(ks) for _, ks, _ in banded[:-1]])
+        per_text = np.add.reduceat(hits, starts).tolist()
         out: dict[int, int] = {}
-        start = 0
-        while start < len(banded):
-            chunk, pairs = [], 0
-            for s, ks, _ in banded[start:]:
-                n = int(np.sum(np.searchsorted(h_key, ks, "right") - np.searchsorted(h_key, ks, "left")))
-                if chunk and pairs + n > PAIRS:
-                    break
-                chunk.append((s, ks))
-                pairs += n
-            start += len(chunk)
-            out.update(self._near_chunk(chunk, h_key, h_seq, sigs, CANDIDATES))
+        chunk: list[tuple[int, list[int]]] = []
+        pairs = 0
+        for (s, ks, _), n in zip(banded, per_text, strict=True):
+            if chunk and pairs + n > PAIRS:
+                out.update(self._near_chunk(chunk, h_key, h_seq, sigs, CANDIDATES))
+                chunk, pairs = [], 0
+            chunk.append((s, ks))
+            pairs += n
+        out.update(self._near_chunk(chunk, h_key, h_seq, sigs, CANDIDATES))
         return out
 
     def _near_chunk(self, chunk: list[tuple[int, list[int]]], h_key: np.ndarray, h_seq: np.ndarray,
@@ -235,13 +249,13 @@ class _Run:
                 self.db_how[other] = how
         return Match(conv_id, grp, how)
 
-    def _write(self, rows: list, exact_rows: list, sig_rows: list, band_rows: list) -> None:
+    def _write(self, rows: list, exact_rows: list, sig_rows: list, band_rows: Iterable[tuple[int, int]]) -> None:
         conn = self.conn
         conn.executemany("INSERT INTO item VALUES (?, ?, ?, 'text', ?, ?, ?, 0)",
                          ((seq, c, u, k, *self.state[seq]) for seq, c, u, k in rows))
         conn.executemany("INSERT OR IGNORE INTO exact VALUES (?, ?)", sorted(exact_rows))
         conn.executemany("INSERT INTO tsig VALUES (?, ?, ?)", sig_rows)
-        conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", sorted(band_rows))  # key order: pages in turn
+        conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", band_rows)
         conn.executemany("INSERT OR IGNORE INTO link VALUES (?, ?, ?)",
                          ((a, b, h) for (a, b), h in self.links.items()))
         conn.executemany("UPDATE item SET how = ? WHERE seq = ?", ((h, s) for s, h in self.db_how.items()))
