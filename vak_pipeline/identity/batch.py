@@ -120,12 +120,14 @@ class _Run:
         banded = [i for i, p in prints.items() if p.words and keys[i] not in stored_first
                   and first_in_run[keys[i]] == i]
         bands: dict[int, list[int]] = {}
+        distinct: list[int] = []  # every band key of the batch, in order
         if banded:
             sig = [prints[i].signatures for i in banded]
             table = band_keys_of(np.stack([s[0] for s in sig]), np.stack([s[1] for s in sig]))
             bands = {i: list(dict.fromkeys(row)) for i, row in zip(banded, table.tolist(), strict=True)}
+            distinct = np.unique(table).tolist()
         stored_bands = self.conn.execute("SELECT k, seq FROM tband WHERE k IN (SELECT value FROM json_each(?))",
-                                         (_json(sorted({k for ks in bands.values() for k in ks})),)).fetchall()
+                                         (_json(distinct),)).fetchall()
         seq_of = {i: index._next_seq + n for n, i in enumerate(prints)}  # new texts, numbered in turn
         index._next_seq += len(prints)
         near = self._near_peers([(seq_of[i], bands[i], prints[i].signatures) for i in banded], stored_bands)
@@ -173,7 +175,8 @@ class _Run:
             return {}
         q_key = np.array([k for _, ks, _ in banded for k in ks], dtype=np.int64)
         h_key = np.concatenate([np.array([k for k, _ in stored], dtype=np.int64), q_key])
-        h_seq = np.array([s for _, s in stored] + [s for s, ks, _ in banded for _ in ks], dtype=np.int64)
+        h_seq = np.concatenate([np.array([s for _, s in stored], dtype=np.int64),
+                                np.repeat([s for s, _, _ in banded], [len(ks) for _, ks, _ in banded])])
         order = np.argsort(h_key, kind="stable")
         h_key, h_seq = h_key[order], h_seq[order]
         sigs = {s: np.concatenate(sig) for s, _, sig in banded}
