@@ -13,6 +13,8 @@ from .audio import audio_print
 from .index import ContentIndex, Match
 from .text import PRINT_VERSION, text_print
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False), built once
+
 
 def _turns(record: dict[str, Any]) -> list[tuple[str, str]]:
     return [(str(t.get("speaker") or ""), str(t.get("text") or "")) for t in record.get("turns") or []
@@ -36,6 +38,6 @@ def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_
     turns = _turns(record)
     if not turns:
         return None
-    key = f"turns{PRINT_VERSION}:" + hashlib.sha256(json.dumps(turns, ensure_ascii=False).encode()).hexdigest()
+    key = f"turns{PRINT_VERSION}:" + hashlib.sha256(_encode(turns).encode()).hexdigest()
     index.add_text_later(record["id"], upload, key, lambda: text_print(turns))
     return None
