@@ -181,26 +181,26 @@ class _Run:
         h_key, h_seq = h_key[order], h_seq[order]
         sigs = {s: np.concatenate(sig) for s, _, sig in banded}
         # band pairs of each text (holders of its keys, itself included), all texts in two searches
-        hits = np.searchsorted(h_key, q_key, "right") - np.searchsorted(h_key, q_key, "left")
+        lo, hi = np.searchsorted(h_key, q_key, "left"), np.searchsorted(h_key, q_key, "right")
         starts = np.cumsum([0] + [len(ks) for _, ks, _ in banded[:-1]])
-        per_text = np.add.reduceat(hits, starts).tolist()
+        per_text = np.add.reduceat(hi - lo, starts).tolist()
         out: dict[int, int] = {}
         chunk: list[tuple[int, list[int]]] = []
-        pairs = 0
+        pairs, first = 0, 0  # first: where the chunk's keys start in q_key
         for (s, ks, _), n in zip(banded, per_text, strict=True):
             if chunk and pairs + n > PAIRS:
-                out.update(self._near_chunk(chunk, h_key, h_seq, sigs, CANDIDATES))
-                chunk, pairs = [], 0
+                end = first + sum(len(k) for _, k in chunk)
+                out.update(self._near_chunk(chunk, lo[first:end], hi[first:end], h_seq, sigs, CANDIDATES))
+                chunk, pairs, first = [], 0, end
             chunk.append((s, ks))
             pairs += n
-        out.update(self._near_chunk(chunk, h_key, h_seq, sigs, CANDIDATES))
+        out.update(self._near_chunk(chunk, lo[first:], hi[first:], h_seq, sigs, CANDIDATES))
         return out
 
-    def _near_chunk(self, chunk: list[tuple[int, list[int]]], h_key: np.ndarray, h_seq: np.ndarray,
+    def _near_chunk(self, chunk: list[tuple[int, list[int]]], lo: np.ndarray, hi: np.ndarray, h_seq: np.ndarray,
                     sigs: dict[int, np.ndarray], limit: int) -> dict[int, int]:
-        q_seq = np.array([s for s, ks in chunk for _ in ks], dtype=np.int64)
-        q_key = np.array([k for _, ks in chunk for k in ks], dtype=np.int64)
-        lo, hi = np.searchsorted(h_key, q_key, "left"), np.searchsorted(h_key, q_key, "right")
+        """`_near_peers` of a chunk of texts; `lo:hi`: where each of their band keys' holders lie in `h_seq`."""
+        q_seq = np.repeat([s for s, _ in chunk], [len(ks) for _, ks in chunk])
         n = hi - lo
         at = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n) + np.repeat(lo, n)
         pq, ph = np.repeat(q_seq, n), h_seq[at]

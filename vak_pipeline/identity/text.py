@@ -152,9 +152,9 @@ def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
         # over a contiguous run (reduceat along the last axis is about eight times faster than down columns)
         values = a.T * h[None, lo:hi]
         values += b.T
-        mins = np.minimum.reduceat(values, bounds[first:last] - lo, axis=1).T
+        mins = np.ascontiguousarray(np.minimum.reduceat(values, bounds[first:last] - lo, axis=1).T)
         for i, row in zip(full[first:last], mins, strict=True):
-            out[i] = np.ascontiguousarray(row)
+            out[i] = row
         first = last
     return out
 
