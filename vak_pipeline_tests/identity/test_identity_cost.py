@@ -1,6 +1,7 @@
 """What makes the duplicate check cheap must not change what it finds (issue 30).
 
-- Text signatures computed in one numpy pass are datasketch's MinHash values for the same shingles.
+- Text signatures computed in one numpy pass are datasketch's MinHash values for the same shingles, however
+  the pass is cut into chunks.
 - Exact copies of a text store no LSH bands of their own (their signature is the first copy's); when the
   first copy goes, the next one takes the bands over, so near copies are still found.
 - Match results are keyed by the settings (a new threshold re-checks) and do not depend on how the index
@@ -45,6 +46,24 @@ def test_signatures_are_datasketchs_minhash_of_the_same_shingles():
 
     sides = [normalise("Hi, my parcel 12345 has not arrived and the tracking page has not changed"),
              normalise("I am sorry to hear that, let me look into it"), [], normalise("ok")]
+    for words, sig in zip(sides, _signatures(sides), strict=True):
+        if not words:
+            assert not sig.any()
+            continue
+        m = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME, hashfunc=lambda v: v)
+        m.update_batch(_shingles(words).tolist())
+        assert np.array_equal(sig, np.asarray(m.hashvalues, dtype=np.uint64))
+
+
+def test_signatures_of_a_batch_cut_into_several_numpy_chunks_are_each_sides_own(monkeypatch):
+    from datasketch import MinHash
+
+    import vak_pipeline.identity.text as text
+
+    monkeypatch.setattr(text, "_CHUNK", 40)  # shingles per pass: sides alone, several together, one longer
+    rng = random.Random(3)
+    vocab = [f"w{i}" for i in range(60)]
+    sides = [[rng.choice(vocab) for _ in range(n)] for n in (5, 90, 0, 2, 30, 12, 41, 1, 17, 60)]
     for words, sig in zip(sides, _signatures(sides), strict=True):
         if not words:
             assert not sig.any()
