@@ -120,7 +120,7 @@ class _Run:
         banded = [i for i, p in prints.items() if p.words and keys[i] not in stored_first
                   and first_in_run[keys[i]] == i]
         bands: dict[int, list[int]] = {}
-        distinct: list[int] = []  # every band key of the batch, in order
+        distinct: list[int] = []  # every band key of the batch, once, sorted
         if banded:
             sig = [prints[i].signatures for i in banded]
             table = band_keys_of(np.stack([s[0] for s in sig]), np.stack([s[1] for s in sig]))
