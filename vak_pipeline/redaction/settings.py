@@ -15,8 +15,9 @@ STAGE_VERSION = "4"
 # bump when a recognizer (pii/, locales/ code) would find other spans in the same text: an explicit constant, so a
 # comment edit never re-redacts a year of data (the locale pack files are fingerprinted: they are data)
 # 2: personal references, identifier digits, accents, rare names; 3: blind-set name shapes; 4: form labels,
-# relations, brands, initials (issue 27)
-RECOGNIZERS_VERSION = "4"
+# relations, brands, initials (issue 27); 5: sign-offs, names said then spelled apart, a line break ends a name,
+# Devanagari form labels and "के नाम", three-word hand-off cues (issue 27)
+RECOGNIZERS_VERSION = "5"
 
 
 class RedactionSettings(BaseModel):

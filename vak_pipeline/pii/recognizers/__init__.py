@@ -26,6 +26,7 @@ from .national_ids import CN_RESIDENT_ID, IN_AADHAAR, IN_PAN, UK_NHS, UK_NINO, U
 from .network import find_ips
 from .phone import find_phones
 from .postcodes import CN_POSTCODE, IN_PIN, US_ZIP
+from .signoffs import find_signoff_names
 from .spoken_digits import digit_view
 
 __all__ = ["PLACEHOLDER_PREFIX", "RECOGNIZERS", "Match", "find_pii", "persona_names", "resolve_overlaps"]
@@ -44,7 +45,8 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
     Recognizer("iban", lambda t, p, w: find_ibans(t), "IBAN", needs_digit=True, needs_capital=True),
     Recognizer("ip_address", lambda t, p, w: find_ips(t), "IP", needs_digit=True, any_of=(".", ":")),
     Recognizer("person_name", lambda t, p, w: (*find_cued_names(t, w), *find_lexicon_names(t, p, w),
-                                               *find_spelled_names(t, p), *find_initial_names(t, p)),
+                                               *find_spelled_names(t, p), *find_initial_names(t, p),
+                                               *find_signoff_names(t)),
                "PERSON", digit_view=False),
     Recognizer("address", lambda t, p, w: find_addresses(t, w, has_number=True), "ADDRESS", needs_digit=True,
                spelt=_ZH_NUMERAL),

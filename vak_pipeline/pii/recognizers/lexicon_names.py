@@ -119,6 +119,7 @@ _DEVA_AFTER = frozenset(_context("strong_after", "deva"))  # "सक्सेन
 _DEVA_AFTER_ANY = frozenset(_context("after", "deva"))  # after a listed name: also "बोल"
 _DEVA_STOP = frozenset(_context("stop", "deva") + _context("common_words", "deva"))
 _DEVA_CUES = frozenset(_context("before", "deva") + _context("relations", "deva"))  # नमस्ते, बेटी
+_DEVA_NAME_WORDS = frozenset(_context("name_words", "deva"))  # a form's label before its mark: "नाम: ..."
 _LATIN2 = re.compile(r"[A-Za-z]{2}")
 
 
@@ -309,8 +310,9 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         caps = [False] * len(toks)
         starts = [k for k in maybe if keys[k] not in _NON_NAME]
 
-    def gap(a: int, b: int) -> str:
-        return text[toks[a][1] : toks[b][0]].strip()
+    def gap(a: int, b: int) -> str:  # a line break ends a name and its cue ("Keer\nMobile: ..." is no brand)
+        between = text[toks[a][1] : toks[b][0]]
+        return "\n" if "\n" in between else between.strip()
 
     def cue_before(i: int) -> bool:
         if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":", "-"):
@@ -338,7 +340,9 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         p1 = words[i - 1].rstrip(".")
         if gap(i - 1, i) in _LABEL_MARKS:
             return p1 in _NAME_WORDS
-        return p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2) or related(i)
+        return (p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
+                or (i >= 3 and f"{words[i - 3]} {words[i - 2]} {p1}" in _STRONG_PREV2)  # "transfer me to"
+                or related(i))
 
     def related(i: int) -> bool:  # "my colleague leandra", "our technician Mathilde"
         return (i >= 2 and words[i - 1] in _RELATIONS and words[i - 2] in _NOT_PREV
@@ -398,9 +402,9 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             j + 1 < n
             and j - i < 2
             and gap(j, j + 1) == ""
-            and (keys[j + 1] in names or caps[j + 1] or unknown(j + 1))
+            and (keys[j + 1] in names or caps[j + 1] or unknown(j + 1) or (j == i and i in labelled))
             and keys[j + 1] not in _NON_NAME
-        ):
+        ):  # (after a label both capitalised words are the name, an English one too: "Name - Dipta Char")
             j += 1
         plain = [keys[k] in plain_set for k in range(i, j + 1)]
         all_caps = all(caps[i : j + 1])
@@ -515,7 +519,15 @@ def _deva(text: str) -> Iterator[Match]:
     while i < n:
         s, e, t = toks[i]
         prev = toks[i - 1][2] if i else ""
-        titled = (prev in _DEVA_TITLES or prev in _DEVA_CUES) and t not in _DEVA_STOP
+        labelled = prev in _DEVA_NAME_WORDS and text[toks[i - 1][1] : s].strip() in (":", "-")  # "नाम: ..."
+        titled = (prev in _DEVA_TITLES or prev in _DEVA_CUES or labelled) and t not in _DEVA_STOP
+        if (i + 2 < n and f"{toks[i + 1][2]} {toks[i + 2][2]}" in _DEVA_AFTER and t not in _DEVA_STOP
+                and t not in _DEVA_CUES):  # "लीना खान के नाम पर": a listed name's words before "के नाम"
+            a = i - 1 if i and toks[i - 1][2] in names and toks[i - 1][2] not in _DEVA_STOP else i
+            if a < i or t in names:
+                yield Match("person_name", toks[a][0], e, 0.7, "name_lexicon", " ".join(x[2] for x in toks[a : i + 1]))
+                i += 1
+                continue
         if t not in _DEVA_STOP and i + 1 < n and toks[i + 1][2] in _DEVA_AFTER and t not in names:
             yield Match("person_name", s, e, 0.65, "name_lexicon", t)  # "सक्सेना जी": an unknown word before जी
             i += 1

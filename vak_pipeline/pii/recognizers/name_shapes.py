@@ -43,12 +43,30 @@ def find_spelled_names(text: str, pack: LocalePack) -> Iterator[Match]:
     ("smith s m i t h"); "a b c" alone is no name."""
     for m in _LETTERS.finditer(text):
         word = "".join(c for c in m.group().lower() if c.isalpha())
-        said = re.search(rf"(?<![\w'])({re.escape(word)})[\s,.\-]*$", text[:m.start()], re.IGNORECASE)
-        if said is not None:  # the name said, then spelled: both are the name
-            yield Match("person_name", said.start(1), m.end(), 0.8, "name_spelled", word)
-        elif (has_cue(text, m.start(), _SPELLING, window=30) or word in pack_names(pack)
-              or _SPELLING.search(text, m.end(), m.end() + 30)):  # "w a b l e for the surname"
-            yield Match("person_name", m.start(), m.end(), 0.75, "name_spelled", word)
+        said = _said_before(text, m.start(), word)
+        between = text[said[1] : m.start()] if said is not None else ""
+        if said is not None and not between.strip():  # said, then spelled at once: one mention ("miller m i l l e r")
+            yield Match("person_name", said[0], m.end(), 0.8, "name_spelled", word)
+            continue
+        # said a few words earlier ("Pal, P-A-L", "Baker - that's B-A-K-E-R"): two mentions, the second needs a
+        # spelling cue or a listed name unless only punctuation is between them
+        if not ((said is not None and not between.strip(" \t,.-")) or has_cue(text, m.start(), _SPELLING, window=30)
+                or word in pack_names(pack) or _SPELLING.search(text, m.end(), m.end() + 30)):  # "w a b l e for ..."
+            continue
+        if said is not None:
+            yield Match("person_name", said[0], said[1], 0.8, "name_spelled", word)
+        yield Match("person_name", m.start(), m.end(), 0.75, "name_spelled", word)
+
+
+# how far before its spelling a name said apart from it ("Surname's Baker - that's B-A-K-E-R") may be
+_SAID_WINDOW = 30
+
+
+def _said_before(text: str, end: int, word: str) -> tuple[int, int] | None:
+    """The span of the last whole-word `word` (any case) in the `_SAID_WINDOW` characters before `end`."""
+    rx = re.compile(rf"(?<![\w']){re.escape(word)}(?![\w'])", re.IGNORECASE)
+    spans = [m.span() for m in rx.finditer(text, max(0, end - _SAID_WINDOW), end)]
+    return spans[-1] if spans else None
 
 
 def find_initial_names(text: str, pack: LocalePack) -> Iterator[Match]:

@@ -80,7 +80,7 @@ def _words(phrases: tuple[str, ...]) -> tuple[frozenset[str], ...]:
 # per rule: (cue phrases' words, follower phrases' words or None); all words of one of each must be there
 _GATES = tuple((_words(r.before), _words(r.after) if r.after else None) for r in _LATIN_RULES)
 _TOKEN_RE = re.compile(rf"\s*({_TOK})")
-# Devanagari: a name of one or two words between the cue and its follower ("मेरा नाम ... है"), one group per rule
+# Devanagari: a name of one to three words between the cue and its follower ("मेरा नाम ... है"), one group per rule
 def _follower(words: tuple[str, ...]) -> str:
     """After a Devanagari name: a word after white space, a punctuation mark ("मैं प्रिया, ...") at once."""
     marks = tuple(w for w in words if not any(c.isalpha() for c in w))
@@ -90,7 +90,9 @@ def _follower(words: tuple[str, ...]) -> str:
 
 
 _DEVA_NAME_RE = re.compile(
-    _one_of([rf"{_alt(r.before)}\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK})?){_follower(r.after)}" for r in _intros("deva")])
+    _one_of([
+        rf"{_alt(r.before)}\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK}){{0,2}}){_follower(r.after)}" for r in _intros("deva")
+    ])
     if _intros("deva")
     else "(?!)"
 )

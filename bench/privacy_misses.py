@@ -1,0 +1,55 @@
+"""List each tuning set's missed gold spans and false positives, with the utterance's shape.
+
+A tuning aid for the recognizers: only the sets the recognizers may be tuned on are listed
+(never `blind_test/`, `heldout_test/`). Prints one line per miss or false positive:
+
+    PYTHONPATH=$PWD python -m bench.privacy_misses [--type person_name] [--set fresh]
+"""
+
+from __future__ import annotations
+
+import sys
+
+from bench.bench_privacy import BLIND, FRESH, NAMES, load, ours
+
+TUNING = {
+    "blind_dev": lambda: [r for r in load(BLIND) if r["split"] == "dev"],
+    "fresh": lambda: load(FRESH),
+    "names_set": lambda: load(NAMES),
+}
+
+
+def misses(rows: list[dict], only: str | None) -> list[str]:
+    """`FN`/`FP` lines in the scorer's matching (type equal, spans overlapping, each gold used once)."""
+    out = []
+    for row, pred in zip(rows, ours(rows), strict=True):
+        gold = [(s["type"], s["start"], s["end"]) for s in row["spans"]]
+        used: set[int] = set()
+        text = row["text"]
+        for t, s, e in pred:
+            hit = next(
+                (i for i, (gt, gs, ge) in enumerate(gold) if i not in used and gt == t and s < ge and gs < e), None
+            )
+            if hit is None and (only is None or t == only):
+                out.append(f"FP {t:12} {row.get('shape', '?'):24} {text[s:e]!r:28} | {text}")
+            elif hit is not None:
+                used.add(hit)
+        for i, (gt, gs, ge) in enumerate(gold):
+            if i not in used and (only is None or gt == only):
+                out.append(f"FN {gt:12} {row.get('shape', '?'):24} {text[gs:ge]!r:28} | {text}")
+    return out
+
+
+def main(argv: list[str]) -> None:
+    only = argv[argv.index("--type") + 1] if "--type" in argv else None
+    sets = [argv[argv.index("--set") + 1]] if "--set" in argv else list(TUNING)
+    for name in sets:
+        lines = misses(TUNING[name](), only)
+        fn, fp = sum(x.startswith("FN") for x in lines), sum(x.startswith("FP") for x in lines)
+        print(f"## {name}: {fn} missed, {fp} fp")
+        for line in sorted(lines):
+            print(line)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

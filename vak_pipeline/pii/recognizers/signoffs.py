@@ -1,0 +1,63 @@
+"""Person names that sign a message off: a closing line ("Thanks,", "Best regards", "Dhanyawad,", "धन्यवाद,",
+"谢谢！") and, on the next line, only a name that ends the text or its paragraph. Written chats and e-mails sign
+that way; the name has no cue word of its own. The closings are data: `name_context.<lang>.closings`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .base import Match
+from .names import STOP, context_words, name_norm
+
+_CLOSINGS = context_words("closings") + context_words("closings", "deva") + context_words("closings", "han")
+_CLOSING_ALT = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(_CLOSINGS, key=len, reverse=True))
+# the closing alone on its line (a mark after it), then the name's line, then a line break or the end
+_SIGNOFF = re.compile(
+    rf"(?:^|\n)[ \t]*(?:{_CLOSING_ALT or '(?!)'})[ \t]*[,.!！，。]?[ \t]*\n[ \t]*([^\n]+?)[ \t]*(?=\n\s*\n|\s*$)",
+    re.IGNORECASE,
+)
+_LATIN_WORD = re.compile(
+    r"[A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u024f][a-z\u00df-\u00f6\u00f8-\u024f]+"
+    r"(?:[-'][A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]+)?"
+)
+_PARTICLES = frozenset(context_words("particles"))
+# words never in a signature's name: the stop and brand words ("The Support Team", "Acme Bank"), the closings
+_NOT_NAME = STOP | frozenset(w for c in context_words("closings") for w in c.split())
+_DEVA_WORD = re.compile(r"[\u0900-\u097F]+")
+_DEVA_NOT_NAME = frozenset(
+    context_words("stop", "deva") + context_words("common_words", "deva") + context_words("closings", "deva")
+)
+_HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,3}")
+_ZH_SURNAMES = frozenset(context_words("surnames", "han"))
+
+
+def _latin_name(words: list[str]) -> bool:
+    """One to four words, capitalised (a particle between them: "Víctor de la Fuente"), none a stop word."""
+    return (
+        0 < len(words) <= 4
+        and all(_LATIN_WORD.fullmatch(w) or (0 < k < len(words) - 1 and w in _PARTICLES) for k, w in enumerate(words))
+        and not any(w.lower() in _NOT_NAME for w in words)
+    )
+
+
+def _signature(line: str) -> bool:
+    words = line.split()
+    if _LATIN_WORD.match(line):
+        return _latin_name(words)
+    if _DEVA_WORD.match(line):
+        return (
+            0 < len(words) <= 3
+            and all(_DEVA_WORD.fullmatch(w) for w in words)
+            and not any(w in _DEVA_NOT_NAME for w in words)
+        )
+    return _HAN_NAME.fullmatch(line) is not None and line[0] in _ZH_SURNAMES
+
+
+def find_signoff_names(text: str) -> Iterator[Match]:
+    """The name on the line after a closing, where that line holds nothing else (see the module docstring)."""
+    if "\n" not in text:
+        return
+    for m in _SIGNOFF.finditer(text):
+        if _signature(m.group(1)):
+            yield Match("person_name", m.start(1), m.end(1), 0.8, "name_signoff", name_norm(m.group(1)))
