@@ -1,0 +1,80 @@
+# ruff: noqa: RUF001  (full-width punctuation is the data)
+"""Person-name rules added for issue 27's second round, each a shape that holds beyond one template:
+
+- a message signed off: a closing line ("Best regards,", "Dhanyawad,", "धन्यवाद,", "谢谢！") and a line with
+  only a name that ends the text; a team, a brand or a sentence on that line is no name;
+- a surname said and then spelled a few words later ("Lee - that's L-E-E"): both mentions are the name;
+- a line break ends a name: a form's next field label ("Mobile:") is not a brand word after the name;
+- Devanagari form labels ("नाम: ...") and a listed name before "के नाम पर"; a relation word ("एजेंट") before one;
+- hand-off cues of three words ("transfer me to", "put me through to") take a name no list knows;
+- Chinese relation and time words before a full name (我老公X的, 刚才X给); a name followed by 都 or 那个.
+
+Failures name spans, never values."""
+
+from __future__ import annotations
+
+import pytest
+
+from vak_pipeline_tests.pii.scoring import names as _names
+from vak_pipeline_tests.pii.scoring import span as _span
+
+FOUND = [
+    # signed off
+    ("en-US", "The router still drops every night.\n\nKind regards,\nMarguerite Oyelaran", "Marguerite Oyelaran"),
+    ("en-GB", "Cheers,\nTomasz van der Berg", "Tomasz van der Berg"),
+    ("hi-Latn-IN", "Refund jaldi kijiye.\nShukriya,\nNeelam Bhardwaj", "Neelam Bhardwaj"),
+    ("hi-IN", "कृपया जल्दी करें।\nसादर,\nसुमित्रा देवी", "सुमित्रा देवी"),
+    ("zh-CN", "麻烦尽快处理。\n感谢！\n郑凯", "郑凯"),
+    # said, then spelled a few words later: both mentions
+    ("en-GB", "It's Pryce - that is P-R-Y-C-E.", "Pryce"),
+    ("en-GB", "It's Pryce - that is P-R-Y-C-E.", "P-R-Y-C-E"),
+    ("en-IN", "Surname Rao, R-A-O.", "Rao"),
+    ("en-IN", "Surname Rao, R-A-O.", "R-A-O"),
+    # a line break ends the name after a form label
+    ("en-IN", "Customer Name: Harjeet Sohal\nMobile: 98100 00000", "Harjeet Sohal"),
+    ("en-US", "Submitted by: Odalys Ferreira (owner)", "Odalys Ferreira"),
+    # Devanagari
+    ("hi-IN", "नाम: कमला नेगी\nपता: देहरादून", "कमला नेगी"),
+    ("hi-IN", "रिफंड खान के नाम पर आएगा", "खान"),
+    ("hi-IN", "मेरे एजेंट सुरेश ने फोन नहीं उठाया", "सुरेश"),
+    ("hi-IN", "नमस्ते, मेरा नाम मोहन लाल शर्मा है", "मोहन लाल शर्मा"),
+    # three-word hand-off cues
+    ("en-US", "could you put me through to okonkwo adeyemi please", "okonkwo adeyemi"),
+    ("en-US", "can you transfer me to zubeida", "zubeida"),
+    # Chinese relation and time words, and what follows a name
+    ("zh-CN", "我老婆郑芳的手机号换了", "郑芳"),
+    ("zh-CN", "刚才韩磊给我回电话了", "韩磊"),
+    ("zh-CN", "对，就是马丽那个订单", "马丽"),
+]
+
+
+@pytest.mark.parametrize(("locale", "text", "name"), FOUND)
+def test_the_name_is_found_with_its_span(locale: str, text: str, name: str) -> None:
+    assert _span(text, name) in _names(locale, text)
+
+
+NOT_NAMES = [
+    # a closing before a team, a brand, a sentence or a number word is no signature
+    ("en-US", "Thanks,\nThe Support Team"),
+    ("en-US", "Best regards,\nAcme Bank"),
+    ("en-US", "Thanks!\nWill do."),
+    ("en-US", "Regards,\nSeven"),
+    ("hi-IN", "धन्यवाद,\nकृपया जल्दी करें"),
+    ("zh-CN", "谢谢！\n客服中心"),
+    # a closing inside a sentence: the next line is no signature
+    ("en-US", "thanks for nothing\nApril"),
+    # letters that spell no word said before them
+    ("en-US", "The code was sent - that's A-B-C."),
+    # "के नाम" after a word no list holds, or a relation
+    ("hi-IN", "कंपनी के नाम पर बिल आया"),
+    ("hi-IN", "पति के नाम पर खाता है"),
+    # a three-word cue before an ordinary word
+    ("en-US", "can you transfer me to someone else"),
+    # a time word before an ordinary phrase
+    ("zh-CN", "刚才有人给我打电话"),
+]
+
+
+@pytest.mark.parametrize(("locale", "text"), NOT_NAMES)
+def test_look_alikes_are_no_name(locale: str, text: str) -> None:
+    assert _names(locale, text) == []
