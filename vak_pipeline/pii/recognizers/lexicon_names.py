@@ -398,13 +398,14 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             i += 1
             continue
         j = i  # extend over adjacent name words (at most three)
+        first_is_name = k0 in plain_set or unknown(i)
         while (
             j + 1 < n
             and j - i < 2
             and gap(j, j + 1) == ""
-            and (keys[j + 1] in names or caps[j + 1] or unknown(j + 1) or (j == i and i in labelled))
+            and (keys[j + 1] in names or caps[j + 1] or unknown(j + 1) or (j == i and i in labelled and first_is_name))
             and keys[j + 1] not in _NON_NAME
-        ):  # (after a label both capitalised words are the name, an English one too: "Name - Dipta Char")
+        ):  # (after a label a name's second word may be English: "Name - Dipta Char", not "Signed: Branch Manager")
             j += 1
         plain = [keys[k] in plain_set for k in range(i, j + 1)]
         all_caps = all(caps[i : j + 1])
