@@ -7,7 +7,9 @@
 - a line break ends a name: a form's next field label ("Mobile:") is not a brand word after the name;
 - Devanagari form labels ("नाम: ...") and a listed name before "के नाम पर"; a relation word ("एजेंट") before one;
 - hand-off cues of three words ("transfer me to", "put me through to") take a name no list knows;
-- Chinese relation and time words before a full name (我老公X的, 刚才X给); a name followed by 都 or 那个.
+- Chinese relation and time words before a full name (我老公X的, 刚才X给); a name followed by 都 or 那个;
+- self-introductions and namings "myself X" (Indian English), "was called X", "named X"; while a lone name word
+  after in/at/from is a place even before "was", a capitalised month is no name, and "last"/"next" end a name.
 
 Failures name spans, never values."""
 
@@ -45,6 +47,10 @@ FOUND = [
     ("zh-CN", "我老婆郑芳的手机号换了", "郑芳"),
     ("zh-CN", "刚才韩磊给我回电话了", "韩磊"),
     ("zh-CN", "对，就是马丽那个订单", "马丽"),
+    # namings
+    ("en-IN", "Good morning, myself Tanvika Rege, calling about my refund.", "Tanvika Rege"),
+    ("en-US", "the driver was called zubeida kolber i think", "zubeida kolber"),
+    ("en-US", "I spoke to Grace yesterday.", "Grace"),
 ]
 
 
@@ -72,6 +78,11 @@ NOT_NAMES = [
     ("en-US", "can you transfer me to someone else"),
     # a time word before an ordinary phrase
     ("zh-CN", "刚才有人给我打电话"),
+    # places, months and what ends a name
+    ("en-US", "The bus from Savannah was late again."),
+    ("en-GB", "I moved from Chelsea last year."),
+    ("en-US", "My rent goes out on the 1st of April."),
+    ("en-US", "I did it myself yesterday"),
 ]
 
 

@@ -422,9 +422,11 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                     plain[0] or plain[-1] or cue_before(i) or cue_after(j) or reply_start(i, j))
             else:  # "mark green": only with a cue in lower-case text
                 ok = not cased and (cue_before(i) or cue_after(j) or reply_start(i, j))
-        elif titled or (plain[0] and caps[i] and len(k0) > 2 and k0 in first
+        elif titled or (plain[0] and caps[i] and len(k0) > 2 and k0 in first and k0 not in _AMBIGUOUS
                         and (i == 0 or words[i - 1] not in _PLACE_BEFORE)):  # "I spoke to Deepa": a
-            ok = True  # capitalised first name ("in Sydney", "from Darwin": a place)
+            ok = True  # capitalised first name ("in Sydney", "from Darwin": a place; "of April": a month)
+        elif i >= 1 and words[i - 1] in _PLACE_BEFORE and gap(i - 1, i) == "":
+            ok = strong_before(i)  # a lone name word after in/at/from is a place, a weak cue after it too
         else:
             # (a capitalised word that is never a name stays a word on a weak cue: "Could You Call"; Will may be one)
             ok = ((plain[0] or caps[i] and (k0 not in _NON_NAME or k0 in _AMBIGUOUS))
