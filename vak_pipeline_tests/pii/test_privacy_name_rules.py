@@ -8,6 +8,7 @@
 - Devanagari form labels ("नाम: ...") and a listed name before "के नाम पर"; a relation word ("एजेंट") before one;
 - hand-off cues of three words ("transfer me to", "put me through to") take a name no list knows;
 - Chinese relation and time words before a full name (我老公X的, 刚才X给); a name followed by 都 or 那个;
+- the first of two Chinese names joined by 和/跟 ("杨强和王金凤都是"), where it opens the clause;
 - self-introductions and namings "myself X" (Indian English), "was called X", "named X"; while a lone name word
   after in/at/from is a place even before "was", a capitalised month is no name, and "last"/"next" end a name.
 
@@ -47,6 +48,7 @@ FOUND = [
     ("zh-CN", "我老婆郑芳的手机号换了", "郑芳"),
     ("zh-CN", "刚才韩磊给我回电话了", "韩磊"),
     ("zh-CN", "对，就是马丽那个订单", "马丽"),
+    ("zh-CN", "贺伟和赵丽华都来过", "贺伟"),
     # namings
     ("en-IN", "Good morning, myself Tanvika Rege, calling about my refund.", "Tanvika Rege"),
     ("en-US", "the driver was called zubeida kolber i think", "zubeida kolber"),
@@ -89,3 +91,8 @@ NOT_NAMES = [
 @pytest.mark.parametrize(("locale", "text"), NOT_NAMES)
 def test_look_alikes_are_no_name(locale: str, text: str) -> None:
     assert _names(locale, text) == []
+
+
+def test_an_ordinary_word_before_and_and_a_name_is_no_name() -> None:
+    text = "高兴和张伟一起去"
+    assert _names("zh-CN", text) == [_span(text, "张伟")]

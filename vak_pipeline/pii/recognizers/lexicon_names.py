@@ -112,6 +112,7 @@ _ZH_WORDS = tuple(w for w in _context("common_words", "han") if len(w) > 1)
 _ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
+_ZH_AND = frozenset("和跟与")  # between two names of a list: 杨强和王金凤
 
 _DEVA_WORD = re.compile(r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*")  # "डी’कोस्टा" is one word
 _DEVA_TITLES = frozenset(_context("titles", "deva"))
@@ -452,7 +453,7 @@ def _han(text: str) -> Iterator[Match]:
     compound = _compound_surnames(lex)
     for run in _HAN.finditer(text):
         s0, chunk = run.start(), run.group()
-        k = 0
+        k = last_end = 0
         while k < len(chunk):
             sur = 2 if chunk[k : k + 2] in compound else (1 if chunk[k] in _ZH_SURNAMES else 0)
             if not sur:
@@ -468,8 +469,27 @@ def _han(text: str) -> Iterator[Match]:
                 k += 1
                 continue
             a, b = span
+            first = _coordinated(chunk, a, compound)
+            if first is not None and first[0] >= last_end:
+                fa, fb = first
+                yield Match("person_name", s0 + fa, s0 + fb, 0.7, "name_lexicon", chunk[fa:fb])
             yield Match("person_name", s0 + a, s0 + b, 0.75, "name_lexicon", chunk[a:b])
-            k = b
+            last_end = k = b
+
+
+def _coordinated(chunk: str, a: int, compound: frozenset[str]) -> tuple[int, int] | None:
+    """Before a name found after 和 or 跟 ("杨强和王金凤都是..."), a surname and one or two characters that open
+    the clause (or follow a verb) are the first name of the pair; an ordinary word (高兴) is not."""
+    if a < 3 or chunk[a - 1] not in _ZH_AND:
+        return None
+    for p in (a - 4, a - 3):  # surname + two characters, then surname + one
+        if p < 0 or (p > 0 and not _ZH_VERBS.search(chunk[:p])):
+            continue
+        sur = 2 if chunk[p : p + 2] in compound else (1 if chunk[p] in _ZH_SURNAMES else 0)
+        if (sur and p + sur < a - 1 and not any(c in _ZH_STOP for c in chunk[p : a - 1])
+                and not any(chunk.startswith(w, p) for w in _ZH_WORDS)):
+            return p, a - 1
+    return None
 
 
 def _rare_surname_span(chunk: str, k: int, given: dict[str, int]) -> tuple[int, int] | None:
