@@ -4,13 +4,16 @@ A tuning aid for the recognizers: only the sets the recognizers may be tuned on 
 (never `blind_test/`, `heldout_test/`). Prints one line per miss or false positive:
 
     PYTHONPATH=$PWD python -m bench.privacy_misses [--type person_name] [--set fresh]
+
+`--table` prints instead, for every set of bench_privacy (blind_test too: a score, no misses), our person_name
+and structured precision/recall with bench_privacy's scorer, without Presidio (for a machine without it).
 """
 
 from __future__ import annotations
 
 import sys
 
-from bench.bench_privacy import BLIND, FRESH, NAMES, load, ours
+from bench.bench_privacy import BLIND, FRESH, HELDOUT, NAMES, STRUCTURED, load, ours, pr, score, total
 
 TUNING = {
     "blind_dev": lambda: [r for r in load(BLIND) if r["split"] == "dev"],
@@ -40,7 +43,28 @@ def misses(rows: list[dict], only: str | None) -> list[str]:
     return out
 
 
+def table() -> None:
+    """Our person_name and structured P/R per bench_privacy set (its prefixes), Presidio left out."""
+    heldout, blind = load(HELDOUT), load(BLIND)
+    sets = {"labelled": load()}
+    sets |= {f"heldout_{s}": [r for r in heldout if r.get("split") == s] for s in ("dev", "test")}
+    sets["names_set"] = load(NAMES)
+    sets |= {f"blind_{s}": [r for r in blind if r["split"] == s] for s in ("dev", "test")}
+    sets["fresh"] = load(FRESH)
+    for name, rows in sets.items():
+        c = score(rows, ours(rows))
+        (p, r), (sp, sr), n = pr(c["person_name"]), pr(total(c, STRUCTURED)), c["person_name"]
+        print(
+            f"{name:13} person_name P {p:.4f} R {r:.4f} (tp {n['tp']} fp {n['fp']} fn {n['fn']})"
+            f"  structured P {sp:.4f} R {sr:.4f}",
+            flush=True,
+        )
+
+
 def main(argv: list[str]) -> None:
+    if "--table" in argv:
+        table()
+        return
     only = argv[argv.index("--type") + 1] if "--type" in argv else None
     sets = [argv[argv.index("--set") + 1]] if "--set" in argv else list(TUNING)
     for name in sets:
