@@ -16,7 +16,8 @@ STAGE_VERSION = "4"
 # comment edit never re-redacts a year of data (the locale pack files are fingerprinted: they are data)
 # 2: personal references, identifier digits, accents, rare names; 3: blind-set name shapes; 4: form labels,
 # relations, brands, initials (issue 27); 5: sign-offs, names said then spelled apart, a line break ends a name,
-# Devanagari form labels and "के नाम", three-word hand-off cues (issue 27)
+# Devanagari form labels and "के नाम", three-word hand-off cues, names joined by and/和, places and months
+# before a weak cue (issue 27)
 RECOGNIZERS_VERSION = "5"
 
 

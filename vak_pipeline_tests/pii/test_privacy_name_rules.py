@@ -9,6 +9,8 @@
 - hand-off cues of three words ("transfer me to", "put me through to") take a name no list knows;
 - Chinese relation and time words before a full name (我老公X的, 刚才X给); a name followed by 都 or 那个;
 - the first of two Chinese names joined by 和/跟 ("杨强和王金凤都是"), where it opens the clause;
+- a capitalised listed or unknown word joined to a found name by "and"/"aur" ("Both Bill and Alannah"),
+  never a month, a day, a stop or brand word;
 - self-introductions and namings "myself X" (Indian English), "was called X", "named X"; while a lone name word
   after in/at/from is a place even before "was", a capitalised month is no name, and "last"/"next" end a name.
 
@@ -49,6 +51,9 @@ FOUND = [
     ("zh-CN", "刚才韩磊给我回电话了", "韩磊"),
     ("zh-CN", "对，就是马丽那个订单", "马丽"),
     ("zh-CN", "贺伟和赵丽华都来过", "贺伟"),
+    # joined to a found name
+    ("en-US", "Both Lucky and Roberta signed the lease.", "Lucky"),
+    ("en-GB", "The account is shared by Hamish Doyle and Zbigniew Ostrowski.", "Zbigniew Ostrowski"),
     # namings
     ("en-IN", "Good morning, myself Tanvika Rege, calling about my refund.", "Tanvika Rege"),
     ("en-US", "the driver was called zubeida kolber i think", "zubeida kolber"),
@@ -80,6 +85,8 @@ NOT_NAMES = [
     ("en-US", "can you transfer me to someone else"),
     # a time word before an ordinary phrase
     ("zh-CN", "刚才有人给我打电话"),
+    # joined to a found name, but a month, a day or a brand word
+    ("en-US", "The appointment moved between Monday and April."),
     # places, months and what ends a name
     ("en-US", "The bus from Savannah was late again."),
     ("en-GB", "I moved from Chelsea last year."),
@@ -96,3 +103,8 @@ def test_look_alikes_are_no_name(locale: str, text: str) -> None:
 def test_an_ordinary_word_before_and_and_a_name_is_no_name() -> None:
     text = "高兴和张伟一起去"
     assert _names("zh-CN", text) == [_span(text, "张伟")]
+
+
+def test_a_month_or_a_brand_word_joined_to_a_name_is_no_name() -> None:
+    for text in ("I spoke to Deepa and April.", "I spoke to Deepa and Support said no."):
+        assert _names("en-US", text) == [_span(text, "Deepa")]

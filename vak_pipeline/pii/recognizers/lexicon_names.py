@@ -215,12 +215,47 @@ def find_lexicon_names(text: str, pack: LocalePack, words: frozenset[str] | None
     """Names found by the lists and their context (see module docstring). `words`: latin_words(text), when
     the caller has it."""
     if _LATIN2.search(text):
-        yield from _latin(text, pack, words)
+        found = list(_latin(text, pack, words))
+        yield from found
+        if found and not _JOINS.isdisjoint(words if words is not None else latin_words(text)):
+            yield from _joined(text, pack, found)
     if not text.isascii():
         if _HAN.search(text):
             yield from _han(text)
         if _DEVA_WORD.search(text):
             yield from _deva(text)
+
+
+# Words that join the names of a list ("Both Bill and Alannah", "me, Leon Bujko and Elmo Errigo"): `joins`.
+_JOINS = frozenset(_context("joins"))
+_CALENDAR = frozenset(_context("calendar"))  # months and days: "Deepa and April" is no pair of names
+_PARTNER = r"[A-Z\u00c0-\u00d6\u00d8-\u00de][a-z\u00df-\u00f6\u00f8-\u024f]+"
+_JOIN_ALT = "|".join(map(re.escape, sorted(_JOINS))) or "(?!)"
+_AFTER_JOIN = re.compile(rf"\s+(?:{_JOIN_ALT})\s+({_PARTNER}(?:\s{_PARTNER})?)\b")  # "<name> and Elmo Errigo"
+_BEFORE_JOIN = re.compile(rf"\b({_PARTNER})\s+(?:{_JOIN_ALT})\s+$")  # "Bill and <name>"
+
+
+def _joined(text: str, pack: LocalePack, found: list[Match]) -> Iterator[Match]:
+    """A capitalised word (or two) joined to a found name by a list's `joins` word is a name too, where one is a
+    listed name word (an ambiguous one too: Bill, Lucky) or a word no English list holds (Borys, Errigo); not at a
+    sentence's start, never a stop, brand or calendar word."""
+    names, _, _, _, english, _ = _pack_sets(pack)
+
+    def partner(value: str) -> bool:
+        keys = value.lower().split()
+        if any(k in STOP or k in _ORG or k in _CALENDAR for k in keys):
+            return False
+        return any(k in names or k not in english for k in keys)
+
+    spans = {(m.start, m.end) for m in found}
+    for m in found:
+        after = _AFTER_JOIN.match(text, m.end)
+        if after is not None and partner(after.group(1)) and (after.start(1), after.end(1)) not in spans:
+            yield Match("person_name", after.start(1), after.end(1), 0.7, "name_lexicon", after.group(1).lower())
+        before = _BEFORE_JOIN.search(text, max(0, m.start - 40), m.start)
+        if (before is not None and partner(before.group(1)) and not _sentence_start(text, before.start(1))
+                and (before.start(1), before.end(1)) not in spans):
+            yield Match("person_name", before.start(1), before.end(1), 0.7, "name_lexicon", before.group(1).lower())
 
 
 def _sentence_start(text: str, s: int) -> bool:
