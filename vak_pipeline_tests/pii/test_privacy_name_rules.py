@@ -11,6 +11,8 @@
 - the first of two Chinese names joined by 和/跟 ("杨强和王金凤都是"), where it opens the clause;
 - a capitalised listed or unknown word joined to a found name by "and"/"aur" ("Both Bill and Alannah"),
   never a month, a day, a stop or brand word;
+- Hinglish relations after a possessive ("meri behen X", "mera bhai X"), as "my sister X" in English;
+- a strong cue is a cue for two listed words in lower case too ("was called hope kolber");
 - self-introductions and namings "myself X" (Indian English), "was called X", "named X"; while a lone name word
   after in/at/from is a place even before "was", a capitalised month is no name, and "last"/"next" end a name.
 
@@ -54,7 +56,11 @@ FOUND = [
     # joined to a found name
     ("en-US", "Both Lucky and Roberta signed the lease.", "Lucky"),
     ("en-GB", "The account is shared by Hamish Doyle and Zbigniew Ostrowski.", "Zbigniew Ostrowski"),
+    # Hinglish relations
+    ("hi-Latn-IN", "Mera bhai Vihaan ka phone band hai.", "Vihaan"),
+    ("hi-Latn-IN", "meri bhabhi tanushree ne order kiya tha", "tanushree"),
     # namings
+    ("en-US", "the technician was called grace kowalczyk", "grace kowalczyk"),
     ("en-IN", "Good morning, myself Tanvika Rege, calling about my refund.", "Tanvika Rege"),
     ("en-US", "the driver was called zubeida kolber i think", "zubeida kolber"),
     ("en-US", "I spoke to Grace yesterday.", "Grace"),
@@ -87,6 +93,9 @@ NOT_NAMES = [
     ("zh-CN", "刚才有人给我打电话"),
     # joined to a found name, but a month, a day or a brand word
     ("en-US", "The appointment moved between Monday and April."),
+    # a relation before an ordinary word
+    ("hi-Latn-IN", "meri beti ka school band hai"),
+    ("hi-Latn-IN", "mera dost bhi aayega"),
     # places, months and what ends a name
     ("en-US", "The bus from Savannah was late again."),
     ("en-GB", "I moved from Chelsea last year."),

@@ -103,10 +103,11 @@ def test_the_lexicon_is_derived_offline_and_knows_which_names_are_words():
 @pytest.mark.parametrize("locale", ["en-US", "en-GB", "en-IN"])
 def test_a_turn_with_a_dotted_capital_i_is_scanned_like_any_other(locale):
     """İ (U+0130) lowers to two characters, "i" and a combining dot; a Turkish name in a cased turn once made
-    the name scan raise, and with it the redaction of the whole call. The names around it are still found."""
+    the name scan raise, and with it the redaction of the whole call. The names around it are still found, and
+    the Turkish name itself, joined to Deepa by "and"."""
     text = "Thanks Priya, I spoke to İsmail Yılmaz and Deepa yesterday, my number is +1 415 555 0132."
-    assert spans(locale, text) == [at(text, "Priya"), at(text, "Deepa")]
+    assert spans(locale, text) == [at(text, "Priya"), at(text, "İsmail Yılmaz"), at(text, "Deepa")]
     assert spans(locale, text, "phone") == [at(text, "+1 415 555 0132")]
     # the same turn with a plain I: the same findings
     plain = text.replace("İ", "I")
-    assert spans(locale, plain) == [at(plain, "Priya"), at(plain, "Deepa")]
+    assert spans(locale, plain) == [at(plain, "Priya"), at(plain, "Ismail Yılmaz"), at(plain, "Deepa")]

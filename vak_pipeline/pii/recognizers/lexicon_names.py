@@ -229,10 +229,10 @@ def find_lexicon_names(text: str, pack: LocalePack, words: frozenset[str] | None
 # Words that join the names of a list ("Both Bill and Alannah", "me, Leon Bujko and Elmo Errigo"): `joins`.
 _JOINS = frozenset(_context("joins"))
 _CALENDAR = frozenset(_context("calendar"))  # months and days: "Deepa and April" is no pair of names
-_PARTNER = r"[A-Z\u00c0-\u00d6\u00d8-\u00de][a-z\u00df-\u00f6\u00f8-\u024f]+"
+_PARTNER = r"[^\W\d_]+(?:\s[^\W\d_]+)?"  # one or two words of letters (their capitals are checked in _joined)
 _JOIN_ALT = "|".join(map(re.escape, sorted(_JOINS))) or "(?!)"
-_AFTER_JOIN = re.compile(rf"\s+(?:{_JOIN_ALT})\s+({_PARTNER}(?:\s{_PARTNER})?)\b")  # "<name> and Elmo Errigo"
-_BEFORE_JOIN = re.compile(rf"\b({_PARTNER})\s+(?:{_JOIN_ALT})\s+$")  # "Bill and <name>"
+_AFTER_JOIN = re.compile(rf"\s+(?:{_JOIN_ALT})\s+({_PARTNER})\b")  # "<name> and Elmo Errigo"
+_BEFORE_JOIN = re.compile(rf"(?<![^\W\d_])({_PARTNER})\s+(?:{_JOIN_ALT})\s+$")  # "Bill and <name>"
 
 
 def _joined(text: str, pack: LocalePack, found: list[Match]) -> Iterator[Match]:
@@ -242,6 +242,8 @@ def _joined(text: str, pack: LocalePack, found: list[Match]) -> Iterator[Match]:
     names, _, _, _, english, _ = _pack_sets(pack)
 
     def partner(value: str) -> bool:
+        if not all(w[0].isupper() and not w.isupper() for w in value.split()):
+            return False
         keys = value.lower().split()
         if any(k in STOP or k in _ORG or k in _CALENDAR for k in keys):
             return False
@@ -253,9 +255,13 @@ def _joined(text: str, pack: LocalePack, found: list[Match]) -> Iterator[Match]:
         if after is not None and partner(after.group(1)) and (after.start(1), after.end(1)) not in spans:
             yield Match("person_name", after.start(1), after.end(1), 0.7, "name_lexicon", after.group(1).lower())
         before = _BEFORE_JOIN.search(text, max(0, m.start - 40), m.start)
-        if (before is not None and partner(before.group(1)) and not _sentence_start(text, before.start(1))
-                and (before.start(1), before.end(1)) not in spans):
-            yield Match("person_name", before.start(1), before.end(1), 0.7, "name_lexicon", before.group(1).lower())
+        if before is None:
+            continue
+        a, b = before.span(1)
+        for s in (a, text.find(" ", a, b) + 1 or b):  # two words, else the last one ("Both Bill and ...")
+            if s < b and partner(text[s:b]) and not _sentence_start(text, s) and (s, b) not in spans:
+                yield Match("person_name", s, b, 0.7, "name_lexicon", text[s:b].lower())
+                break
 
 
 def _sentence_start(text: str, s: int) -> bool:
@@ -358,7 +364,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             return False
         if p1.rstrip(".") in _TITLES or p1 in _CUE_PREV:
             return True
-        return i >= 2 and f"{words[i - 2]} {p1}" in _CUE_PREV2
+        return i >= 2 and f"{words[i - 2]} {p1}" in _CUE_PREV2 or strong_before(i)  # a strong cue is a cue too
 
     def cue_after(j: int) -> bool:
         if j + 1 < n and gap(j, j + 1) in ("", ","):
