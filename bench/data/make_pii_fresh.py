@@ -1,5 +1,5 @@
 # ruff: noqa: E501, RUF001  (utterance tables read better unwrapped; full-width punctuation is the data)
-"""Builds pii_fresh.jsonl: a FRESH person-name set, measured once and never tuned on (issue 27).
+"""Builds pii_fresh.jsonl: a person-name set first measured once untuned (issue 27); a tuning set since 2026-12-03.
 
 The blind set's test half was seen by whoever tuned the recognizers, so its figure is not fully blind. This
 set was made by another hand and another method: the templates below were written first, from how support

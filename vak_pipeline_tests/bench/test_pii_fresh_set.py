@@ -1,6 +1,6 @@
 """The fresh person-name set (bench/data/pii_fresh.jsonl) is what its generator writes, every span covers
-exactly the value it labels, and its hard negatives carry no span. No scores here: the set is measured once,
-in bench_privacy, and never tuned on."""
+exactly the value it labels, and its hard negatives carry no span. No scores here: the set is scored in
+bench_privacy (`fresh/`), a tuning set since 2026-12-03."""
 
 from __future__ import annotations
 
