@@ -78,6 +78,7 @@ NOT_NAMES = [
     ("en-US", "Best regards,\nAcme Bank"),
     ("en-US", "Thanks!\nWill do."),
     ("en-US", "Regards,\nSeven"),
+    ("en-US", "Regards,\nCopy"),
     ("hi-IN", "धन्यवाद,\nकृपया जल्दी करें"),
     ("zh-CN", "谢谢！\n客服中心"),
     # a closing inside a sentence: the next line is no signature
@@ -114,6 +115,13 @@ def test_an_ordinary_word_before_and_and_a_name_is_no_name() -> None:
     assert _names("zh-CN", text) == [_span(text, "张伟")]
 
 
-def test_a_month_or_a_brand_word_joined_to_a_name_is_no_name() -> None:
+def test_a_month_a_brand_word_or_camel_case_joined_to_a_name_is_no_name() -> None:
     for text in ("I spoke to Deepa and April.", "I spoke to Deepa and Support said no."):
         assert _names("en-US", text) == [_span(text, "Deepa")]
+    text = "Both DarkBlue and Sienna are available."
+    assert _names("en-US", text) == [_span(text, "Sienna")]
+
+
+def test_a_place_joined_to_a_name_is_no_name() -> None:
+    text = "I moved from Wallerport and Deepa helped."
+    assert _span(text, "Wallerport") not in _names("en-US", text)

@@ -232,6 +232,7 @@ _CALENDAR = frozenset(_context("calendar"))  # months and days: "Deepa and April
 _PARTNER = r"[^\W\d_]+(?:\s[^\W\d_]+)?"  # one or two words of letters (their capitals are checked in _joined)
 _JOIN_ALT = "|".join(map(re.escape, sorted(_JOINS))) or "(?!)"
 _AFTER_JOIN = re.compile(rf"\s+(?:{_JOIN_ALT})\s+({_PARTNER})\b")  # "<name> and Elmo Errigo"
+_PREV_WORD_RE = re.compile(r"([^\W\d_]+)\s+$")
 _BEFORE_JOIN = re.compile(rf"(?<![^\W\d_])({_PARTNER})\s+(?:{_JOIN_ALT})\s+$")  # "Bill and <name>"
 
 
@@ -242,7 +243,7 @@ def _joined(text: str, pack: LocalePack, found: list[Match]) -> Iterator[Match]:
     names, _, _, _, english, _ = _pack_sets(pack)
 
     def partner(value: str) -> bool:
-        if not all(w[0].isupper() and not w.isupper() for w in value.split()):
+        if not all(w.istitle() for w in value.split()):  # (not camel case: "DarkBlue")
             return False
         keys = value.lower().split()
         if any(k in STOP or k in _ORG or k in _CALENDAR for k in keys):
@@ -259,6 +260,9 @@ def _joined(text: str, pack: LocalePack, found: list[Match]) -> Iterator[Match]:
             continue
         a, b = before.span(1)
         for s in (a, text.find(" ", a, b) + 1 or b):  # two words, else the last one ("Both Bill and ...")
+            place = _PREV_WORD_RE.search(text, 0, s)  # "from Rosarioberg and ...": a place's list
+            if place is not None and place.group(1).lower() in _PLACE_BEFORE:
+                continue
             if s < b and partner(text[s:b]) and not _sentence_start(text, s) and (s, b) not in spans:
                 yield Match("person_name", s, b, 0.7, "name_lexicon", text[s:b].lower())
                 break

@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...locales.base import LocalePack
 from .base import Match
+from .lexicon_names import name_like
 from .names import STOP, context_words, name_norm
 
 _CLOSINGS = context_words("closings") + context_words("closings", "deva") + context_words("closings", "han")
@@ -32,19 +34,21 @@ _HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,3}")
 _ZH_SURNAMES = frozenset(context_words("surnames", "han"))
 
 
-def _latin_name(words: list[str]) -> bool:
-    """One to four words, capitalised (a particle between them: "Víctor de la Fuente"), none a stop word."""
+def _latin_name(words: list[str], pack: LocalePack) -> bool:
+    """One to four words, capitalised (a particle between them: "Víctor de la Fuente"), none a stop word, one a
+    listed name or no English word (and a single word must be: "Regards,\nCopy" is no name)."""
     return (
         0 < len(words) <= 4
         and all(_LATIN_WORD.fullmatch(w) or (0 < k < len(words) - 1 and w in _PARTICLES) for k, w in enumerate(words))
         and not any(w.lower() in _NOT_NAME for w in words)
+        and any(name_like(pack, w.lower()) for w in words if w not in _PARTICLES)
     )
 
 
-def _signature(line: str) -> bool:
+def _signature(line: str, pack: LocalePack) -> bool:
     words = line.split()
     if _LATIN_WORD.match(line):
-        return _latin_name(words)
+        return _latin_name(words, pack)
     if _DEVA_WORD.match(line):
         return (
             0 < len(words) <= 3
@@ -54,10 +58,10 @@ def _signature(line: str) -> bool:
     return _HAN_NAME.fullmatch(line) is not None and line[0] in _ZH_SURNAMES
 
 
-def find_signoff_names(text: str) -> Iterator[Match]:
+def find_signoff_names(text: str, pack: LocalePack) -> Iterator[Match]:
     """The name on the line after a closing, where that line holds nothing else (see the module docstring)."""
     if "\n" not in text:
         return
     for m in _SIGNOFF.finditer(text):
-        if _signature(m.group(1)):
+        if _signature(m.group(1), pack):
             yield Match("person_name", m.start(1), m.end(1), 0.8, "name_signoff", name_norm(m.group(1)))
