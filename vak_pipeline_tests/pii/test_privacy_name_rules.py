@@ -13,8 +13,8 @@
   never a month, a day, a stop or brand word;
 - Hinglish relations after a possessive ("meri behen X", "mera bhai X"), as "my sister X" in English;
 - a strong cue is a cue for two listed words in lower case too ("was called hope kolber");
-- self-introductions and namings "myself X" (Indian English), "was called X", "named X"; while a lone name word
-  after in/at/from is a place even before "was", a capitalised month is no name, and "last"/"next" end a name.
+- namings "myself X" (Indian English), "was called X", "named X", "calls me X"; while a lone name word after
+  in/at/from is a place even before "was", a capitalised month is no name, and "last"/"next" end a name.
 
 Failures name spans, never values."""
 
@@ -64,6 +64,7 @@ FOUND = [
     ("en-IN", "Good morning, myself Tanvika Rege, calling about my refund.", "Tanvika Rege"),
     ("en-US", "the driver was called zubeida kolber i think", "zubeida kolber"),
     ("en-US", "I spoke to Grace yesterday.", "Grace"),
+    ("en-GB", "Everyone at work calls me Sunny.", "Sunny"),
 ]
 
 
