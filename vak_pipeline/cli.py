@@ -452,6 +452,7 @@ def erase_cmd(
 ) -> None:
     """Withdraw conversations from every artifact, for good (GDPR Art. 17): see docs/erasure.md."""
     from .erasure import carry_out, plan, verify
+    from .storage import data_lock
 
     chosen = [(k, v) for k, v in (("conversation", conversation), ("speaker", speaker), ("upload", upload),
                                   ("file", file), ("value", value)) if v]
@@ -470,7 +471,9 @@ def erase_cmd(
     if not yes:
         typer.echo("dry run: nothing was changed; pass --yes to carry it out")
         raise typer.Exit(0)
-    entry = carry_out(data, p, by=by, reference=reference, purge_raw=purge_raw)
+    with data_lock(data, typer.echo):  # never beside a run rewriting the same uploads: plan again once it holds
+        p = plan(data, selector, list(values))  # type: ignore[arg-type]
+        entry = carry_out(data, p, by=by, reference=reference, purge_raw=purge_raw)
     typer.echo(f"ledger: work/erasure/ledger.jsonl (+1 entry: {len(entry.conversations)} conversation(s), "
                f"{len(entry.files)} raw file fingerprint(s), {entry.purged_raw} raw file(s) purged)")
     if publish:
@@ -478,7 +481,8 @@ def erase_cmd(
 
         report = run_pipeline(data, run_config=None, echo=typer.echo)
         typer.echo(f"next release: {report.release}")
-    _scrub_run_history(data, p.conv_ids)
+    with data_lock(data, typer.echo):  # a first run may be making the instance this opens
+        _scrub_run_history(data, p.conv_ids)
     traces = verify(data)
     for t in traces:
         typer.echo(f"  trace: {t.render()}")

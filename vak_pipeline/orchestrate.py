@@ -23,7 +23,7 @@ import dagster as dg
 
 from .core.os_errors import describe_os_error_text
 from .layout import DataLayout
-from .storage import atomic_write_text
+from .storage import atomic_write_text, data_lock
 
 INGEST_JOB = "ingest_job"
 PUBLISH_JOB = "publish_job"
@@ -137,24 +137,6 @@ def _publish_job(executor: str | None = None) -> dg.JobDefinition:
     from .definitions import build_defs
 
     return build_defs(executor).resolve_job_def(PUBLISH_JOB)
-
-
-@contextlib.contextmanager
-def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[None]:
-    """One `vak run` per data directory at a time: a second one waits, so files are never interleaved."""
-    import fcntl
-
-    data_dir.mkdir(parents=True, exist_ok=True)
-    with open(data_dir / ".vak-run.lock", "a+") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            echo(f"another vak run holds {data_dir}; waiting for it to finish ...")
-            fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def _refuse_pii_names(names: list[str], echo: Callable[[str], None]) -> dict[str, str]:

@@ -13,7 +13,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Generic, Self, TypeVar
@@ -105,6 +105,25 @@ def link_or_copy(src: Path, dst: Path) -> None:
             raise
         with open(src, "rb") as fin, atomic_open(dst, "wb", encoding=None) as fout:
             shutil.copyfileobj(fin, fout, 1 << 20)
+
+
+@contextlib.contextmanager
+def data_lock(data_dir: Path, echo: Callable[[str], None] = print) -> Iterator[None]:
+    """One writer per data directory at a time (`vak run`, `vak erase --yes`, the erase job): a second one waits,
+    so files are never interleaved and an erasure never races a run that is rewriting the same uploads."""
+    import fcntl
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / ".vak-run.lock", "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            echo(f"another vak run or erasure holds {data_dir}; waiting for it to finish ...")
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def atomic_write_text(path: Path, text: str, durable: bool = True) -> Path:

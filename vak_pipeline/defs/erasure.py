@@ -31,6 +31,7 @@ class EraseConfig(dg.Config):
 @dg.op(description="Plan (and unless dry_run, carry out) an erasure; see docs/erasure.md.")
 def erase(context: dg.OpExecutionContext, config: EraseConfig, data: DataResource) -> None:
     from vak_pipeline.erasure import carry_out, plan
+    from vak_pipeline.storage import data_lock
 
     p = plan(data.layout, config.selector, config.values)
     for line in p.describe():
@@ -38,7 +39,9 @@ def erase(context: dg.OpExecutionContext, config: EraseConfig, data: DataResourc
     if config.dry_run or not p.found:
         context.log.info("dry run: nothing was changed" if p.found else "nothing matches: nothing to erase")
         return
-    entry = carry_out(data.layout, p, by=config.by, reference=config.reference, purge_raw=config.purge_raw)
+    with data_lock(data.layout.root, context.log.info):  # never beside a `vak run` of the same data directory
+        p = plan(data.layout, config.selector, config.values)
+        entry = carry_out(data.layout, p, by=config.by, reference=config.reference, purge_raw=config.purge_raw)
     context.instance.add_run_tags(context.run_id, {ERASURE_TAG: config.reference or "yes",
                                                    UPLOADS_TAG: ",".join(p.uploads)})
     for upload in p.uploads:

@@ -5,6 +5,8 @@ for an ingest run of each touched upload and then deletes the erasure's own run 
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 import dagster as dg
 import pytest
@@ -13,6 +15,7 @@ from vak_pipeline.core.erasure import read_entries
 from vak_pipeline.defs.erasure import ERASURE_TAG, UPLOADS_TAG, erase_job, reingest_after_erasure
 from vak_pipeline.defs.resources import DataResource
 from vak_pipeline.layout import DataLayout
+from vak_pipeline.storage import data_lock
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -67,6 +70,21 @@ def test_a_real_erasure_from_the_ui_deletes_the_earlier_runs_that_named_the_eras
         assert res.success
         assert instance.get_run_by_id(earlier.run_id) is None  # it logged the erased conversation's id
         assert instance.get_run_by_id(other.run_id) is not None and instance.get_run_by_id(res.run_id) is not None
+
+
+def test_an_erasure_from_the_ui_waits_while_a_vak_run_holds_the_data_directory(data):
+    """The erase job takes the data directory's writer lock, so it never rewrites uploads a run is writing."""
+    with dg.instance_for_test() as instance, data_lock(data, echo=lambda _: None):
+        worker = threading.Thread(target=_erase, args=(data, instance), kwargs={"dry_run": False}, daemon=True)
+        worker.start()
+        deadline = time.monotonic() + 60
+        while not any("waiting for it to finish" in (e.user_message or "")
+                      for run in instance.get_runs() for e in instance.all_logs(run.run_id)):
+            assert time.monotonic() < deadline, "the erase job never reached the lock"
+            time.sleep(0.05)
+        assert read_entries(data) == []  # blocked on the lock: nothing carried out yet
+    worker.join(timeout=120)
+    assert not worker.is_alive() and [len(e.conversations) for e in read_entries(data)] == [1]
 
 
 @dg.op(config_schema={"text": str})
