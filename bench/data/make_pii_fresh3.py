@@ -56,6 +56,7 @@ PHONE_SHAPES = {
 }
 DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
 SLOT = re.compile(r"\{(\w+)\}")
+LEGAL_FORM = re.compile(r"\b(Ltd|PLC|Inc|LLC|Group|GmbH|AG|KG|KGaA|OHG|SE|SA|SARL|SAS|S\.A\.|S\.L\.)(?!\w)|有限公司")
 ASR_FORBIDDEN = re.compile(r"[.,!?;:，。？！、।\d]")  # what an ASR transcript here never holds
 NAME_SLOTS = {
     "full",
@@ -320,7 +321,7 @@ NEG: dict[str, list[tuple[str, bool, str]]] = {
     ],
     "en-IN": [
         ("neg_place", False, "Is there any service centre near {city}? Kindly share address."),
-        ("neg_brand", False, "I purchased {brand} washing machine in {month}, warranty card is lost."),
+        ("neg_brand", False, "I purchased a {brand} product in {month}, warranty card is lost."),
         ("neg_street", False, "Courier reached {street} but could not find the building, order {order}."),
         ("neg_company", False, "Amount debited by {company} twice, transaction ref {order}."),
         ("neg_month", True, "my emi was deducted in {month} but still it is showing pending"),
@@ -334,7 +335,7 @@ NEG: dict[str, list[tuple[str, bool, str]]] = {
     ],
     "de-DE": [
         ("neg_place", False, "Gibt es eine Filiale in {city}? Ich würde das Gerät gern persönlich abgeben."),
-        ("neg_street", False, "Das Paket wurde an die {street} geliefert, dort wohne ich aber nicht mehr."),
+        ("neg_street", False, "Das Paket ging an die Adresse {street} 12, dort wohne ich aber nicht mehr."),
         ("neg_company", False, "{company} hat den Betrag doppelt abgebucht, Vorgangsnummer {order}."),
         ("neg_month", True, "seit {month} ist meine rechnung fast doppelt so hoch"),
         ("neg_brand", False, "Mein {brand}-Gerät ist im {month} kaputtgegangen, gilt da noch die Garantie?"),
@@ -361,7 +362,7 @@ NEG: dict[str, list[tuple[str, bool, str]]] = {
         ("neg_capitalised", False, "Merci ! Statut : En Cours De Traitement depuis {month}."),
         ("neg_place", True, "je suis à {city} en ce moment et je n'ai pas de réseau"),
         ("neg_street", True, "le technicien est passé {street} mais personne ne lui a ouvert"),
-        ("neg_brand", True, "j'ai un bon d'achat {brand} que je n'arrive pas à utiliser"),
+        ("neg_brand", True, "ma {brand} fait un bruit bizarre depuis ce matin"),
         ("neg_product", False, "La Livebox clignote en rouge, numéro client {order}."),
     ],
     "es-ES": [
@@ -394,7 +395,7 @@ NEG: dict[str, list[tuple[str, bool, str]]] = {
     ],
     "hi-IN": [
         ("neg_place", False, "क्या {city} में आपका कोई सर्विस सेंटर है?"),
-        ("neg_brand", False, "मैंने {month} में {brand} का फ्रिज खरीदा था, वारंटी कार्ड खो गया है।"),
+        ("neg_brand", False, "मैंने {month} में {brand} का सामान खरीदा था, वारंटी कार्ड खो गया है।"),
         ("neg_street", True, "कूरियर वाला {street} तक आया लेकिन दुकान नहीं मिली"),
         ("neg_company", False, "{company} ने दो बार पैसे काट लिए, रेफरेंस {order}"),
         ("neg_month", True, "{month} से मेरा बिल बहुत ज़्यादा आ रहा है"),
@@ -403,7 +404,7 @@ NEG: dict[str, list[tuple[str, bool, str]]] = {
         ("neg_place", True, "मैं अभी {city} में हूँ और यहाँ नेटवर्क बिल्कुल नहीं है"),
         ("neg_roman", False, "Sir {city} wale store mein replacement nahi mil raha, order {order}."),
         ("neg_roman", True, "haan ji {brand} ka showroom band tha isliye call kiya"),
-        ("neg_common_word", False, "सूरज ढलने के बाद {street} पर बिजली चली जाती है।"),
+        ("neg_common_word", False, "सूरज ढलने के बाद {street} इलाके में बिजली चली जाती है।"),
         ("neg_brand", True, "{brand} की दुकान वाले ने यह नंबर दिया था"),
     ],
 }
@@ -426,18 +427,19 @@ NEG_VALUES: dict[str, dict[str, list[str]]] = {
         "city": ["Indiranagar", "Gandhinagar", "Nehru Place", "Pune", "Ahmedabad", "Rajiv Chowk"],
         "street": ["MG Road", "Nehru Road", "Linking Road", "Tilak Marg", "Park Street"],
         "brand": ["Tata", "Bajaj", "Mahindra", "Godrej", "Videocon", "Haldiram's"],
+        "company": ["Reliance Retail Ltd", "Bharti Airtel", "Infosys", "Paytm", "Zomato", "Tata Sky"],
         "month": ["January", "March", "May", "June", "August", "October"],
     },
     "de-DE": {
         "city": ["Essen", "Hamm", "Halle", "Kiel", "Marburg", "Bergisch Gladbach"],
-        "street": ["Goethestraße", "Schillerplatz", "Bismarckallee", "Kaiser-Wilhelm-Ring", "Lindenweg"],
-        "brand": ["Miele", "Bosch", "Porsche", "Siemens", "Grundig", "Braun"],
+        "street": ["Goethestraße", "Schillerstraße", "Bismarckallee", "Kaiser-Wilhelm-Straße", "Lindengasse"],
+        "brand": ["Miele", "Bosch", "AEG", "Siemens", "Grundig", "Braun"],
         "month": ["Januar", "März", "Mai", "August", "Oktober", "Dezember"],
     },
     "fr-FR": {
         "city": ["Nancy", "Saint-Étienne", "Lourdes", "Valence", "Albi", "Aix-en-Provence"],
         "street": ["rue Victor-Hugo", "avenue Jean-Jaurès", "boulevard Haussmann", "place Charles-de-Gaulle"],
-        "brand": ["Renault", "Peugeot", "Citroën", "Michelin", "Chanel", "Moulinex"],
+        "brand": ["Renault", "Peugeot", "Citroën", "Dacia", "Alpine", "Simca"],
         "month": ["janvier", "mars", "mai", "juillet", "août", "novembre"],
     },
     "es-ES": {
@@ -449,7 +451,7 @@ NEG_VALUES: dict[str, dict[str, list[str]]] = {
             "calle Mayor",
             "calle de Isabel la Católica",
         ],
-        "brand": ["Zara", "Mercadona", "El Corte Inglés", "Massimo Dutti", "Pull&Bear", "Desigual"],
+        "brand": ["Zara", "Mango", "El Corte Inglés", "Massimo Dutti", "Pull&Bear", "Desigual"],
         "month": ["enero", "marzo", "mayo", "julio", "agosto", "diciembre"],
     },
     "zh-CN": {
@@ -462,6 +464,7 @@ NEG_VALUES: dict[str, dict[str, list[str]]] = {
         "city": ["गांधीनगर", "नेहरू प्लेस", "इंदिरापुरम", "सागर", "लक्ष्मी नगर", "राजीव चौक"],
         "street": ["एमजी रोड", "तिलक मार्ग", "सुभाष चौक", "पटेल नगर", "गांधी मार्ग"],
         "brand": ["टाटा", "बजाज", "महिंद्रा", "गोदरेज", "अमूल", "हल्दीराम"],
+        "company": ["रिलायंस जियो", "एयरटेल", "पेटीएम", "फ्लिपकार्ट", "बजाज फाइनेंस", "टाटा स्काई"],
         "month": ["जनवरी", "मार्च", "मई", "जुलाई", "अगस्त", "दिसंबर"],
     },
 }
@@ -579,10 +582,20 @@ def _positive(locale: str, people, rng: random.Random, asr: bool, template: str,
     return _render(template, values)
 
 
+def _company(fake: Faker) -> str:
+    """A Faker company name with a legal form, never a bare surname or a list of them (those read as people)."""
+    for _ in range(1000):
+        name = fake.company()
+        if LEGAL_FORM.search(name) and "," not in name and not re.search(r" (and|und|et|y) ", name):
+            return name
+    raise RuntimeError("no company name with a legal form drawn")
+
+
 def _negative(locale: str, people, rng: random.Random, shape: str, asr: bool, template: str):
     pools = NEG_VALUES[locale] | (ROMAN_NEG if shape == "neg_roman" else {})
     values: dict[str, tuple[str, str | None]] = {n: (rng.choice(p), None) for n, p in pools.items()}
-    values["company"] = (people[LOCALES[locale][0]].fake.company(), None)
+    if "company" not in pools:
+        values["company"] = (_company(people[LOCALES[locale][0]].fake), None)
     values["order"] = (f"{rng.choice('ABCDKR')}{rng.randrange(10**5, 10**6)}", None)
     if asr:
         values = {n: (v.lower(), t) for n, (v, t) in values.items()}
