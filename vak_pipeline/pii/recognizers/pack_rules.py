@@ -140,14 +140,17 @@ def _name_before(
     return (start, end) if start is not None and end is not None else None
 
 
-def _name_match(text: str, span: tuple[int, int] | None, rule: IntroRule, pack: LocalePack) -> Match | None:
+def _name_match(
+    text: str, span: tuple[int, int] | None, rule: IntroRule, pack: LocalePack, lower: bool = False
+) -> Match | None:
     if span is None:
         return None
     s, e = span
     words = text[s:e].lower().split()
-    if rule.full_name and len(words) < 2:  # one word: only a listed name ("ich bin Kunde" is not one)
-        if words[0] not in pack_names(pack):
-            return None
+    # one word: only a listed name ("ich bin Kunde" is not one), and never in lower case, where a listed name
+    # is often a word too ("c'est clair")
+    if rule.full_name and len(words) < 2 and (lower or words[0] not in pack_names(pack)):
+        return None
     if not _plausible(words, pack):
         return None
     return Match("person_name", s, e, 0.85, "name_cue", " ".join(words))
@@ -256,13 +259,13 @@ def find_pack_names(text: str, pack: LocalePack) -> Iterator[Match]:
             for cue in rule.before_re.finditer(text):
                 span = after(cue.end(), rule.capitalised)
                 if span is not None and (rule.after_re is None or rule.after_re.match(text, span[1])):
-                    found = _name_match(text, span, rule, pack)
+                    found = _name_match(text, span, rule, pack, lower)
                     if found is not None:
                         yield found
         elif rule.after_find is not None:
             for cue in rule.after_find.finditer(text):
                 span = _name_before(text, cue.start(), stop, particles, rule.capitalised)
-                found = _name_match(text, span, rule, pack)
+                found = _name_match(text, span, rule, pack, lower)
                 if found is not None:
                     yield found
 
