@@ -143,6 +143,24 @@ def _local_common(pack: LocalePack) -> frozenset[str]:
     return frozenset(w for lang in langs for w in wordfreq.top_n_list(lang, 20000) if w.isalpha())
 
 
+FREQUENT_TOP = 500  # the most frequent words of a pack's languages are never a name in lower case ("le", "ist")
+_FREQUENT: dict[tuple[str, bool], frozenset[str]] = {}
+
+
+def frequent_words(pack: LocalePack, english: bool = True) -> frozenset[str]:
+    """The FREQUENT_TOP most frequent words (wordfreq) of each of the pack's `lid.languages` (English among them
+    only with `english`); once per pack."""
+    got = _FREQUENT.get((pack.id, english))
+    if got is None:
+        import wordfreq
+
+        langs = [x for x in pack.lid_languages if english or x != "en"]
+        got = _FREQUENT[(pack.id, english)] = frozenset(
+            w for lang in langs for w in wordfreq.top_n_list(lang, FREQUENT_TOP)
+        )
+    return got
+
+
 def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
     """(every name word, plain name words, last names, first names, English words, the words that are
     English or never a name but no name word) of a pack;
@@ -152,7 +170,9 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         lex = lexicon()
         primary, secondary = pack.name_countries if pack.name_countries[0] else DEFAULT_COUNTRIES
         first, last = lex.tokens(primary, secondary, PRIMARY_RANK, SECONDARY_RANK)
-        names = frozenset(t for t in first | last if len(t) > 1)
+        # (a listed name that is one of the most frequent words of the pack's own language is that word there:
+        # "le", "del", "con" are names somewhere, never in French or Spanish text)
+        names = frozenset(t for t in first | last if len(t) > 1) - frequent_words(pack, english=False)
         local = _local_common(pack)
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
         english = (lex.english - names) | local

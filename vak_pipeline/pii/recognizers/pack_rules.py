@@ -15,7 +15,7 @@ from ...locales.base import LocalePack
 from ...locales.packfile import IntroRule, PackRules
 from ...locales.registry import BUILTIN_PACKS
 from .base import Match, business_context, digits_of, has_cue, take_name
-from .lexicon_names import name_like, pack_names
+from .lexicon_names import frequent_words, name_like, pack_names
 from .phone import find_cued_digit_runs
 
 _TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
@@ -182,7 +182,7 @@ def _lower_name_after(
     ("soy baldomero baeza le llamo" -> "baldomero baeza")."""
     start = end = None
     n = listed = 0
-    common = _frequent(pack)
+    common = frequent_words(pack)
     names = pack_names(pack)
     while n < 3:
         m = _TOK.match(text, pos)
@@ -211,22 +211,6 @@ def _lower_name_word(tok: str, stop: frozenset[str], common: frozenset[str], pac
         and ("'" not in tok or tok in pack_names(pack))
         and name_like(pack, tok)
     )
-
-
-_FREQUENT: dict[str, frozenset[str]] = {}
-FREQUENT_TOP = 500  # the most frequent words of a pack's languages are never a name in lower case ("le", "ist")
-
-
-def _frequent(pack: LocalePack) -> frozenset[str]:
-    """The FREQUENT_TOP most frequent words (wordfreq) of each of the pack's `lid.languages`; once per pack."""
-    got = _FREQUENT.get(pack.id)
-    if got is None:
-        import wordfreq
-
-        got = _FREQUENT[pack.id] = frozenset(
-            w for lang in pack.lid_languages for w in wordfreq.top_n_list(lang, FREQUENT_TOP)
-        )
-    return got
 
 
 def find_pack_names(text: str, pack: LocalePack) -> Iterator[Match]:
