@@ -11,7 +11,8 @@
   none ("c'est clair");
 - a pack's own closings sign a message off ("Mit freundlichen Grüßen", "Cordialement", "Un saludo");
 - a particle of a surname may itself be capitalised ("de La Fontaine");
-- a name beside a street word is the street: "rue Victor Hugo", "calle Cervantes", "Baker Street".
+- a name beside a street word is the street: "rue Victor Hugo", "calle Cervantes", "Baker Street";
+- a double-barrelled surname is one name ("Ashworth-Blake"), not a name and another one.
 
 Failures name spans, never values."""
 
@@ -77,3 +78,13 @@ NOT_NAMES = [
 @pytest.mark.parametrize(("locale", "text"), NOT_NAMES)
 def test_look_alikes_are_no_name(locale: str, text: str) -> None:
     assert _names(locale, text) == []
+
+
+def test_a_double_barrelled_surname_is_one_name() -> None:
+    text = "Please send the refund to Imogen Ashworth-Blake, she paid for it."
+    assert _names("en-GB", text) == [_span(text, "Imogen Ashworth-Blake")]
+
+
+def test_a_hyphenated_ordinary_word_after_a_name_stays_outside_it() -> None:
+    text = "I spoke to Deepa - she said the e-mail was sent."
+    assert _names("en-US", text) == [_span(text, "Deepa")]
