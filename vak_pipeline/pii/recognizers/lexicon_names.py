@@ -186,6 +186,11 @@ def pack_names(pack: LocalePack) -> frozenset[str]:
     return _pack_sets(pack)[0]
 
 
+def given_names(pack: LocalePack) -> frozenset[str]:
+    """Listed first names (lower case) of the pack."""
+    return _pack_sets(pack)[3]
+
+
 def surnames(pack: LocalePack) -> frozenset[str]:
     """Listed last names (lower case) of the pack, less the words never a name and the ambiguous ones
     ("smith" stays, "will" goes)."""

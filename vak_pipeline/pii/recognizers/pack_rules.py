@@ -15,7 +15,7 @@ from ...locales.base import LocalePack
 from ...locales.packfile import IntroRule, PackRules
 from ...locales.registry import BUILTIN_PACKS
 from .base import Match, business_context, digits_of, has_cue, take_name
-from .lexicon_names import frequent_words, name_like, pack_names
+from .lexicon_names import frequent_words, given_names, name_like, pack_names
 from .phone import find_cued_digit_runs
 
 _TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
@@ -147,9 +147,9 @@ def _name_match(
         return None
     s, e = span
     words = text[s:e].lower().split()
-    # one word: only a listed name ("ich bin Kunde" is not one), and never in lower case, where a listed name
-    # is often a word too ("c'est clair")
-    if rule.full_name and len(words) < 2 and (lower or words[0] not in pack_names(pack)):
+    # one word: only a listed first name ("ich bin Kunde" is not one: Kunde is a surname, and a noun), and never
+    # in lower case, where a listed name is often a word too ("c'est clair")
+    if rule.full_name and len(words) < 2 and (lower or words[0] not in given_names(pack)):
         return None
     if not _plausible(words, pack):
         return None
