@@ -90,7 +90,7 @@ NAME_ROLES = (
     "titles", "before", "strong_before", "after", "strong_after", "name_words", "stop", "common_words",
     "fillers", "not_before", "ambiguous", "particles", "surnames", "prefixes", "persona_before", "persona_after",
     "spelling", "verbs_before", "name_end", "place_before", "relations", "organisation", "introduces",
-    "closings", "joins", "calendar",
+    "closings", "joins", "calendar", "determiners",
 )
 
 

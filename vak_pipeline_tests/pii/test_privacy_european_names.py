@@ -12,7 +12,8 @@
 - a pack's own closings sign a message off ("Mit freundlichen Grüßen", "Cordialement", "Un saludo");
 - a particle of a surname may itself be capitalised ("de La Fontaine");
 - a name beside a street word is the street: "rue Victor Hugo", "calle Cervantes", "Baker Street";
-- a double-barrelled surname is one name ("Ashworth-Blake"), not a name and another one.
+- a double-barrelled surname is one name ("Ashworth-Blake"), not a name and another one;
+- in English a capitalised name word right after an article or possessive names a thing ("the Carmen dress").
 
 Failures name spans, never values."""
 
@@ -88,3 +89,9 @@ def test_a_double_barrelled_surname_is_one_name() -> None:
 def test_a_hyphenated_ordinary_word_after_a_name_stays_outside_it() -> None:
     text = "I spoke to Deepa - she said the e-mail was sent."
     assert _names("en-US", text) == [_span(text, "Deepa")]
+
+
+def test_a_name_word_right_after_an_article_names_a_thing() -> None:
+    assert _names("en-US", "We ordered the Carmen dress in blue and a Jasmine candle.") == []
+    text = "I told my colleague Priya about the refund."
+    assert _names("en-US", text) == [_span(text, "Priya")]

@@ -80,6 +80,7 @@ _QUICK_PHRASES_RE = re.compile(
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
+_DETERMINERS = frozenset(_context("determiners"))  # "the Reuben", "my Dell laptop": a thing, not a person
 _PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalised name word alone is a place
 # the gates of a name field's label and of a relation: a name word before its mark, a determiner before a relation
 # (only searched for: is one there)
@@ -484,6 +485,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         # (the cue, the costliest test, is looked at last and only where the answer depends on it)
         if not prev_ok or brand(j) or (j == i and i in labelled and not plain[0]):  # "Signed: Branch Manager"
             ok = False
+        elif cased and caps[i] and not titled and i >= 1 and words[i - 1] in _DETERMINERS and gap(i - 1, i) == "":
+            ok = False  # "the Caesar salad", "a Lincoln Navigator": a capitalised name word after "the" is a thing
         elif j > i:
             n_plain = sum(plain)
             if n_plain >= 2 or all_caps or titled:
