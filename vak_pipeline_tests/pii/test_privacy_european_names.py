@@ -13,7 +13,9 @@
 - a particle of a surname may itself be capitalised ("de La Fontaine");
 - a name beside a street word is the street: "rue Victor Hugo", "calle Cervantes", "Baker Street";
 - a double-barrelled surname is one name ("Ashworth-Blake"), not a name and another one;
-- in English a capitalised name word right after an article or possessive names a thing ("the Carmen dress").
+- in English a capitalised name word right after an article or possessive names a thing ("the Carmen dress");
+- Chinese: a relative (妈妈), 替 or 联系过 before a full name; the names of a list after its label (出席人员：), joined
+  by the enumeration comma 、.
 
 Failures name spans, never values."""
 
@@ -95,3 +97,25 @@ def test_a_name_word_right_after_an_article_names_a_thing() -> None:
     assert _names("en-US", "We ordered the Carmen dress in blue and a Jasmine candle.") == []
     text = "I told my colleague Priya about the refund."
     assert _names("en-US", text) == [_span(text, "Priya")]
+
+
+ZH_FOUND = [
+    # a relative, a preposition or a contact verb before a full name, and what follows it
+    ("我爸爸贺建国名下有两张卡", "贺建国"),
+    ("这单是替韩梅下的", "韩梅"),
+    ("我之前联系过曹阳了", "曹阳"),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), ZH_FOUND)
+def test_a_chinese_name_after_a_relation_or_contact_word_is_found(text: str, name: str) -> None:
+    assert _span(text, name) in _names("zh-CN", text)
+
+
+def test_the_names_of_a_chinese_list_after_its_label_are_all_found() -> None:
+    text = "出席人员：周杰、吴敏、郭静怡。"
+    assert _names("zh-CN", text) == [_span(text, n) for n in ("周杰", "吴敏", "郭静怡")]
+
+
+def test_an_enumeration_of_ordinary_words_is_no_list_of_names() -> None:
+    assert _names("zh-CN", "我买了苹果、香蕉、葡萄。") == []

@@ -113,6 +113,7 @@ _ZH_WORDS = tuple(w for w in _context("common_words", "han") if len(w) > 1)
 _ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
+_ZH_LIST_MARKS = frozenset("、")  # the enumeration comma between the names of a list: 李晶、刘红、张琳
 _ZH_AND = frozenset("和跟与")  # between two names of a list: 杨强和王金凤
 
 _DEVA_WORD = re.compile(r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*")  # "डी’कोस्टा" is one word
@@ -524,8 +525,14 @@ def _han(text: str) -> Iterator[Match]:
     lex = lexicon()
     given = lex.han_given
     compound = _compound_surnames(lex)
+    listed_to = -1  # where the last name found ended: a run after it and an enumeration comma is the next name
     for run in _HAN.finditer(text):
         s0, chunk = run.start(), run.group()
+        if (s0 >= 1 and text[s0 - 1] in _ZH_LIST_MARKS and listed_to == s0 - 1 and 2 <= len(chunk) <= 3
+                and chunk[0] in _ZH_SURNAMES and not any(c in _ZH_STOP for c in chunk)):
+            yield Match("person_name", s0, s0 + len(chunk), 0.7, "name_lexicon", chunk)  # 李晶、刘红、张琳
+            listed_to = s0 + len(chunk)
+            continue
         k = last_end = 0
         while k < len(chunk):
             sur = 2 if chunk[k : k + 2] in compound else (1 if chunk[k] in _ZH_SURNAMES else 0)
@@ -548,6 +555,7 @@ def _han(text: str) -> Iterator[Match]:
                 yield Match("person_name", s0 + fa, s0 + fb, 0.7, "name_lexicon", chunk[fa:fb])
             yield Match("person_name", s0 + a, s0 + b, 0.75, "name_lexicon", chunk[a:b])
             last_end = k = b
+            listed_to = s0 + b
 
 
 def _coordinated(chunk: str, a: int, compound: frozenset[str]) -> tuple[int, int] | None:
@@ -598,6 +606,9 @@ def _han_span(lead: str, chunk: str, k: int, sur: int, given: dict[str, int]) ->
                     return k, g + glen
     if _ZH_VERBS.search(before) and not any(chunk.startswith(w, k) for w in _ZH_WORDS):
         for glen in (2, 1):  # 交给了贺婉清, 你和张伟联系一下
+            two = _ZH_NAME_END.match(chunk, g + 1)
+            if glen == 2 and two is not None and len(two.group()) > 1:
+                continue  # a two-character end right after one given character: 替韩梅下的 is 韩梅 + 下的
             part = chunk[g : g + glen]
             if len(part) == glen and not any(c in _ZH_STOP for c in part) and (
                 g + glen == len(chunk) or _ZH_NAME_END.match(chunk, g + glen)
