@@ -15,7 +15,8 @@
 - a double-barrelled surname is one name ("Ashworth-Blake"), not a name and another one;
 - in English a capitalised name word right after an article or possessive names a thing ("the Carmen dress");
 - Chinese: a relative (妈妈), 替 or 联系过 before a full name; the names of a list after its label (出席人员：), joined
-  by the enumeration comma 、.
+  by the enumeration comma 、;
+- a senior one hands a call to ("my senior X", "अपने सीनियर X"), and "transferring you to X", name X.
 
 Failures name spans, never values."""
 
@@ -119,3 +120,19 @@ def test_the_names_of_a_chinese_list_after_its_label_are_all_found() -> None:
 
 def test_an_enumeration_of_ordinary_words_is_no_list_of_names() -> None:
     assert _names("zh-CN", "我买了苹果、香蕉、葡萄。") == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "name"),
+    [
+        ("en-IN", "i am connecting you to my senior dhruvika she will help", "dhruvika"),
+        ("en-US", "I'm transferring you to Marisol now.", "Marisol"),
+        ("hi-IN", "मैं आपको अपने सीनियर हर्षवर्धन से जोड़ रहा हूँ।", "हर्षवर्धन"),
+    ],
+)
+def test_a_senior_one_hands_a_call_to_is_named(locale: str, text: str, name: str) -> None:
+    assert _span(text, name) in _names(locale, text)
+
+
+def test_a_senior_of_no_name_is_no_name() -> None:
+    assert _names("en-IN", "please let me talk to my senior manager about the refund") == []
