@@ -136,3 +136,8 @@ def test_a_senior_one_hands_a_call_to_is_named(locale: str, text: str, name: str
 
 def test_a_senior_of_no_name_is_no_name() -> None:
     assert _names("en-IN", "please let me talk to my senior manager about the refund") == []
+
+
+def test_a_signature_whose_surname_is_a_street_word_is_a_name() -> None:
+    text = "The parcel is still missing.\nKind regards,\nOwen Lane"
+    assert _names("en-GB", text) == [_span(text, "Owen Lane")]

@@ -43,7 +43,10 @@ def _street_after(text: str, end: int, words: frozenset[str], names: frozenset[s
 
 
 def _street_last(text: str, m: Match, words: frozenset[str], lower: bool) -> bool:
-    """The name's own last word is a street word: "Jefferson Street", "Gandhi Nagar"."""
+    """The name's own last word is a street word: "Jefferson Street", "Gandhi Nagar"; not on a signature's line,
+    which holds only the writer's name ("Best,\nAmy Hill")."""
+    if m.recognizer == "name_signoff":
+        return False
     head, _, last = text[m.start : m.end].rpartition(" ")
     key = last.lower()
     return bool(head) and key in words and (last[0].isupper() if not lower else _plain_street(key))
