@@ -16,7 +16,8 @@
 - in English a capitalised name word right after an article or possessive names a thing ("the Carmen dress");
 - Chinese: a relative (妈妈), 替 or 联系过 before a full name; the names of a list after its label (出席人员：), joined
   by the enumeration comma 、;
-- a senior one hands a call to ("my senior X", "अपने सीनियर X"), and "transferring you to X", name X.
+- a senior one hands a call to ("my senior X", "अपने सीनियर X"), and "transferring you to X", name X;
+- an English cue word that is a frequent word of the pack's language is that word there (German "im").
 
 Failures name spans, never values."""
 
@@ -141,3 +142,10 @@ def test_a_senior_of_no_name_is_no_name() -> None:
 def test_a_signature_whose_surname_is_a_street_word_is_a_name() -> None:
     text = "The parcel is still missing.\nKind regards,\nOwen Lane"
     assert _names("en-GB", text) == [_span(text, "Owen Lane")]
+
+
+def test_an_english_cue_word_that_is_a_frequent_word_of_the_pack_language_is_that_word() -> None:
+    # German "im" (in the) is no ASR "I'm": the noun after it is no name
+    assert _names("de-DE", "Ich habe im Kundenkonto nachgesehen.") == []
+    text = "im Moment spricht Frau Wendler mit dem Techniker."
+    assert _names("de-DE", text) == [_span(text, "Wendler")]

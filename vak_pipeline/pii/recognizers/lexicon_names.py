@@ -383,6 +383,10 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         caps = [False] * len(toks)
         starts = [k for k in maybe if keys[k] not in _NON_NAME]
 
+    # an English cue word that is a frequent word of the pack's own language is that word there: German "im"
+    # is no ASR "I'm" ("im Kundenkonto nachgesehen")
+    own_words = frequent_words(pack, english=False)
+
     def gap(a: int, b: int) -> str:  # a line break ends a name and its cue ("Keer\nMobile: ..." is no brand)
         between = text[toks[a][1] : toks[b][0]]
         return "\n" if "\n" in between else between.strip()
@@ -393,7 +397,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         p1 = words[i - 1]
         if gap(i - 1, i) in _LABEL_MARKS and p1 not in _NAME_WORDS:  # "aapka naam? charulata iyer"
             return False
-        if p1.rstrip(".") in _TITLES or p1 in _CUE_PREV:
+        if (p1.rstrip(".") in _TITLES or p1 in _CUE_PREV) and p1 not in own_words:
             return True
         return i >= 2 and f"{words[i - 2]} {p1}" in _CUE_PREV2 or strong_before(i)  # a strong cue is a cue too
 
@@ -413,7 +417,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         p1 = words[i - 1].rstrip(".")
         if gap(i - 1, i) in _LABEL_MARKS:
             return p1 in _NAME_WORDS
-        return (p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
+        return (p1 in _STRONG_PREV and p1 not in own_words or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
                 or (i >= 3 and f"{words[i - 3]} {words[i - 2]} {p1}" in _STRONG_PREV2)  # "transfer me to"
                 or related(i))
 
