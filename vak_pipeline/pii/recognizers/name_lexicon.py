@@ -1,10 +1,10 @@
 """First and last names by country, from the `names-dataset` package, derived once into a compact table.
 
 Why a derived table: names-dataset ships ~1.7 M names for 100+ countries as two pickles that take
-~13 s and ~1.9 GB of memory to load. The recognizers need a few thousand top-ranked names for six
-countries, so the first process that needs them derives that table in a *child* process (the parent
-never holds the big pickles); the parent writes it atomically to the user cache ($VAK_CACHE or
-~/.cache/vak_pipeline, never the repository), and every later load reads ~1 MB of JSON.
+~13 s and ~1.9 GB of memory to load. The recognizers need a few thousand top-ranked names for the
+built-in packs' countries (COUNTRIES), so the first process that needs them derives that table in a
+*child* process (the parent never holds the big pickles); the parent writes it atomically to the user
+cache ($VAK_CACHE or ~/.cache/vak_pipeline, never the repository), and every later load reads ~1 MB of JSON.
 
 Which names are also ordinary words ("will", "may", "grace", "bill", "mark", "rose", "hope") is
 decided from two well-kept word lists at derivation time: a token is *common* when Webster's 2nd
