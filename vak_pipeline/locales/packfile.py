@@ -90,7 +90,7 @@ NAME_ROLES = (
     "titles", "before", "strong_before", "after", "strong_after", "name_words", "stop", "common_words",
     "fillers", "not_before", "ambiguous", "particles", "surnames", "prefixes", "persona_before", "persona_after",
     "spelling", "verbs_before", "name_end", "place_before", "relations", "organisation", "introduces",
-    "closings", "joins", "calendar",
+    "closings", "joins", "calendar", "determiners",
 )
 
 
@@ -135,6 +135,11 @@ class PackRules:
     # name_context of a pack without shared_cues: its words that end a name and its particles (van, de)
     name_stop: frozenset[str] = frozenset()
     name_particles: frozenset[str] = frozenset()
+    # ... its titles skipped between a cue and the name ("Herr Dr. Krebs"), its closings before a signature
+    # line ("Mit freundlichen Grüßen"), and its street words (a name beside one is a street: "rue Victor Hugo")
+    name_titles: frozenset[str] = frozenset()
+    name_closings: tuple[str, ...] = ()
+    street_words: frozenset[str] = frozenset()
 
 
 @functools.cache
@@ -491,5 +496,10 @@ def load_pack_file(path: Path, source: str) -> tuple[dict[str, Any], PackRules]:
         shared_intros=() if own else intros,
         name_stop=frozenset(w.lower() for c in context.values() for w in c.get("stop", [])) if own else frozenset(),
         name_particles=frozenset(w for c in context.values() for w in c.get("particles", [])) if own else frozenset(),
+        name_titles=frozenset(w.lower() for c in context.values() for w in c.get("titles", [])) if own else frozenset(),
+        name_closings=tuple(w for c in context.values() for w in c.get("closings", [])) if own else (),
+        street_words=frozenset(w.lower().rstrip(".") for w in (doc.get("address") or {}).get("street_words", []))
+        if own
+        else frozenset(),
     )
     return doc, rules

@@ -39,6 +39,9 @@ ENGLISH_NAME_ZIPF = 3.5  # a top name in the English word list below this is a n
 _DIGITS = re.compile(r"(?<!\d)\d{9,}(?!\d)")  # 9+ digits in a row: a phone or account number, whatever type
 DIGITS_TYPE = "unsure_number"
 LATIN_COUNTRIES = frozenset({"US", "GB", "IN"})
+# the lexicon countries whose lists an identifier's name words come from (the lexicon also holds the European
+# packs' countries, for their prose: there "kurz", "klein" are names; in an identifier they are words)
+IDENTIFIER_COUNTRIES = frozenset({"US", "GB", "IN", "CN", "TW", "HK"})
 
 
 class _Vocabulary:
@@ -64,7 +67,8 @@ class _Vocabulary:
         lex = self.lex
         if t not in lex.first and t not in lex.last:
             return False
-        first, last = lex.first.get(t) or {}, lex.last.get(t) or {}
+        first = {c: r for c, r in (lex.first.get(t) or {}).items() if c in IDENTIFIER_COUNTRIES}
+        last = {c: r for c, r in (lex.last.get(t) or {}).items() if c in IDENTIFIER_COUNTRIES}
         latin = [r for c, r in (*first.items(), *last.items()) if c in LATIN_COUNTRIES]
         if len(t) >= 3 and t in lex.english and t not in lex.common and t not in self.non_name and latin \
                 and min(latin) <= TOP_RANK and wordfreq.zipf_frequency(t, "en") < ENGLISH_NAME_ZIPF:

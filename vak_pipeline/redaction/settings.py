@@ -17,8 +17,9 @@ STAGE_VERSION = "4"
 # 2: personal references, identifier digits, accents, rare names; 3: blind-set name shapes; 4: form labels,
 # relations, brands, initials (issue 27); 5: sign-offs, names said then spelled apart, a line break ends a name,
 # Devanagari form labels and "के नाम", three-word hand-off cues, names joined by and/和, places and months
-# before a weak cue (issue 27)
-RECOGNIZERS_VERSION = "5"
+# before a weak cue (issue 27); 6: the European packs' name lists, cues (colleagues, relatives, account
+# holders, titles, lower-case ASR), closings, a name beside a street word is the street (issue 27)
+RECOGNIZERS_VERSION = "6"
 
 
 class RedactionSettings(BaseModel):

@@ -20,8 +20,16 @@ from .email import find_emails, find_upi
 from .engine import Recognizer, check_pack, scan
 from .iban import find_ibans
 from .lexicon_names import find_lexicon_names
+from .name_places import drop_street_names
 from .name_shapes import find_initial_names, find_spelled_names
-from .names import find_cued_names, find_given_names, find_ner_names, is_persona, persona_names
+from .names import (
+    find_cued_names,
+    find_given_names,
+    find_ner_names,
+    hyphen_joined,
+    is_persona,
+    persona_names,
+)
 from .national_ids import CN_RESIDENT_ID, IN_AADHAAR, IN_PAN, UK_NHS, UK_NINO, US_SSN
 from .network import find_ips
 from .phone import find_phones
@@ -44,9 +52,9 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
     Recognizer("payment_card", PAYMENT_CARD, "CARD", min_run=13),
     Recognizer("iban", lambda t, p, w: find_ibans(t), "IBAN", needs_digit=True, needs_capital=True),
     Recognizer("ip_address", lambda t, p, w: find_ips(t), "IP", needs_digit=True, any_of=(".", ":")),
-    Recognizer("person_name", lambda t, p, w: (*find_cued_names(t, w), *find_lexicon_names(t, p, w),
-                                               *find_spelled_names(t, p), *find_initial_names(t, p),
-                                               *find_signoff_names(t, p)),
+    Recognizer("person_name", lambda t, p, w: drop_street_names(hyphen_joined((
+        *find_cued_names(t, w), *find_lexicon_names(t, p, w), *find_spelled_names(t, p), *find_initial_names(t, p),
+        *find_signoff_names(t, p)), t), t, p),
                "PERSON", digit_view=False),
     Recognizer("address", lambda t, p, w: find_addresses(t, w, has_number=True), "ADDRESS", needs_digit=True,
                spelt=_ZH_NUMERAL),

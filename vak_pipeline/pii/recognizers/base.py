@@ -112,6 +112,12 @@ def take_name(text: str, pos: int, token_re: re.Pattern[str], stop: frozenset[st
         tok = m.group(1)
         if start is not None and tok in particles:  # "Sanne de Vries", "Ludwig van Beethoven"
             nxt = token_re.match(text, m.end())
+            if nxt and nxt.group(1).lower() in particles and nxt.group(1)[0].isupper():  # "Robert de La Fontaine"
+                nxt = token_re.match(text, nxt.end())
+                if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in stop:
+                    end, pos, n = nxt.end(1), nxt.end(), n + 1  # (the capitalised particle is the surname's)
+                    continue
+                break
             if nxt and nxt.group(1)[0].isupper() and nxt.group(1).lower() not in stop:
                 pos = m.end()
                 continue

@@ -80,6 +80,7 @@ _QUICK_PHRASES_RE = re.compile(
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
 _NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
+_DETERMINERS = frozenset(_context("determiners"))  # "the Reuben", "my Dell laptop": a thing, not a person
 _PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalised name word alone is a place
 # the gates of a name field's label and of a relation: a name word before its mark, a determiner before a relation
 # (only searched for: is one there)
@@ -112,6 +113,7 @@ _ZH_WORDS = tuple(w for w in _context("common_words", "han") if len(w) > 1)
 _ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
+_ZH_LIST_MARKS = frozenset("、")  # the enumeration comma between the names of a list: 李晶、刘红、张琳
 _ZH_AND = frozenset("和跟与")  # between two names of a list: 杨强和王金凤
 
 _DEVA_WORD = re.compile(r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*")  # "डी’कोस्टा" is one word
@@ -143,6 +145,24 @@ def _local_common(pack: LocalePack) -> frozenset[str]:
     return frozenset(w for lang in langs for w in wordfreq.top_n_list(lang, 20000) if w.isalpha())
 
 
+FREQUENT_TOP = 500  # the most frequent words of a pack's languages are never a name in lower case ("le", "ist")
+_FREQUENT: dict[tuple[str, bool], frozenset[str]] = {}
+
+
+def frequent_words(pack: LocalePack, english: bool = True) -> frozenset[str]:
+    """The FREQUENT_TOP most frequent words (wordfreq) of each of the pack's `lid.languages` (English among them
+    only with `english`); once per pack."""
+    got = _FREQUENT.get((pack.id, english))
+    if got is None:
+        import wordfreq
+
+        langs = [x for x in pack.lid_languages if english or x != "en"]
+        got = _FREQUENT[(pack.id, english)] = frozenset(
+            w for lang in langs for w in wordfreq.top_n_list(lang, FREQUENT_TOP)
+        )
+    return got
+
+
 def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
     """(every name word, plain name words, last names, first names, English words, the words that are
     English or never a name but no name word) of a pack;
@@ -152,7 +172,9 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         lex = lexicon()
         primary, secondary = pack.name_countries if pack.name_countries[0] else DEFAULT_COUNTRIES
         first, last = lex.tokens(primary, secondary, PRIMARY_RANK, SECONDARY_RANK)
-        names = frozenset(t for t in first | last if len(t) > 1)
+        # (a listed name that is one of the most frequent words of the pack's own language is that word there:
+        # "le", "del", "con" are names somewhere, never in French or Spanish text)
+        names = frozenset(t for t in first | last if len(t) > 1) - frequent_words(pack, english=False)
         local = _local_common(pack)
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
         english = (lex.english - names) | local
@@ -164,6 +186,11 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
 def pack_names(pack: LocalePack) -> frozenset[str]:
     """Every first and last name word (lower case) of the pack's name lists (`name_countries`)."""
     return _pack_sets(pack)[0]
+
+
+def given_names(pack: LocalePack) -> frozenset[str]:
+    """Listed first names (lower case) of the pack."""
+    return _pack_sets(pack)[3]
 
 
 def surnames(pack: LocalePack) -> frozenset[str]:
@@ -356,6 +383,10 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         caps = [False] * len(toks)
         starts = [k for k in maybe if keys[k] not in _NON_NAME]
 
+    # an English cue word that is a frequent word of the pack's own language is that word there: German "im"
+    # is no ASR "I'm" ("im Kundenkonto nachgesehen")
+    own_words = frequent_words(pack, english=False)
+
     def gap(a: int, b: int) -> str:  # a line break ends a name and its cue ("Keer\nMobile: ..." is no brand)
         between = text[toks[a][1] : toks[b][0]]
         return "\n" if "\n" in between else between.strip()
@@ -366,7 +397,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         p1 = words[i - 1]
         if gap(i - 1, i) in _LABEL_MARKS and p1 not in _NAME_WORDS:  # "aapka naam? charulata iyer"
             return False
-        if p1.rstrip(".") in _TITLES or p1 in _CUE_PREV:
+        if (p1.rstrip(".") in _TITLES or p1 in _CUE_PREV) and p1 not in own_words:
             return True
         return i >= 2 and f"{words[i - 2]} {p1}" in _CUE_PREV2 or strong_before(i)  # a strong cue is a cue too
 
@@ -386,7 +417,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         p1 = words[i - 1].rstrip(".")
         if gap(i - 1, i) in _LABEL_MARKS:
             return p1 in _NAME_WORDS
-        return (p1 in _STRONG_PREV or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
+        return (p1 in _STRONG_PREV and p1 not in own_words or (i >= 2 and f"{words[i - 2]} {p1}" in _STRONG_PREV2)
                 or (i >= 3 and f"{words[i - 3]} {words[i - 2]} {p1}" in _STRONG_PREV2)  # "transfer me to"
                 or related(i))
 
@@ -459,6 +490,8 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         # (the cue, the costliest test, is looked at last and only where the answer depends on it)
         if not prev_ok or brand(j) or (j == i and i in labelled and not plain[0]):  # "Signed: Branch Manager"
             ok = False
+        elif cased and caps[i] and not titled and i >= 1 and words[i - 1] in _DETERMINERS and gap(i - 1, i) == "":
+            ok = False  # "the Caesar salad", "a Lincoln Navigator": a capitalised name word after "the" is a thing
         elif j > i:
             n_plain = sum(plain)
             if n_plain >= 2 or all_caps or titled:
@@ -496,8 +529,14 @@ def _han(text: str) -> Iterator[Match]:
     lex = lexicon()
     given = lex.han_given
     compound = _compound_surnames(lex)
+    listed_to = -1  # where the last name found ended: a run after it and an enumeration comma is the next name
     for run in _HAN.finditer(text):
         s0, chunk = run.start(), run.group()
+        if (s0 >= 1 and text[s0 - 1] in _ZH_LIST_MARKS and listed_to == s0 - 1 and 2 <= len(chunk) <= 3
+                and chunk[0] in _ZH_SURNAMES and not any(c in _ZH_STOP for c in chunk)):
+            yield Match("person_name", s0, s0 + len(chunk), 0.7, "name_lexicon", chunk)  # 李晶、刘红、张琳
+            listed_to = s0 + len(chunk)
+            continue
         k = last_end = 0
         while k < len(chunk):
             sur = 2 if chunk[k : k + 2] in compound else (1 if chunk[k] in _ZH_SURNAMES else 0)
@@ -520,6 +559,7 @@ def _han(text: str) -> Iterator[Match]:
                 yield Match("person_name", s0 + fa, s0 + fb, 0.7, "name_lexicon", chunk[fa:fb])
             yield Match("person_name", s0 + a, s0 + b, 0.75, "name_lexicon", chunk[a:b])
             last_end = k = b
+            listed_to = s0 + b
 
 
 def _coordinated(chunk: str, a: int, compound: frozenset[str]) -> tuple[int, int] | None:
@@ -570,6 +610,9 @@ def _han_span(lead: str, chunk: str, k: int, sur: int, given: dict[str, int]) ->
                     return k, g + glen
     if _ZH_VERBS.search(before) and not any(chunk.startswith(w, k) for w in _ZH_WORDS):
         for glen in (2, 1):  # 交给了贺婉清, 你和张伟联系一下
+            two = _ZH_NAME_END.match(chunk, g + 1)
+            if glen == 2 and two is not None and len(two.group()) > 1:
+                continue  # a two-character end right after one given character: 替韩梅下的 is 韩梅 + 下的
             part = chunk[g : g + glen]
             if len(part) == glen and not any(c in _ZH_STOP for c in part) and (
                 g + glen == len(chunk) or _ZH_NAME_END.match(chunk, g + glen)

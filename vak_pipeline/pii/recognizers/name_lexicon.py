@@ -1,10 +1,10 @@
 """First and last names by country, from the `names-dataset` package, derived once into a compact table.
 
 Why a derived table: names-dataset ships ~1.7 M names for 100+ countries as two pickles that take
-~13 s and ~1.9 GB of memory to load. The recognizers need a few thousand top-ranked names for six
-countries, so the first process that needs them derives that table in a *child* process (the parent
-never holds the big pickles); the parent writes it atomically to the user cache ($VAK_CACHE or
-~/.cache/vak_pipeline, never the repository), and every later load reads ~1 MB of JSON.
+~13 s and ~1.9 GB of memory to load. The recognizers need a few thousand top-ranked names for the
+built-in packs' countries (COUNTRIES), so the first process that needs them derives that table in a
+*child* process (the parent never holds the big pickles); the parent writes it atomically to the user
+cache ($VAK_CACHE or ~/.cache/vak_pipeline, never the repository), and every later load reads ~1 MB of JSON.
 
 Which names are also ordinary words ("will", "may", "grace", "bill", "mark", "rose", "hope") is
 decided from two well-kept word lists at derivation time: a token is *common* when Webster's 2nd
@@ -39,7 +39,8 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-COUNTRIES = ("IN", "CN", "TW", "HK", "US", "GB")
+# the countries of the built-in packs' `name_countries` (en, hi, zh, and the European packs: de, fr, es, nl, sv)
+COUNTRIES = ("IN", "CN", "TW", "HK", "US", "GB", "DE", "AT", "FR", "BE", "ES", "NL", "SE")
 MAX_RANK = 6000  # names ranked below this in every listed country are not kept
 COMMON_ZIPF = 4.3  # a lower-case dictionary word at least this frequent is "common" (needs context)
 NAME_FIRST_RANK, NAME_FIRST_ZIPF = 150, 5.0  # ... unless a top US/UK given name less frequent than this
@@ -64,9 +65,13 @@ IDENT_WORD_ZIPF = 3.0  # a frequent word of those languages, unless a top name w
 IDENT_HOME_RANKS = ((5.0, 300), (4.0, 500), (0.0, 1000))  # the more frequent the word, the higher it must rank
 IDENT_WEAK_ZIPF, IDENT_WEAK_RANK = 2.0, 1000  # an English word that is no country's top-1000 name (`cust`, `csv`)
 IDENT_FUNCTION_WORDS = 100  # the most frequent English words (`to`, `in`, `new`, `will`) are never names
-TABLE_VERSION = 5
+TABLE_VERSION = 6
 
 _LATIN = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")
+# the country table's Latin names may carry diacritics ("Müller", "José", "Lefèvre"): the European packs' names
+_LATIN_EXT = re.compile(
+    r"^[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f][A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f'\-]*$"
+)
 _HAN = re.compile(r"^[\u4e00-\u9fff]{2,3}$")
 _DEVA = re.compile(r"^[\u0900-\u097F]+$")
 
@@ -128,7 +133,7 @@ def derive() -> dict:
             ranks = {c: r for c, r in (info.get("rank") or {}).items() if c in COUNTRIES and r and r <= MAX_RANK}
             if not ranks:
                 continue
-            if _LATIN.match(name):
+            if _LATIN_EXT.match(name):
                 key = name.lower()
                 slot = out[kind].setdefault(key, {})
                 for c, r in ranks.items():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ...locales.packfile import IntroRule
 from ...locales.registry import BUILTIN_PACKS
@@ -120,6 +120,20 @@ def _gated(words: frozenset[str]) -> tuple[int, ...]:
 
 def _take_name(text: str, pos: int, capitalised: bool) -> tuple[int, int] | None:
     return take_name(text, pos, _TOKEN_RE, STOP, capitalised=capitalised, max_words=3)
+
+
+_HYPHEN_PART = re.compile(r"-([A-Z\u00c0-\u00d6\u00d8-\u00de][^\W\d_]+)")
+
+
+def hyphen_joined(matches: Iterable[Match], text: str) -> Iterator[Match]:
+    """A name that ends where a hyphen and a capitalised word follow goes on over them ("Barker" of
+    "Barker-Jones", "Dubois" of "Dubois-Roy"): a double-barrelled surname is one name, not a name and a word."""
+    for m in matches:
+        e = m.end
+        if m.type == "person_name":
+            while (h := _HYPHEN_PART.match(text, e)) is not None:
+                e = h.end()
+        yield m if e == m.end else Match(m.type, m.start, e, m.score, m.recognizer, name_norm(text[m.start : e]))
 
 
 def name_norm(s: str) -> str:

@@ -15,7 +15,7 @@ from ...locales.base import LocalePack
 from ...locales.packfile import IntroRule, PackRules
 from ...locales.registry import BUILTIN_PACKS
 from .base import Match, business_context, digits_of, has_cue, take_name
-from .lexicon_names import pack_names
+from .lexicon_names import frequent_words, given_names, name_like, pack_names
 from .phone import find_cued_digit_runs
 
 _TOK = re.compile(r"\s*([^\W\d_][\w'\-]*)", re.UNICODE)
@@ -140,43 +140,116 @@ def _name_before(
     return (start, end) if start is not None and end is not None else None
 
 
-def _name_match(text: str, span: tuple[int, int] | None, rule: IntroRule, pack: LocalePack) -> Match | None:
+def _name_match(
+    text: str, span: tuple[int, int] | None, rule: IntroRule, pack: LocalePack, lower: bool = False
+) -> Match | None:
     if span is None:
         return None
     s, e = span
     words = text[s:e].lower().split()
-    if rule.full_name and len(words) < 2:  # one word: only a listed name ("ich bin Kunde" is not one)
-        if words[0] not in pack_names(pack):
-            return None
+    # one word: only a listed first name ("ich bin Kunde" is not one: Kunde is a surname, and a noun), and never
+    # in lower case, where a listed name is often a word too ("c'est clair")
+    if rule.full_name and len(words) < 2 and (lower or words[0] not in given_names(pack)):
+        return None
+    if not _plausible(words, pack):
+        return None
     return Match("person_name", s, e, 0.85, "name_cue", " ".join(words))
+
+
+_GAP = re.compile(r"[\s,:]*")  # between a cue and its name: "Ansprechpartner: ...", "Mi mujer, Aránzazu"
+_TITLE_TOK = re.compile(r"([^\W\d_][\w\-]*)\.?[\s,]*")
+
+
+def _skip_titles(text: str, pos: int, titles: frozenset[str]) -> int:
+    """`pos` past the punctuation after a cue and any academic titles ("Herr Dr. Krebs", "Sra. Dra. Gil")."""
+    pos = _GAP.match(text, pos).end()
+    while titles and (m := _TITLE_TOK.match(text, pos)) is not None and m.group(1).lower() in titles:
+        pos = m.end()
+    return pos
+
+
+def _plausible(words: list[str], pack: LocalePack) -> bool:
+    """A cued span is a name only if one of its words may be one: "läuft auf Rechnung", "C'est Free Mobile"
+    hold only ordinary words of the pack's languages."""
+    return any(name_like(pack, w) for w in words if w not in _PARTICLES)
+
+
+def _lower_name_after(
+    text: str, pos: int, stop: frozenset[str], particles: frozenset[str], pack: LocalePack
+) -> tuple[int, int] | None:
+    """In lower-case (ASR) text capitals say nothing: up to three words that may be names (a listed name word,
+    or a word no frequent-word list knows) and are no frequent word of the pack's languages, one of them listed
+    ("soy baldomero baeza le llamo" -> "baldomero baeza")."""
+    start = end = None
+    n = listed = 0
+    common = frequent_words(pack)
+    names = pack_names(pack)
+    while n < 3:
+        m = _TOK.match(text, pos)
+        if not m:
+            break
+        tok = m.group(1)
+        if start is not None and tok in particles:
+            nxt = _TOK.match(text, m.end())
+            if nxt and _lower_name_word(nxt.group(1), stop, common, pack):
+                pos = m.end()
+                continue
+            break
+        if not _lower_name_word(tok, stop, common, pack):
+            break
+        listed += tok in names
+        start = m.start(1) if start is None else start
+        end, pos, n = m.end(1), m.end(), n + 1
+    return (start, end) if start is not None and end is not None and listed else None
+
+
+def _lower_name_word(tok: str, stop: frozenset[str], common: frozenset[str], pack: LocalePack) -> bool:
+    return (
+        len(tok) > 1
+        and tok not in stop
+        and tok not in common
+        and ("'" not in tok or tok in pack_names(pack))
+        and name_like(pack, tok)
+    )
 
 
 def find_pack_names(text: str, pack: LocalePack) -> Iterator[Match]:
     """Names after the pack's name cues ("mijn naam is", "ich heiße", "me llamo": one to four capitalised
-    words), and around its self-introductions (`name_intros`: "ich bin ...", "... am Apparat")."""
+    words, past a title: "Herr Dr. Krebs"), and around its self-introductions (`name_intros`: "ich bin ...",
+    "... am Apparat"). In lower-case text (ASR) the same cues take the words that may be names instead."""
     rules: PackRules = pack.rules
     if rules.name_cues is None and not rules.intros:
         return
     stop = _NAME_STOP | rules.name_stop if rules.name_stop - _NAME_STOP else _NAME_STOP
     particles = _PARTICLES | rules.name_particles if rules.name_particles - _PARTICLES else _PARTICLES
+    lower = text.islower()
+
+    def after(pos: int, capitalised: bool = True) -> tuple[int, int] | None:
+        pos = _skip_titles(text, pos, rules.name_titles)
+        if lower:
+            return _lower_name_after(text, pos, stop, particles, pack)
+        return _name_after(text, pos, stop, particles, capitalised)
+
     if rules.name_cues is not None:
         for cue in rules.name_cues.finditer(text):
-            span = _name_after(text, cue.end(), stop, particles)
+            span = after(cue.end())
             if span is not None:
                 s, e = span
-                yield Match("person_name", s, e, 0.85, "name_cue", " ".join(text[s:e].lower().split()))
+                words = text[s:e].lower().split()
+                if _plausible(words, pack):
+                    yield Match("person_name", s, e, 0.85, "name_cue", " ".join(words))
     for rule in rules.intros:
         if rule.before_re is not None:
             for cue in rule.before_re.finditer(text):
-                span = _name_after(text, cue.end(), stop, particles, rule.capitalised)
+                span = after(cue.end(), rule.capitalised)
                 if span is not None and (rule.after_re is None or rule.after_re.match(text, span[1])):
-                    found = _name_match(text, span, rule, pack)
+                    found = _name_match(text, span, rule, pack, lower)
                     if found is not None:
                         yield found
         elif rule.after_find is not None:
             for cue in rule.after_find.finditer(text):
                 span = _name_before(text, cue.start(), stop, particles, rule.capitalised)
-                found = _name_match(text, span, rule, pack)
+                found = _name_match(text, span, rule, pack, lower)
                 if found is not None:
                     yield found
 

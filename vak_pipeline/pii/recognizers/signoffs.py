@@ -4,6 +4,7 @@ that way; the name has no cue word of its own. The closings are data: `name_cont
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -13,12 +14,20 @@ from .lexicon_names import name_like
 from .names import STOP, context_words, name_norm
 
 _CLOSINGS = context_words("closings") + context_words("closings", "deva") + context_words("closings", "han")
-_CLOSING_ALT = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(_CLOSINGS, key=len, reverse=True))
-# the closing alone on its line (a mark after it), then the name's line, then a line break or the end
-_SIGNOFF = re.compile(
-    rf"(?:^|\n)[ \t]*(?:{_CLOSING_ALT or '(?!)'})[ \t]*[,.!！，。]?[ \t]*\n[ \t]*([^\n]+?)[ \t]*(?=\n\s*\n|\s*$)",
-    re.IGNORECASE,
-)
+
+
+@functools.lru_cache(maxsize=64)
+def _signoff_re(own: tuple[str, ...]) -> re.Pattern[str]:
+    """The closing alone on its line (a mark after it), then the name's line, then a line break or the end; the
+    closings of the packs with shared_cues and `own`, a pack file's (`Mit freundlichen Grüßen`, `Un saludo`)."""
+    closings = sorted(set(_CLOSINGS) | set(own), key=len, reverse=True)
+    alt = "|".join(r"\s+".join(map(re.escape, w.split())) for w in closings)
+    return re.compile(
+        rf"(?:^|\n)[ \t]*(?:{alt or '(?!)'})[ \t]*[,.!！，。]?[ \t]*\n[ \t]*([^\n]+?)[ \t]*(?=\n\s*\n|\s*$)",
+        re.IGNORECASE,
+    )
+
+
 _LATIN_WORD = re.compile(
     r"[A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u024f][a-z\u00df-\u00f6\u00f8-\u024f]+"
     r"(?:[-'][A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]+)?"
@@ -62,6 +71,7 @@ def find_signoff_names(text: str, pack: LocalePack) -> Iterator[Match]:
     """The name on the line after a closing, where that line holds nothing else (see the module docstring)."""
     if "\n" not in text:
         return
-    for m in _SIGNOFF.finditer(text):
+    own = pack.rules.name_closings if pack.rules is not None else ()
+    for m in _signoff_re(own).finditer(text):
         if _signature(m.group(1), pack):
             yield Match("person_name", m.start(1), m.end(1), 0.8, "name_signoff", name_norm(m.group(1)))
