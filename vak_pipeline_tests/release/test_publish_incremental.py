@@ -317,3 +317,44 @@ def test_line_facts_are_parsed_once_and_again_only_when_their_version_changes(tm
     lines = DataLayout.at(root).manifest.read_bytes().splitlines()
     assert len(lines) == 6 and {r.strip() for r in parsed["facts"]} == set(lines)
     assert {r.strip() for r in parsed["summaries"]} == set(lines)
+
+
+@pytest.mark.timeout(300)
+def test_the_exports_of_one_publish_cut_the_manifest_once(tmp_path, monkeypatch):
+    """The shard cut (lines, splits, files named) is shared: the first export of a publish makes it, the other
+    four read it back, and a publish of the same data makes none."""
+    cuts: list[int] = []
+    cut = incremental._cut_manifest
+    monkeypatch.setattr(incremental, "_cut_manifest", lambda *a: (cuts.append(1), cut(*a))[1])
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    assert len(cuts) == 1
+    _upload(root, "delivery-2", 4)
+    _publish(root)
+    assert len(cuts) == 2
+    _publish(root)
+    assert len(cuts) == 2
+
+
+@pytest.mark.timeout(300)
+def test_a_kept_shard_cut_is_not_reused_when_a_split_changes_and_the_manifest_does_not(tmp_path):
+    """splits.json edited by hand (one record moved to another split): the manifest's bytes are the same, yet the
+    kept cut is not used, the record's shard is built again and the record is exported under its new split."""
+    import json
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    layout = DataLayout.at(root)
+    export_moshi_lora(layout)  # the released data root's own cut, kept
+    splits = json.loads(layout.splits.read_text("utf-8"))
+    rid = "delivery-1-c001"  # a call: moshi_lora exports its audio under <split>/
+    before = splits["assignment"][rid]
+    after = next(s for s in ("train", "validation", "test") if s != before)
+    splits["assignment"][rid] = after
+    layout.splits.write_text(json.dumps(splits, indent=2), "utf-8")
+    export_moshi_lora(layout)
+    assert incremental.last_builds["moshi_lora"] == {"shards": 1, "built": 1}
+    exported = root / "exports" / "moshi_lora"
+    assert (exported / after / f"{rid}.wav").is_file() and not (exported / before / f"{rid}.wav").exists()
