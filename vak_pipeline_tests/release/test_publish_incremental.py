@@ -358,3 +358,25 @@ def test_a_kept_shard_cut_is_not_reused_when_a_split_changes_and_the_manifest_do
     assert incremental.last_builds["moshi_lora"] == {"shards": 1, "built": 1}
     exported = root / "exports" / "moshi_lora"
     assert (exported / after / f"{rid}.wav").is_file() and not (exported / before / f"{rid}.wav").exists()
+
+
+@pytest.mark.timeout(300)
+def test_the_funnels_kept_tallies_follow_an_edited_stage_output_line(tmp_path):
+    """Each upload's redacted records are tallied from tallies kept by their lines' bytes: a line edited in place
+    (a call's duration, a call made a chat) is tallied again, and the funnel is the one counted with no store."""
+    from vak_pipeline.report.funnel import build_funnel, upload_funnel
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    layout = DataLayout.at(root)
+    first = build_funnel(layout).uploads[0]
+    assert first.audio["redacted"].recordings == 3 and first.text["redacted"] == 3
+    path = layout.redacted("delivery-1")
+    lines = path.read_text("utf-8").splitlines()
+    lines[1] = lines[1].replace('"duration_s":3.0', '"duration_s":7.2')  # delivery-1-c001, a call
+    lines[3] = lines[3].replace('"audio":', '"audio_was":')  # delivery-1-c003: now a chat
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    kept = build_funnel(layout).uploads[0]
+    assert kept.audio["redacted"].recordings == 2 and kept.text["redacted"] == 4
+    assert kept.audio["redacted"].hours == pytest.approx((7.2 + 3.0) / 3600)
+    assert kept == upload_funnel(layout, "delivery-1")  # counted from the lines, nothing kept
