@@ -10,6 +10,10 @@ held out) and the content of every file the record names (audio, alignments, red
 sidecar). A delivery therefore builds only its own shards; the others are hard-linked from the cache. The
 shard cut depends on the manifest alone, so an incremental build and a build from an empty cache write
 the same bytes. Entries the latest build did not use are removed after it.
+
+The cut with its lines' and splits' digest and the files each shard names is the same for all five exports,
+so one pass per publish makes it (`shard_cuts`, kept in work/.publish/plans.sqlite); each export then adds
+its own settings and looks up the files' digests.
 """
 
 from __future__ import annotations
