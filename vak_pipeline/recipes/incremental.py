@@ -171,9 +171,10 @@ def _files_of(facts: LineFacts, layout: DataLayout, uploads: list[str]) -> list[
 
 
 def _file_part(digests: FileDigests, path: str) -> bytes:
-    """A file's part of a shard key: its sha256, or '-' when there is none."""
+    """A file's part of a shard key: its sha256, or '-' when there is none (the path as a string: a Path per file
+    cost more than the digest look-up, most of all for the many files that are not there)."""
     try:
-        return f"\0{digests.sha256(Path(path))}".encode()
+        return f"\0{digests.sha256(path)}".encode()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return b"\0-"
 
