@@ -131,6 +131,7 @@ class DataLayout:
     # what earlier publishes checked and built, by content: file digests, audio checks, export shards
     publish_cache = _Under("root", "work", ".publish")
     line_facts = _Under("publish_cache", "lines.sqlite")  # per manifest line, by its bytes (rules.line_facts)
+    shard_plans = _Under("publish_cache", "plans.sqlite")  # the exports' shared shard cut (recipes.incremental)
     previous_release_dir = _Under("root", "work", ".release-previous")
     blocked_candidates_dir = _Under("root", "work", ".release-blocked")  # every blocked candidate's verdict + report
 

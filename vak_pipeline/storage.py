@@ -195,7 +195,7 @@ class _Aborted(Exception):
     """Thrown into an atomic write to discard it (JsonlWriter.abort)."""
 
 
-def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         while block := fh.read(chunk):

@@ -49,7 +49,7 @@ class FileDigests(Closing):
             self.conn.close()
             self.conn = None
 
-    def sha256(self, path: Path) -> str:
+    def sha256(self, path: str | Path) -> str:
         """The file's sha256, read again only when its stat changed."""
         st = os.stat(path)
         key = f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"

@@ -10,6 +10,10 @@ held out) and the content of every file the record names (audio, alignments, red
 sidecar). A delivery therefore builds only its own shards; the others are hard-linked from the cache. The
 shard cut depends on the manifest alone, so an incremental build and a build from an empty cache write
 the same bytes. Entries the latest build did not use are removed after it.
+
+The cut with its lines' and splits' digest and the files each shard names is the same for all five exports,
+so one pass per publish makes it (`shard_cuts`, kept in work/.publish/plans.sqlite); each export then adds
+its own settings and looks up the files' digests.
 """
 
 from __future__ import annotations
@@ -28,7 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.file_digests import FileDigests
+from ..core.keyed_store import KeyedStore, line_key
+from ..layout import DataLayout
+from ..rules import line_facts
 from ..rules.line_facts import LineFacts, LineFactsStore
+from ..splits import SplitStore
 from ..storage import Span
 from .common import PART_SUFFIX, ExportBuild, config_hash
 
@@ -50,16 +58,72 @@ class Shard:
 def plan_shards(build: ExportBuild, digests: FileDigests) -> list[Shard]:
     """The manifest's shards in order, each with its key: runs of one upload, SHARD_RECORDS lines at most.
 
-    A line's id, upload and files come from its facts (rules.line_facts, kept by its bytes: after a delivery
-    only the new lines are parsed); its split and its files' digests are looked up every time, a batch of
-    lines at a time."""
-    layout, splits = build.layout, build.splits
+    The cut, its lines' bytes and splits and the files its records name are the same for every export, so they
+    come from `shard_cuts` (one pass per publish, kept); the export's own settings and the files' digests are
+    added here, every time."""
     from ..locales.registry import packs_fingerprint
 
     base = json.dumps([build.recipe, build.version, SHARDS_VERSION, packs_fingerprint(), config_hash(build.config),
                        str(build.published or build.final), build.diagnostics_ext]).encode()
-    uploads = layout.uploads()
     shards: list[Shard] = []
+    for cut in shard_cuts(build.layout, build.splits, build.manifest_sha256):
+        shard = Shard(cut.upload, cut.span, records=cut.records, cacheable=cut.cacheable)
+        shard.key.update(base)
+        shard.key.update(bytes.fromhex(cut.digest))
+        for path in cut.files:
+            shard.key.update(_file_part(digests, path))
+        shards.append(shard)
+    return shards
+
+
+@dataclass
+class Cut:
+    """One shard as every export cuts it: its lines, the sha256 of their bytes and of each record's split (or
+    why it is held out), and the files its records name in order (their bytes are looked up by each export)."""
+
+    upload: str
+    span: Span
+    records: int
+    cacheable: bool
+    digest: str
+    files: list[str]
+
+
+PLAN_BATCH = 2000  # manifest lines whose facts and splits are looked up together
+
+
+def shard_cuts(layout: DataLayout, splits: SplitStore | None, manifest_sha256: str) -> Iterator[Cut]:
+    """The manifest's shard cuts, in order: computed by the first export of a publish and kept (layout.shard_plans)
+    under all they are a function of, so the others only read them back: the manifest's bytes (`manifest_sha256`),
+    splits.json's, the uploads, where the release and the synth sidecars are, SHARDS_VERSION and FACTS_VERSION.
+    One shard's files are in memory at a time."""
+    head = [manifest_sha256, splits.source_sha256 if splits is not None else None, layout.uploads(),
+            str(layout.release_root), str(layout.root)]
+    with KeyedStore.open(layout.shard_plans, "shard_cut") as store:
+        plan = line_key(f"{SHARDS_VERSION}:{line_facts.FACTS_VERSION}", b"", *head)  # read now: a bump counts
+        text = store.get(plan)
+        if text is not None:
+            for k, (upload, span, records, cacheable, digest) in enumerate(json.loads(text)):
+                files = store.get(line_key(plan.hex(), b"", k))
+                if files is None:  # a damaged store: the rest computed again (the same cut, by the same inputs)
+                    yield from itertools.islice(_cut_manifest(layout, splits), k, None)
+                    return
+                yield Cut(upload, (span[0], span[1], span[2]), records, cacheable, digest, json.loads(files))
+            return
+        rows = []
+        for k, cut in enumerate(_cut_manifest(layout, splits)):
+            store.put(line_key(plan.hex(), b"", k), json.dumps(cut.files, ensure_ascii=False))
+            rows.append([cut.upload, list(cut.span), cut.records, cut.cacheable, cut.digest])
+            yield cut
+        store.put(plan, json.dumps(rows, ensure_ascii=False))
+
+
+def _cut_manifest(layout: DataLayout, splits: SplitStore | None) -> Iterator[Cut]:
+    """The cuts, from every line's facts (rules.line_facts, kept by its bytes: after a delivery only the new lines
+    are parsed) and the splits, a batch of lines at a time."""
+    uploads = layout.uploads()
+    cut: Cut | None = None
+    digest: Any = None
     offset, line = 0, 1
     with open(layout.manifest, "rb") as fh, LineFactsStore.open(layout.line_facts) as store:
         lines = store.iter_facts(fh)
@@ -68,48 +132,51 @@ def plan_shards(build: ExportBuild, digests: FileDigests) -> list[Shard]:
             assigned = splits.get_many("assignment", ids) if splits is not None else {}
             for raw, f in batch:
                 upload = (f.upload or "") if f.record else ""
-                current = shards[-1] if shards else None
-                if current is None or current.upload != upload or current.records >= SHARD_RECORDS:
-                    if current is not None:
-                        current.span = (current.span[0], offset, current.span[2])
-                    current = Shard(upload, (offset, None, line))
-                    current.key.update(base)
-                    shards.append(current)
-                current.records += 1
-                current.key.update(raw)
+                if cut is None or cut.upload != upload or cut.records >= SHARD_RECORDS:
+                    if cut is not None:
+                        cut.span, cut.digest = (cut.span[0], offset, cut.span[2]), digest.hexdigest()
+                        yield cut
+                    cut, digest = Cut(upload, (offset, None, line), 0, True, "", []), hashlib.sha256()
+                cut.records += 1
+                digest.update(raw)
                 if f.record:
-                    current.key.update(_depends_on(f, build, splits, assigned, uploads, digests))
+                    digest.update(_split_part(f, splits, assigned))
+                    cut.files += _files_of(f, layout, uploads)
                 else:
-                    current.cacheable = False
+                    cut.cacheable = False
                 offset += len(raw)
                 line += 1
-    return shards
+    if cut is not None:
+        cut.digest = digest.hexdigest()
+        yield cut
 
 
-PLAN_BATCH = 2000  # manifest lines whose facts and splits are looked up together
-
-
-def _depends_on(facts: LineFacts, build: ExportBuild, splits: Any, assigned: dict[str, str], uploads: list[str],
-                digests: FileDigests) -> bytes:
-    """What a record's exported files depend on beyond its manifest line: its split and its files' bytes."""
+def _split_part(facts: LineFacts, splits: SplitStore | None, assigned: dict[str, str]) -> bytes:
+    """A record's split (or why it is held out): its exported files depend on it."""
+    if splits is None:
+        return b"\0\n"
     rid = str(facts.id)
-    parts: list[str] = []
-    if splits is not None:
-        split = assigned.get(rid)
-        parts.append(split if split is not None else f"held:{splits.held_out_reason(rid)}")
-    layout = build.layout
-    # the paths as the recipes name them (they read through resolve_inside, which refuses what escapes): the
-    # key only needs each file's bytes, so no realpath per file here
+    split = assigned.get(rid)
+    return ("\0" + (split if split is not None else f"held:{splits.held_out_reason(rid)}") + "\n").encode()
+
+
+def _files_of(facts: LineFacts, layout: DataLayout, uploads: list[str]) -> list[str]:
+    """The files a record's exported files are made from, as the recipes name them (they read through
+    resolve_inside, which refuses what escapes): the key only needs each file's bytes, so no realpath here."""
     root = layout.release_root
-    files = [p for p in (_joined(root, rel) for rel in facts.rels) if p is not None]
+    files = [str(p) for p in (_joined(root, rel) for rel in facts.rels) if p is not None]
     if facts.synthesis:
-        files += [layout.synth_sidecar(u, rid) for u in uploads]
-    for path in files:
-        try:
-            parts.append(digests.sha256(path))
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            parts.append("-")
-    return ("\0" + "\0".join(parts) + "\n").encode()
+        files += [str(layout.synth_sidecar(u, str(facts.id))) for u in uploads]
+    return files
+
+
+def _file_part(digests: FileDigests, path: str) -> bytes:
+    """A file's part of a shard key: its sha256, or '-' when there is none (the path as a string: a Path per file
+    cost more than the digest look-up, most of all for the many files that are not there)."""
+    try:
+        return f"\0{digests.sha256(path)}".encode()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return b"\0-"
 
 
 def _joined(root: Path, rel: str) -> str | Path | None:

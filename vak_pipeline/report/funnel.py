@@ -17,6 +17,7 @@ Streamed: memory grows with the number of recordings and drops, not with text re
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections import Counter
@@ -27,11 +28,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ..core.issue import Severity
+from ..core.keyed_store import KeyedStore, LineChunks
 from ..layout import DataLayout
 from ..rules.line_facts import LineFacts, LineFactsStore
 from ..rules.origin import record_kind, record_origin, synthesized_audio
 from ..splits import SplitStore
-from ..storage import iter_jsonl
+from ..storage import iter_jsonl, parse_json_line
 from ..uploads.inventory import Inventory
 from .stage_reports import stage_issues, synth_stayed_text
 
@@ -186,15 +188,34 @@ def _manifest_records(layout: DataLayout, splits: SplitStore | None
                 yield f, assigned.get(str(f.id)), raw
 
 
-def _tally_records(path: Path, f: UploadFunnel, stage: str, durations: dict[str, float]) -> None:
+FUNNEL_LINES_VERSION = "1"  # bump when what `_line_tally` keeps of a line, or how a tally reads it, changes
+
+
+def _line_tally(raw: bytes) -> list[Any]:
+    """What the funnel counts of one stage output line, as JSON: [] (no record), ["text"], or ["audio", its
+    audio.duration_s (None when not set or zero: the decoded duration counts then), its id]."""
+    rec = parse_json_line(0, raw).value
+    if not isinstance(rec, dict):
+        return []
+    if not _is_audio(rec):
+        return ["text"]
+    return ["audio", rec["audio"].get("duration_s") or None, rec.get("id")]
+
+
+def _tally_records(path: Path, f: UploadFunnel, stage: str, durations: dict[str, float],
+                   lines: LineChunks | None = None) -> None:
+    """Count a stage output's records at `stage`; `lines` keeps each line's tally by its bytes (a delivery
+    parses only its own upload's files)."""
     if not path.is_file():
         return
-    for jl in iter_jsonl(path):
-        rec = jl.value
-        if not isinstance(rec, dict):
+    items = (jl.raw or b"" for jl in iter_jsonl(path, parse=False))
+    tallies = lines.values(items) if lines is not None else ((raw, _line_tally(raw)) for raw in items)
+    for _, tally in tallies:
+        if not tally:
             continue
-        if _is_audio(rec):
-            _add_audio(f, stage, float(rec["audio"].get("duration_s") or durations.get(rec.get("id"), 0.0)) / 3600)
+        if tally[0] == "audio":
+            duration = tally[1] if tally[1] is not None else durations.get(tally[2], 0.0)
+            _add_audio(f, stage, float(duration) / 3600)
         else:
             f.text[stage] += 1
 
@@ -229,8 +250,17 @@ def _drop_from_issue(upload: str, stage: str, issue: Any) -> Drop | None:
     )
 
 
-def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
-    """The funnel of one upload up to `redacted` (valid and published need the whole manifest: `build_funnel`)."""
+@contextlib.contextmanager
+def funnel_lines(layout: DataLayout) -> Iterator[LineChunks]:
+    """Every upload's records' tallies (`_line_tally`) kept by their lines' bytes in the publish's keyed store
+    (table `funnel_lines`, one pass over every upload's files: what no upload holds any more goes)."""
+    with KeyedStore.open(layout.line_facts, "funnel_lines") as store:
+        yield LineChunks(store, FUNNEL_LINES_VERSION, _line_tally)
+
+
+def upload_funnel(layout: DataLayout, upload: str, lines: LineChunks | None = None) -> UploadFunnel:
+    """The funnel of one upload up to `redacted` (valid and published need the whole manifest: `build_funnel`);
+    `lines`: its records' tallies kept by their lines' bytes (`funnel_lines`)."""
     f = _empty(upload)
     inv = _inventory(layout, upload)
     if inv is not None:
@@ -249,8 +279,8 @@ def upload_funnel(layout: DataLayout, upload: str) -> UploadFunnel:
         for jl in iter_jsonl(tpath):
             if isinstance(jl.value, dict) and "conv_id" in jl.value:
                 _add_audio(f, "transcribed", durations.get(jl.value["conv_id"], 0.0) / 3600)
-    _tally_records(layout.conversations(upload), f, "turns", durations)
-    _tally_records(layout.redacted(upload), f, "redacted", durations)
+    _tally_records(layout.conversations(upload), f, "turns", durations, lines)
+    _tally_records(layout.redacted(upload), f, "redacted", durations, lines)
     if layout.synthesized(upload).is_file():
         for jl in iter_jsonl(layout.synthesized(upload)):
             if isinstance(jl.value, dict) and synthesized_audio(jl.value):
@@ -294,7 +324,8 @@ def _upload_of_rejected(row: dict[str, Any]) -> str | None:
 def build_funnel(layout: DataLayout, splits: SplitStore | None = None) -> Funnel:
     """Every upload's funnel through publication, plus the total; see the module docstring."""
     uploads = layout.uploads()
-    funnels = {u: upload_funnel(layout, u) for u in uploads}
+    with funnel_lines(layout) as lines:
+        funnels = {u: upload_funnel(layout, u, lines) for u in uploads}
     for facts, split, raw in _manifest_records(layout, splits):
         f = funnels.get(facts.upload or "")
         if f is None:

@@ -29,9 +29,11 @@ from ..core.file_digests import FileDigests
 from ..core.keyed_store import KeyedStore, line_key
 from ..release import record_file_rels
 from ..schema.record import SCHEMA_VERSION
+from ..storage import dumps_line
 from .context import ValidationContext
 
-RULES_VERSION = "1"  # bump when a rule's finding for the same record, files and settings would change
+# bump when a rule's finding for the same record, files and settings would change, or how one is stored
+RULES_VERSION = "2"  # 2: a finding's line and issues stored as the lines publish writes (Finding.dumps)
 
 
 @runtime_checkable
@@ -52,21 +54,43 @@ class CacheableRules(Protocol):
 
 @dataclass
 class Finding:
-    """What the per-record rules said about one line: its id, whether it is kept, its canonical line (a
-    dict, written as is) and its issues (dicts as reports/validation.jsonl holds them)."""
+    """What the per-record rules said about one line: its id, whether it is kept, its canonical line and its
+    issues, each as the JSONL line publish writes (`storage.dumps_line`: a cached finding is written without
+    being encoded again), with each issue's (code, severity, family) for the tallies. Build with `of`."""
 
     record_id: str | None
     ok: bool
-    line: dict[str, Any] | None
-    issues: list[dict[str, Any]]
+    line_text: str | None
+    issue_lines: list[str]
+    tallies: list[list[Any]]
+
+    @classmethod
+    def of(cls, record_id: str | None, ok: bool, line: dict[str, Any] | None,
+           issues: list[dict[str, Any]]) -> Finding:
+        """From the canonical line and the issues as dicts (reports/validation.jsonl's)."""
+        return cls(record_id, ok, dumps_line(line) if line is not None else None, [dumps_line(i) for i in issues],
+                   [[i["code"], i.get("severity"), i.get("family")] for i in issues])
+
+    @property
+    def line(self) -> dict[str, Any] | None:
+        return json.loads(self.line_text) if self.line_text is not None else None
+
+    @property
+    def issues(self) -> list[dict[str, Any]]:
+        return [json.loads(t) for t in self.issue_lines]
 
     def dumps(self) -> str:
-        return json.dumps([self.record_id, self.ok, self.line, self.issues], ensure_ascii=False)
+        """A head line (JSON) then the lines as written: a JSONL line holds no raw newline, so no escaping."""
+        head = json.dumps([self.record_id, self.ok, self.line_text is not None, self.tallies], ensure_ascii=False)
+        return "\n".join([head, *([self.line_text[:-1]] if self.line_text is not None else []),
+                          *(t[:-1] for t in self.issue_lines)])
 
     @classmethod
     def loads(cls, text: str) -> Finding:
-        rid, ok, line, issues = json.loads(text)
-        return cls(rid, ok, line, issues)
+        head, *lines = text.split("\n")
+        rid, ok, has_line, tallies = json.loads(head)
+        lines = [f"{t}\n" for t in lines]
+        return cls(rid, ok, lines[0] if has_line else None, lines[1:] if has_line else lines, tallies)
 
 
 def settings_fingerprint(ctx: ValidationContext, extra: str | None) -> str:

@@ -10,6 +10,7 @@ to reports/rejected.jsonl with its issues, and every issue (warnings too) to rep
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -147,7 +148,7 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
         if jl.error:
             issue = _line_issue(src, jl.code or "json_invalid", jl.error, jl.line)
             issues = [issue.model_copy(update={"file": ctx.file})]
-            finding = Finding(None, False, None, [_issue_dict(i) for i in issues])
+            finding = Finding.of(None, False, None, [_issue_dict(i) for i in issues])
             placed = []
         else:
             placed = place_record_files(files_root, layout.release_root, jl.value,
@@ -162,16 +163,15 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
         if jl.line:
             result.records_in += 1
         origin = record_origin(jl.value) if isinstance(jl.value, dict) else None
-        _tally_dicts(result, finding.issues, iss)
-        if finding.ok and finding.line is not None:
-            line_obj = finding.line
+        _tally_finding(result, finding, iss)
+        if finding.ok and finding.line_text is not None:
             dups.add(finding.record_id or "")
             upload = origin.upload if origin is not None and origin.upload else src.parent.name
             result.records_by_upload[upload] += 1
             if index is not None:
-                index_record(index, line_obj, upload, ctx.base_dir,
+                index_record(index, finding.line, upload, ctx.base_dir,
                              sha256=ctx.digests.sha256 if ctx.digests is not None else None)
-            cand.write(line_obj)
+            cand.write(finding.line_text)
             continue
         unplace(placed)
         if jl.line:
@@ -200,23 +200,24 @@ def _check_record(value: dict[str, Any], line: int, ctx: ValidationContext,
         issues = [i.model_copy(update={"file": origin.file, "line": origin.line}) if i.file in (None, ctx.file)
                   else i for i in issues]
     # through JSON once, so a finding read back from the cache writes the very same bytes
-    return Finding.loads(Finding(r.record_id, rec_ok, line_obj, [_issue_dict(i) for i in issues]).dumps())
+    line_obj, dicts = json.loads(json.dumps([line_obj, [_issue_dict(i) for i in issues]], ensure_ascii=False))
+    return Finding.of(r.record_id, rec_ok, line_obj, dicts)
 
 
 def _issue_dict(issue: Issue) -> dict[str, Any]:
     return issue.model_dump(mode="json", exclude_none=True)
 
 
-def _tally_dicts(result: PublishResult, issues: list[dict[str, Any]], sink: JsonlWriter) -> None:
-    """_tally for issues already dumped (a cached finding's)."""
-    for i in issues:
-        sink.write(i)
-        result.issues_by_code[i["code"]] += 1
-        if i.get("severity", Severity.ERROR.value) == Severity.ERROR.value:
-            result.errors_by_family[i.get("family", "structure")] += 1
+def _tally_finding(result: PublishResult, finding: Finding, sink: JsonlWriter) -> None:
+    """_tally for a finding's issues, written as the finding holds them."""
+    for text, (code, severity, family) in zip(finding.issue_lines, finding.tallies, strict=True):
+        sink.write(text)
+        result.issues_by_code[code] += 1
+        if (severity or Severity.ERROR.value) == Severity.ERROR.value:
+            result.errors_by_family[family or "structure"] += 1
         else:
             result.warnings += 1
-            result.warnings_by_family[i.get("family", "structure")] += 1
+            result.warnings_by_family[family or "structure"] += 1
 
 
 def _open_rules_cache(layout: DataLayout, ctx: ValidationContext, extra_rules: ExtraRules | None

@@ -127,6 +127,11 @@ class SplitStore(Closing):
         row = self.conn.execute("SELECT v FROM meta WHERE k = ?", (key,)).fetchone()
         return row[0] if row else None
 
+    @property
+    def source_sha256(self) -> str | None:
+        """The sha256 of the splits.json this index was built from: what every lookup answers from."""
+        return self.meta(_SOURCE_KEY)
+
     # --- maps
     def insert(self, name: str, pairs: Iterable[tuple[str, str]]) -> None:
         self.conn.executemany(f"INSERT OR REPLACE INTO {_table(name)} (k, v) VALUES (?, ?)", pairs)

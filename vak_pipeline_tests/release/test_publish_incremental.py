@@ -317,3 +317,66 @@ def test_line_facts_are_parsed_once_and_again_only_when_their_version_changes(tm
     lines = DataLayout.at(root).manifest.read_bytes().splitlines()
     assert len(lines) == 6 and {r.strip() for r in parsed["facts"]} == set(lines)
     assert {r.strip() for r in parsed["summaries"]} == set(lines)
+
+
+@pytest.mark.timeout(300)
+def test_the_exports_of_one_publish_cut_the_manifest_once(tmp_path, monkeypatch):
+    """The shard cut (lines, splits, files named) is shared: the first export of a publish makes it, the other
+    four read it back, and a publish of the same data makes none."""
+    cuts: list[int] = []
+    cut = incremental._cut_manifest
+    monkeypatch.setattr(incremental, "_cut_manifest", lambda *a: (cuts.append(1), cut(*a))[1])
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    assert len(cuts) == 1
+    _upload(root, "delivery-2", 4)
+    _publish(root)
+    assert len(cuts) == 2
+    _publish(root)
+    assert len(cuts) == 2
+
+
+@pytest.mark.timeout(300)
+def test_a_kept_shard_cut_is_not_reused_when_a_split_changes_and_the_manifest_does_not(tmp_path):
+    """splits.json edited by hand (one record moved to another split): the manifest's bytes are the same, yet the
+    kept cut is not used, the record's shard is built again and the record is exported under its new split."""
+    import json
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    layout = DataLayout.at(root)
+    export_moshi_lora(layout)  # the released data root's own cut, kept
+    splits = json.loads(layout.splits.read_text("utf-8"))
+    rid = "delivery-1-c001"  # a call: moshi_lora exports its audio under <split>/
+    before = splits["assignment"][rid]
+    after = next(s for s in ("train", "validation", "test") if s != before)
+    splits["assignment"][rid] = after
+    layout.splits.write_text(json.dumps(splits, indent=2), "utf-8")
+    export_moshi_lora(layout)
+    assert incremental.last_builds["moshi_lora"] == {"shards": 1, "built": 1}
+    exported = root / "exports" / "moshi_lora"
+    assert (exported / after / f"{rid}.wav").is_file() and not (exported / before / f"{rid}.wav").exists()
+
+
+@pytest.mark.timeout(300)
+def test_the_funnels_kept_tallies_follow_an_edited_stage_output_line(tmp_path):
+    """Each upload's redacted records are tallied from tallies kept by their lines' bytes: a line edited in place
+    (a call's duration, a call made a chat) is tallied again, and the funnel is the one counted with no store."""
+    from vak_pipeline.report.funnel import build_funnel, upload_funnel
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    layout = DataLayout.at(root)
+    first = build_funnel(layout).uploads[0]
+    assert first.audio["redacted"].recordings == 3 and first.text["redacted"] == 3
+    path = layout.redacted("delivery-1")
+    lines = path.read_text("utf-8").splitlines()
+    lines[1] = lines[1].replace('"duration_s":3.0', '"duration_s":7.2')  # delivery-1-c001, a call
+    lines[3] = lines[3].replace('"audio":', '"audio_was":')  # delivery-1-c003: now a chat
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    kept = build_funnel(layout).uploads[0]
+    assert kept.audio["redacted"].recordings == 2 and kept.text["redacted"] == 4
+    assert kept.audio["redacted"].hours == pytest.approx((7.2 + 3.0) / 3600)
+    assert kept == upload_funnel(layout, "delivery-1")  # counted from the lines, nothing kept
