@@ -50,6 +50,7 @@ from ..locales import UnknownLocale, get_pack
 from ..parallel import jobs_to_pay
 from ..schema import Alignment, VakRecord
 from ..storage import (
+    WriteBehind,
     atomic_write_bytes,
     atomic_write_text,
     dumps_line,
@@ -163,7 +164,8 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
 
     workers > 1 redacts changed records in a spawned process pool (`POOL`), `batch` records per task
     (core.runner), once at least `pool_from` records are to redact (default: where a pool pays, `jobs_to_pay`;
-    fewer are redacted here); lines, logs, ledger and issues come out in input order, identical to workers=1.
+    fewer are redacted here, `batch` at a time too); lines, logs, ledger and issues come out in input order,
+    identical to workers=1.
     """
     stage = _RedactStage(layout, upload, settings or RedactionSettings(), workers, batch, limits)
     if pool_from is not None:
@@ -194,7 +196,8 @@ class _RedactStage(Stage):
     def __init__(self, layout: DataLayout, upload: str, settings: RedactionSettings, workers: int,
                  batch: int, limits: InputLimits = DEFAULT_LIMITS) -> None:
         self.layout, self.upload, self.settings = layout, upload, settings
-        self.workers, self.batch = workers, batch if workers > 1 else 1
+        # batches here too: a batch's redaction logs are written behind its records (`_redact_batch`)
+        self.workers, self.batch = workers, batch
         self.pool_from = jobs_to_pay(workers, RECORD_S, WORKER_START_S)
         self.result = RedactionResult(upload=upload)
         self.names = descriptor_names(layout, upload, limits)
@@ -370,40 +373,54 @@ def process_memo(fingerprint: str, new: bool = False) -> tuple[Memo, TextMemo]:
     return _memo[1]
 
 
+def _logs_written(writer: WriteBehind) -> None:
+    """Wait until the logs of a batch are in place (a function of its own: the bench times it as log writes)."""
+    writer.wait()
+
+
 def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
                   reviews: Mapping[str, Correction], fingerprint: str, jobs: list[tuple[bytes, int, str]]
                   ) -> list[LedgerEntry]:
     """Redact a batch of changed records (in a worker process or here): a ledger entry each, carrying its line
     (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`), and the stamps of
-    its release files (`_published`). The memos are this process's (`process_memo`)."""
+    its release files (`_published`). The memos are this process's (`process_memo`); the redaction logs are written
+    by threads while the next records are redacted (`WriteBehind`), all in place before the entries are returned."""
     memo = process_memo(fingerprint)
-    out: list[LedgerEntry] = []
-    for raw, line_no, key in jobs:
-        rec = VakRecord.model_validate_json(raw)
-        part = RedactionResult()
-        audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
-        done = _redact_one(layout, upload, rec, names, settings, audio_path, layout.work_alignment(upload, rec.id),
-                           line_no, part, reviews.get(rec.id), memo)
-        carried = {"_part": part.model_dump(exclude={"issues"})}
-        if done is None:
-            issues = part.issues if len(part.issues) > 1 else []
-            out.append(LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues, outputs=carried))
-            continue
-        line, counts, log_hash = done
-        # the stamps of its release files, taken where they were just written (after publishing, so the next run
-        # sees them); the log's from the bytes written: no process reads the logs back
-        out.append(LedgerEntry(item=rec.id, key=key, outputs={
-            "counts": counts, "published": _published(layout, upload, rec.id, log_hash), "_line": line, **carried},
-            issues=part.issues))
+    with WriteBehind() as writer:
+        out = [_redact_job(layout, upload, names, settings, reviews, memo, writer, *job) for job in jobs]
+        _logs_written(writer)
     return out
+
+
+def _redact_job(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
+                reviews: Mapping[str, Correction], memo: tuple[Memo, TextMemo], writer: WriteBehind,
+                raw: bytes, line_no: int, key: str) -> LedgerEntry:
+    """One record of `_redact_batch`: its ledger entry."""
+    rec = VakRecord.model_validate_json(raw)
+    part = RedactionResult()
+    audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
+    done = _redact_one(layout, upload, rec, names, settings, audio_path, layout.work_alignment(upload, rec.id),
+                       line_no, part, reviews.get(rec.id), memo, writer)
+    carried = {"_part": part.model_dump(exclude={"issues"})}
+    if done is None:
+        issues = part.issues if len(part.issues) > 1 else []
+        return LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues, outputs=carried)
+    line, counts, log_hash = done
+    # the stamps of its release files, taken where they were just written (after publishing, so the next run
+    # sees them); the log's from the bytes written: no process reads the logs back
+    return LedgerEntry(item=rec.id, key=key, outputs={
+        "counts": counts, "published": _published(layout, upload, rec.id, log_hash), "_line": line, **carried},
+        issues=part.issues)
 
 
 def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...], settings: RedactionSettings,
                 audio_path: Path | None, align_path: Path, line: int,
                 result: RedactionResult, review: Correction | None = None,
-                memo: tuple[Memo, TextMemo] | None = None) -> tuple[str, dict[str, int], str] | None:
+                memo: tuple[Memo, TextMemo] | None = None, writer: WriteBehind | None = None
+                ) -> tuple[str, dict[str, int], str] | None:
     """The record's redacted line, its replacements per type and the hash of its redaction log (`_bytes_hash`),
-    its release files written; None when it cannot be redacted (the reason in `result`)."""
+    its release files written (the log by `writer` when given: in place once it has waited); None when it cannot
+    be redacted (the reason in `result`)."""
     try:
         pack = get_pack(rec.locale)
     except UnknownLocale:
@@ -460,7 +477,10 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
     # not fsynced: the ledger keeps the log's content hash (`_published`), so a log a crash lost or truncated
     # makes its record redacted again on the next run instead of reused
     log_bytes = json_file_bytes(outcome.log.model_dump(mode="json", exclude_none=True))
-    atomic_write_bytes(layout.release_files(upload) / rel, log_bytes, durable=False)
+    if writer is not None:
+        writer.write_bytes(layout.release_files(upload) / rel, log_bytes, durable=False)
+    else:
+        atomic_write_bytes(layout.release_files(upload) / rel, log_bytes, durable=False)
     meta = record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
                                                   "skip_redaction": None})
     result.redacted += 1
