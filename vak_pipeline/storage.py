@@ -13,12 +13,14 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Generic, Self, TypeVar
 
 M = TypeVar("M")
+T = TypeVar("T")
 DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024  # a single record larger than this is refused, not loaded
 _BOM = b"\xef\xbb\xbf"
 
@@ -180,7 +182,13 @@ class WriteBehind:
             self._pool.shutdown(wait=True)
 
     def write_bytes(self, path: Path, data: bytes, durable: bool = True) -> None:
-        self._pending.append(self._pool.submit(atomic_write_bytes, path, data, durable))
+        self.submit(atomic_write_bytes, path, data, durable)
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """`fn(*args)` on a thread: a job of file system calls (a write, then stats of what it wrote)."""
+        future = self._pool.submit(fn, *args)
+        self._pending.append(future)
+        return future
 
     def wait(self) -> None:
         pending, self._pending = self._pending, []
