@@ -8,8 +8,8 @@ Why: in the quick e2e bench `redacted_manifest` was 69.8 s of 341 s of step time
   start-up and workers);
 - one more in-process run (workers=1) split into parts, each timed by wrapping its function: the recognizers on
   turns and tool JSON, the published strings outside the turns (ids, metadata, tool schemas), release file
-  writes (the wait for the redaction logs, written and stamped by threads behind the records; alignments),
-  audio, and the rest (runner, items and keys, ledger, redacted.jsonl).
+  writes (redaction logs, alignments), audio, the ledger's stamps, and the rest (runner, items and keys, ledger,
+  redacted.jsonl).
 
 Calls are left out unless `--calls DIR` names a data directory whose `work/<upload>/conversations.jsonl` was
 transcribed already (an e2e run kept with VAK_BENCH_KEEP=1): transcription needs Whisper and minutes, the
@@ -43,11 +43,9 @@ UPLOAD = "corpus-chats"
 PARTS = (
     ("recognizers on turns and tool JSON (redact_record_full)", ("redact_record_full",)),
     ("published strings outside the turns (clean_published)", ("clean_published",)),
-    # the logs are written and their records' release files stamped by threads (storage.WriteBehind) while the
-    # next records are redacted: what is timed is the wait for them at the end of each batch
-    ("redaction logs written and stamped (the wait, _logs_written), alignments (atomic_write_text)",
-     ("_logs_written", "atomic_write_text")),
+    ("redaction logs and alignments written (atomic_write_*)", ("atomic_write_bytes", "atomic_write_text")),
     ("audio masked or linked (write_masked, publish_copy)", ("write_masked", "publish_copy")),
+    ("stamps of the release files for the ledger (_published)", ("_published",)),
 )
 
 

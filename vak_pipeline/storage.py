@@ -13,14 +13,12 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Generic, Self, TypeVar
 
 M = TypeVar("M")
-T = TypeVar("T")
 DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024  # a single record larger than this is refused, not loaded
 _BOM = b"\xef\xbb\xbf"
 
@@ -152,52 +150,6 @@ def atomic_write_json(path: Path, obj: Any, durable: bool = True) -> Path:
 
 
 _LINE_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # json.dumps would make one per call
-
-
-class WriteBehind:
-    """Atomic writes of small files done by a few threads while the caller goes on computing; `wait()` returns
-    once every write so far is in place, or raises the first one's error.
-
-    Why: creating a file is a wait on the filesystem (1-5 ms on a shared virtual disk, against about 3 ms of
-    CPU for a redacted record), and a stage that writes one per record spent a third of its time in it. The
-    files are the same, written the same way; only when they land changes, so a caller waits before it reports
-    them written (the redaction stage: at the end of each batch, before its ledger entries leave). A context
-    manager: its threads end with the block (none is left behind for a later fork to inherit), which waits for
-    the writes and raises the first error unless the block itself raised."""
-
-    def __init__(self, threads: int = 4) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="write-behind")
-        self._pending: list[Any] = []
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
-        try:
-            if exc_type is None:
-                self.wait()
-        finally:
-            self._pool.shutdown(wait=True)
-
-    def write_bytes(self, path: Path, data: bytes, durable: bool = True) -> None:
-        self.submit(atomic_write_bytes, path, data, durable)
-
-    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        """`fn(*args)` on a thread: a job of file system calls (a write, then stats of what it wrote)."""
-        future = self._pool.submit(fn, *args)
-        self._pending.append(future)
-        return future
-
-    def wait(self) -> None:
-        pending, self._pending = self._pending, []
-        error: BaseException | None = None
-        for f in pending:  # every write finishes (or fails) before the first error is raised
-            if (exc := f.exception()) is not None and error is None:
-                error = exc
-        if error is not None:
-            raise error
 
 
 def dumps_line(obj: Any) -> str:

@@ -25,7 +25,6 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Mapping
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +50,6 @@ from ..locales import UnknownLocale, get_pack
 from ..parallel import jobs_to_pay
 from ..schema import Alignment, VakRecord
 from ..storage import (
-    WriteBehind,
     atomic_write_bytes,
     atomic_write_text,
     dumps_line,
@@ -165,8 +163,7 @@ def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings |
 
     workers > 1 redacts changed records in a spawned process pool (`POOL`), `batch` records per task
     (core.runner), once at least `pool_from` records are to redact (default: where a pool pays, `jobs_to_pay`;
-    fewer are redacted here, `batch` at a time too); lines, logs, ledger and issues come out in input order,
-    identical to workers=1.
+    fewer are redacted here); lines, logs, ledger and issues come out in input order, identical to workers=1.
     """
     stage = _RedactStage(layout, upload, settings or RedactionSettings(), workers, batch, limits)
     if pool_from is not None:
@@ -197,8 +194,7 @@ class _RedactStage(Stage):
     def __init__(self, layout: DataLayout, upload: str, settings: RedactionSettings, workers: int,
                  batch: int, limits: InputLimits = DEFAULT_LIMITS) -> None:
         self.layout, self.upload, self.settings = layout, upload, settings
-        # batches here too: a batch's redaction logs are written behind its records (`_redact_batch`)
-        self.workers, self.batch = workers, batch
+        self.workers, self.batch = workers, batch if workers > 1 else 1
         self.pool_from = jobs_to_pay(workers, RECORD_S, WORKER_START_S)
         self.result = RedactionResult(upload=upload)
         self.names = descriptor_names(layout, upload, limits)
@@ -374,66 +370,40 @@ def process_memo(fingerprint: str, new: bool = False) -> tuple[Memo, TextMemo]:
     return _memo[1]
 
 
-def _logs_written(writer: WriteBehind) -> None:
-    """Wait until the logs of a batch are in place (a function of its own: the bench times it as log writes)."""
-    writer.wait()
-
-
-def _write_log(layout: DataLayout, upload: str, conv_id: str, data: bytes) -> dict[str, Any]:
-    """Write a record's redaction log (not fsynced: the ledger keeps its hash, so a log a crash lost or truncated
-    makes its record redacted again on the next run instead of reused); the stamps of its release files."""
-    atomic_write_bytes(layout.release_files(upload) / layout.redaction_rel(conv_id), data, durable=False)
-    return _published(layout, upload, conv_id, _bytes_hash(data))
-
-
 def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
                   reviews: Mapping[str, Correction], fingerprint: str, jobs: list[tuple[bytes, int, str]]
                   ) -> list[LedgerEntry]:
     """Redact a batch of changed records (in a worker process or here): a ledger entry each, carrying its line
     (`_line`) and result part (`_part`) to the stage, which places them (`_RedactStage.accept`), and the stamps of
-    its release files (`_published`). The memos are this process's (`process_memo`); the redaction logs are written
-    by threads while the next records are redacted (`WriteBehind`), all in place before the entries are returned."""
+    its release files (`_published`). The memos are this process's (`process_memo`)."""
     memo = process_memo(fingerprint)
-    with WriteBehind() as writer:
-        done = [_redact_job(layout, upload, names, settings, reviews, memo, writer, *job) for job in jobs]
-        _logs_written(writer)
-    out = []
-    for entry, stamps in done:
-        if stamps is not None:
-            entry.outputs["published"] = stamps.result()
-        out.append(entry)
+    out: list[LedgerEntry] = []
+    for raw, line_no, key in jobs:
+        rec = VakRecord.model_validate_json(raw)
+        part = RedactionResult()
+        audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
+        done = _redact_one(layout, upload, rec, names, settings, audio_path, layout.work_alignment(upload, rec.id),
+                           line_no, part, reviews.get(rec.id), memo)
+        carried = {"_part": part.model_dump(exclude={"issues"})}
+        if done is None:
+            issues = part.issues if len(part.issues) > 1 else []
+            out.append(LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues, outputs=carried))
+            continue
+        line, counts, log_hash = done
+        # the stamps of its release files, taken where they were just written (after publishing, so the next run
+        # sees them); the log's from the bytes written: no process reads the logs back
+        out.append(LedgerEntry(item=rec.id, key=key, outputs={
+            "counts": counts, "published": _published(layout, upload, rec.id, log_hash), "_line": line, **carried},
+            issues=part.issues))
     return out
-
-
-def _redact_job(layout: DataLayout, upload: str, names: tuple[str, ...], settings: RedactionSettings,
-                reviews: Mapping[str, Correction], memo: tuple[Memo, TextMemo], writer: WriteBehind,
-                raw: bytes, line_no: int, key: str) -> tuple[LedgerEntry, Future[dict[str, Any]] | None]:
-    """One record of `_redact_batch`: its ledger entry, and the stamps of its release files (`_published`) as the
-    writer takes them once its log is written (the file system calls of a record on one thread: a stat here
-    waited for the creates in flight)."""
-    rec = VakRecord.model_validate_json(raw)
-    part = RedactionResult()
-    audio_path = resolve_inside(layout.root, rec.audio.path) if rec.audio is not None else None
-    done = _redact_one(layout, upload, rec, names, settings, audio_path, layout.work_alignment(upload, rec.id),
-                       line_no, part, reviews.get(rec.id), memo, writer)
-    carried = {"_part": part.model_dump(exclude={"issues"})}
-    if done is None:
-        issues = part.issues if len(part.issues) > 1 else []
-        return LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues, outputs=carried), None
-    line, counts, stamps = done
-    # the stamps of its release files, taken where they were just written (after publishing, so the next run
-    # sees them); the log's from the bytes written: no process reads the logs back
-    return LedgerEntry(item=rec.id, key=key, outputs={"counts": counts, "published": None, "_line": line, **carried},
-                       issues=part.issues), stamps
 
 
 def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...], settings: RedactionSettings,
                 audio_path: Path | None, align_path: Path, line: int,
-                result: RedactionResult, review: Correction | None, memo: tuple[Memo, TextMemo],
-                writer: WriteBehind) -> tuple[str, dict[str, int], Future[dict[str, Any]]] | None:
-    """The record's redacted line, its replacements per type and the stamps of its release files (`_published`),
-    which `writer` takes once it has written the redaction log; None when it cannot be redacted (the reason in
-    `result`)."""
+                result: RedactionResult, review: Correction | None = None,
+                memo: tuple[Memo, TextMemo] | None = None) -> tuple[str, dict[str, int], str] | None:
+    """The record's redacted line, its replacements per type and the hash of its redaction log (`_bytes_hash`),
+    its release files written; None when it cannot be redacted (the reason in `result`)."""
     try:
         pack = get_pack(rec.locale)
     except UnknownLocale:
@@ -487,8 +457,10 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
         atomic_write_text(layout.release_files(upload) / layout.alignment_rel(rec.id),
                           words.model_dump_json(indent=1) + "\n")
     rel = layout.redaction_rel(rec.id)
+    # not fsynced: the ledger keeps the log's content hash (`_published`), so a log a crash lost or truncated
+    # makes its record redacted again on the next run instead of reused
     log_bytes = json_file_bytes(outcome.log.model_dump(mode="json", exclude_none=True))
-    stamps = writer.submit(_write_log, layout, upload, rec.id, log_bytes)
+    atomic_write_bytes(layout.release_files(upload) / rel, log_bytes, durable=False)
     meta = record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
                                                   "skip_redaction": None})
     result.redacted += 1
@@ -501,4 +473,4 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
         result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
     line_out = json.dumps(record.model_copy(update={"meta": meta}).dump(), ensure_ascii=False,
                           separators=(",", ":")) + "\n"
-    return line_out, counts, stamps
+    return line_out, counts, _bytes_hash(log_bytes)

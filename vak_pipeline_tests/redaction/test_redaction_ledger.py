@@ -148,9 +148,7 @@ def test_a_redaction_log_is_not_fsynced_because_a_log_a_crash_lost_is_redone(tmp
     assert json.loads((logs / layout.redaction_rel("c2")).read_text())["spans"]
 
 
-def test_the_logs_written_behind_the_records_are_in_place_and_stamped_when_the_stage_returns(tmp_path):
-    """The logs are created by threads while the next records are redacted; a batch returns its ledger entries
-    only once its logs are written, each stamped with the hash of its file's bytes."""
+def test_each_log_is_stamped_with_the_hash_of_the_bytes_written_without_reading_it_back(tmp_path):
     import hashlib
 
     texts = {f"c{i}": TEXTS[f"c{1 + i % 3}"] for i in range(7)}
