@@ -43,7 +43,7 @@ UPLOAD = "corpus-chats"
 PARTS = (
     ("recognizers on turns and tool JSON (redact_record_full)", ("redact_record_full",)),
     ("published strings outside the turns (clean_published)", ("clean_published",)),
-    ("redaction logs and alignments written (atomic_write_*)", ("atomic_write_json", "atomic_write_text")),
+    ("redaction logs and alignments written (atomic_write_*)", ("atomic_write_bytes", "atomic_write_text")),
     ("audio masked or linked (write_masked, publish_copy)", ("write_masked", "publish_copy")),
     ("stamps of the release files for the ledger (_published)", ("_published",)),
 )

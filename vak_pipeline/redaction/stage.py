@@ -49,7 +49,15 @@ from ..layout import DataLayout
 from ..locales import UnknownLocale, get_pack
 from ..parallel import jobs_to_pay
 from ..schema import Alignment, VakRecord
-from ..storage import atomic_write_json, atomic_write_text, dumps_line, iter_jsonl, resolve_inside, sha256_file
+from ..storage import (
+    atomic_write_bytes,
+    atomic_write_text,
+    dumps_line,
+    iter_jsonl,
+    json_file_bytes,
+    resolve_inside,
+    sha256_file,
+)
 from ..uploads.descriptor import load_descriptor
 from ..uploads.limits import DEFAULT_LIMITS, InputLimits
 from .audio import publish_copy, write_masked
@@ -126,6 +134,11 @@ def _content_hash(path: str) -> str | None:
     return sha256_file(Path(path))[:16] if os.path.isfile(path) else None
 
 
+def _bytes_hash(data: bytes) -> str:
+    """`_content_hash` of a file holding `data`: the stamp of a log just written, without reading it back."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
 def _sources(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
     """The private files a record's redaction reads besides its line: part of its key."""
     root = os.fspath(layout.root)
@@ -133,12 +146,13 @@ def _sources(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
             "align": _content_hash(os.path.join(root, layout.work_alignment_rel(upload, conv_id)))}  # see tagging
 
 
-def _published(layout: DataLayout, upload: str, conv_id: str) -> dict[str, Any]:
-    """What a reused record relies on being as this stage left it: its release files (work/<upload>/release/)."""
+def _published(layout: DataLayout, upload: str, conv_id: str, log: str | None = None) -> dict[str, Any]:
+    """What a reused record relies on being as this stage left it: its release files (work/<upload>/release/).
+    `log`: the hash of the log this run wrote (`_bytes_hash`), else it is read from the file."""
     root = os.fspath(layout.release_files(upload))
     return {"audio": _file_stamp(os.path.join(root, layout.audio_rel(conv_id))),
             "align": _file_stamp(os.path.join(root, layout.alignment_rel(conv_id))),
-            "log": _content_hash(os.path.join(root, layout.redaction_rel(conv_id)))}
+            "log": log if log is not None else _content_hash(os.path.join(root, layout.redaction_rel(conv_id)))}
 
 
 def redact_upload(layout: DataLayout, upload: str, settings: RedactionSettings | None = None,
@@ -375,11 +389,11 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
             issues = part.issues if len(part.issues) > 1 else []
             out.append(LedgerEntry(item=rec.id, key=key, failure=part.issues[-1], issues=issues, outputs=carried))
             continue
-        line, counts = done
+        line, counts, log_hash = done
         # the stamps of its release files, taken where they were just written (after publishing, so the next run
-        # sees them): the stage's process, which places the entries, never reads the logs back
+        # sees them); the log's from the bytes written: no process reads the logs back
         out.append(LedgerEntry(item=rec.id, key=key, outputs={
-            "counts": counts, "published": _published(layout, upload, rec.id), "_line": line, **carried},
+            "counts": counts, "published": _published(layout, upload, rec.id, log_hash), "_line": line, **carried},
             issues=part.issues))
     return out
 
@@ -387,7 +401,9 @@ def _redact_batch(layout: DataLayout, upload: str, names: tuple[str, ...], setti
 def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[str, ...], settings: RedactionSettings,
                 audio_path: Path | None, align_path: Path, line: int,
                 result: RedactionResult, review: Correction | None = None,
-                memo: tuple[Memo, TextMemo] | None = None) -> tuple[str, dict[str, int]] | None:
+                memo: tuple[Memo, TextMemo] | None = None) -> tuple[str, dict[str, int], str] | None:
+    """The record's redacted line, its replacements per type and the hash of its redaction log (`_bytes_hash`),
+    its release files written; None when it cannot be redacted (the reason in `result`)."""
     try:
         pack = get_pack(rec.locale)
     except UnknownLocale:
@@ -443,8 +459,8 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
     rel = layout.redaction_rel(rec.id)
     # not fsynced: the ledger keeps the log's content hash (`_published`), so a log a crash lost or truncated
     # makes its record redacted again on the next run instead of reused
-    atomic_write_json(layout.release_files(upload) / rel, outcome.log.model_dump(mode="json", exclude_none=True),
-                      durable=False)
+    log_bytes = json_file_bytes(outcome.log.model_dump(mode="json", exclude_none=True))
+    atomic_write_bytes(layout.release_files(upload) / rel, log_bytes, durable=False)
     meta = record.meta.model_copy(update={"pii_redacted": redacted_ok, "redaction_log": rel,
                                                   "skip_redaction": None})
     result.redacted += 1
@@ -457,4 +473,4 @@ def _redact_one(layout: DataLayout, upload: str, rec: VakRecord, names: tuple[st
         result.counts_by_type[t] = result.counts_by_type.get(t, 0) + n
     line_out = json.dumps(record.model_copy(update={"meta": meta}).dump(), ensure_ascii=False,
                           separators=(",", ":")) + "\n"
-    return line_out, counts
+    return line_out, counts, _bytes_hash(log_bytes)

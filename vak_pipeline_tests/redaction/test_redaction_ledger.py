@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from vak_pipeline.cli import upload_problems
 from vak_pipeline.core.stage import Ledger
 from vak_pipeline.layout import DataLayout
@@ -144,3 +146,39 @@ def test_a_redaction_log_is_not_fsynced_because_a_log_a_crash_lost_is_redone(tmp
     assert (again.redacted, again.unchanged) == (2, 1)
     assert json.loads((logs / layout.redaction_rel("c1")).read_text())["spans"]
     assert json.loads((logs / layout.redaction_rel("c2")).read_text())["spans"]
+
+
+def test_each_log_is_stamped_with_the_hash_of_the_bytes_written_without_reading_it_back(tmp_path):
+    import hashlib
+
+    texts = {f"c{i}": TEXTS[f"c{1 + i % 3}"] for i in range(7)}
+    layout = _setup(tmp_path, [_rec(c, t) for c, t in texts.items()])
+    first = redact_upload(layout, UPLOAD, batch=3)
+    assert first.redacted == 7
+    for entry in _ledger(layout).values():
+        log = (layout.release_files(UPLOAD) / layout.redaction_rel(entry.item)).read_bytes()
+        assert json.loads(log)["conversation_id"] == entry.item
+        assert entry.outputs["published"] == {"audio": None, "align": None,
+                                              "log": hashlib.sha256(log).hexdigest()[:16]}
+    again = redact_upload(layout, UPLOAD, batch=3)
+    assert (again.redacted, again.unchanged) == (0, 7)
+
+
+def test_a_log_that_cannot_be_written_fails_the_run_and_keeps_the_last_ledger(tmp_path, monkeypatch):
+    from vak_pipeline.redaction import stage
+
+    layout = _setup(tmp_path, [_rec(c, t) for c, t in TEXTS.items()])
+    redact_upload(layout, UPLOAD)
+    before = layout.stage_ledger(UPLOAD, STAGE).read_bytes()
+    real = stage.atomic_write_bytes
+
+    def full_for_c2(path, data, durable=True):
+        if path.name == "c2.json":
+            raise OSError(28, "No space left on device")
+        return real(path, data, durable)
+
+    monkeypatch.setattr(stage, "atomic_write_bytes", full_for_c2)
+    _write(layout, [_rec(c, t + " again") for c, t in TEXTS.items()])
+    with pytest.raises(OSError, match="No space"):
+        redact_upload(layout, UPLOAD)
+    assert layout.stage_ledger(UPLOAD, STAGE).read_bytes() == before
