@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from vak_pipeline.speech.asr import AsrSettings, pin_numerics
+
 # the `label_studio` fixture: one real Label Studio server per session, for the review tests
 pytest_plugins = ["vak_pipeline_tests.label_studio"]
 
@@ -26,6 +28,9 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # the default CPU numerics before any test module imports ctranslate2 (it reads them once per process), so
+    # in-process transcriptions run the same kernels as the pipeline's and the tests' child processes
+    pin_numerics(AsrSettings().cpu_isa)
 
 
 def _instance_home(home: Path) -> str:

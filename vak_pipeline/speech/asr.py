@@ -80,8 +80,10 @@ class AsrSettings(BaseModel):
                              "it word times and punctuation (a Dask worker's OMP_NUM_THREADS=1 changed a turn "
                              "start by 0.12 s). Raise it for speed; fan out over recordings for more.")
     cpu_isa: Literal["AVX2", "AVX512", "AVX", "GENERIC", "native"] = Field(
-        default="AVX2", description="The x86 code path CTranslate2 and MKL use (CT2_FORCE_CPU_ISA, MKL_CBWR), so "
-        "two machines with different CPUs give the same transcript. 'native' = fastest for this CPU, "
+        default="AVX2", description="The highest x86 instruction set the CPU numerics may use, so that machines "
+        "with different CPUs (AVX-512, VNNI, Intel or AMD) run the same kernels: CTranslate2's own "
+        "(CT2_FORCE_CPU_ISA), one GEMM library on every CPU (oneDNN, CT2_USE_MKL=0) and its code path "
+        "(ONEDNN_MAX_CPU_ISA; MKL_CBWR for MKL). Needs a CPU with that set; 'native' = fastest for this CPU, "
         "machine-dependent output. Ignored on other architectures and on GPUs.")
     fallback_seed: int = Field(default=0, ge=0, description="Seed of Whisper's temperature fallback (the sampled "
                                "retries of a 30 s window whose beam result looks like a loop or nonsense). Each "
@@ -131,24 +133,38 @@ class AsrSettings(BaseModel):
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
 
 
-_ISA_ENV = "CT2_FORCE_CPU_ISA"
+# cpu_isa -> (CT2_FORCE_CPU_ISA, ONEDNN_MAX_CPU_ISA, MKL_CBWR). CTranslate2 picks its int8 GEMM by vendor (MKL on
+# Intel, oneDNN elsewhere) and oneDNN its kernels by CPU: on an AVX-512 VNNI machine, int8 products summed without
+# AVX2's saturating vpmaddubsw, so pinning CTranslate2's ISA alone left the transcript CPU-dependent (on one AMD EPYC
+# CTranslate2 already picked AVX2 unpinned; only ONEDNN_MAX_CPU_ISA changed its output). oneDNN's lowest is SSE41.
+_PINS = {"AVX2": ("AVX2", "AVX2", "AVX2,STRICT"), "AVX512": ("AVX512", "AVX512_CORE", "AVX512,STRICT"),
+         "AVX": ("AVX", "AVX", "AVX,STRICT"), "GENERIC": ("GENERIC", "SSE41", "COMPATIBLE")}
+NUMERICS_ENV = ("CT2_FORCE_CPU_ISA", "CT2_USE_MKL", "ONEDNN_MAX_CPU_ISA", "MKL_CBWR")
+
+
+def numerics_env(isa: str) -> dict[str, str]:
+    """The environment that pins `isa` (see AsrSettings.cpu_isa); {} for 'native'."""
+    if isa == "native":
+        return {}
+    ct2, onednn, cbwr = _PINS[isa]
+    return dict(zip(NUMERICS_ENV, (ct2, "0", onednn, cbwr), strict=True))
 
 
 def pin_numerics(isa: str) -> None:
-    """Fix CTranslate2's and MKL's x86 code path before ctranslate2 loads (they read it once per process).
+    """Fix the CPU numerics before ctranslate2 loads (it and its libraries read them once per process).
 
-    A process that already loaded ctranslate2 keeps its path; `effective_isa` then reports that path,
-    so the cache key stays honest.
+    A variable already set outside wins; a process that already loaded ctranslate2 keeps its path. Either way
+    `effective_isa` reports what is in effect, so the cache key stays honest.
     """
-    if isa == "native" or "ctranslate2" in sys.modules:
+    if "ctranslate2" in sys.modules:
         return
-    os.environ.setdefault(_ISA_ENV, isa)
-    os.environ.setdefault("MKL_CBWR", f"{isa},STRICT" if isa in ("AVX2", "AVX512", "AVX") else "COMPATIBLE")
+    for name, value in numerics_env(isa).items():
+        os.environ.setdefault(name, value)
 
 
 def effective_isa() -> str:
-    """The code path ctranslate2 uses in this process ('native' when nothing pinned it)."""
-    return os.environ.get(_ISA_ENV, "native")
+    """The CPU numerics of this process: the pinning variables as set ('native' when none is)."""
+    return ",".join(f"{k}={os.environ[k]}" for k in NUMERICS_ENV if k in os.environ) or "native"
 
 
 _MODELS: dict[tuple, Any] = {}
@@ -212,6 +228,7 @@ class Transcriber:
     def __init__(self, settings: AsrSettings | None = None) -> None:
         self.settings = settings or AsrSettings()
         self._model: Any = None
+        pin_numerics(self.settings.cpu_isa)  # before the VAD's import of faster_whisper loads ctranslate2
 
     @property
     def model(self) -> Any:

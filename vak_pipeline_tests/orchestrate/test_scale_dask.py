@@ -50,7 +50,8 @@ def _data_dir(root: Path, calls: bool = True) -> Path:
 
 
 def vak_run(data: Path, *args: str, **extra_env: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DAGSTER_", "VAK_", "OMP_", "MKL_", "CT2_"))}
+    pinned = ("DAGSTER_", "VAK_", "OMP_", "MKL_", "CT2_", "ONEDNN_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(pinned)}
     env.update(HF_HUB_OFFLINE="1", DAGSTER_TELEMETRY_DISABLED="1", DASK_DISTRIBUTED__WORKER__DAEMON="False",
                **extra_env)
     cmd = [sys.executable, "-c", "from vak_pipeline.cli import app; app()", "run", "--data", str(data), *args]
