@@ -23,7 +23,7 @@ from .audio import AudioPrint, bit_error, informative, sample_keys
 from .batch import match_texts
 from .match import CANDIDATES, Match, TextItem
 from .settings import IdentitySettings
-from .text import BANDS, TextPrint, band_keys, band_keys_of, signature_blob, signature_of, similarities
+from .text import BANDS, TextPrint, band_keys, signature_blob, signature_of, similarities
 
 MIX = -1  # the channel number of a recording's mono mix
 Channel = tuple[np.ndarray, "np.ndarray | None"]  # Chromaprint frames and their energy weights
@@ -307,29 +307,11 @@ class ContentIndex(Closing):
             keys = band_keys(signature_of(row[0]), signature_of(row[1]))
             self.conn.executemany("DELETE FROM tband WHERE k = ? AND seq = ?", ((k, seq) for k in keys))
 
-    def _rebuild_bands(self, chunk: int = 4096) -> None:
-        """Every text's LSH band rows again from its stored signature, as the version of the day bands them (an
-        index banded otherwise would find no candidates): the first copy of each exact text holds them."""
-        conn = self.conn
-        conn.execute("DELETE FROM tband")
-        rows = conn.execute(
-            "SELECT t.seq, t.usr, t.oth FROM tsig t WHERE NOT EXISTS (SELECT 1 FROM exact e JOIN exact f "
-            "ON f.k = e.k AND f.seq < e.seq WHERE e.seq = t.seq AND e.k LIKE 'text:%')")
-        while part := rows.fetchmany(chunk):
-            keys = band_keys_of(np.stack([signature_of(u) for _, u, _ in part]),
-                                np.stack([signature_of(o) for _, _, o in part]))
-            seqs = np.repeat(np.array([s for s, _, _ in part], dtype=np.int64), BANDS)
-            flat = keys.reshape(-1).astype(np.int64)  # 63-bit keys: int64 order
-            order = np.lexsort((seqs, flat))
-            conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)",
-                             zip(flat[order].tolist(), seqs[order].tolist(), strict=True))
-
     def _recheck(self) -> None:
         """Settings changed (or a new index): every group and link is decided again from the stored prints."""
         conn = self.conn
         conn.execute("DELETE FROM link")
         conn.execute("UPDATE item SET grp = seq, how = NULL")
-        self._rebuild_bands()
         for seq, kind in conn.execute("SELECT seq, kind FROM item ORDER BY seq").fetchall():
             keys = [k for (k,) in conn.execute("SELECT k FROM exact WHERE seq = ?", (seq,))]
             key = keys[0] if keys else ""

@@ -10,9 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # Bumped whenever a fingerprint or a match decision would change for the same input and settings.
 # 2: audio bit errors weighed by frame energy; 3: exact text copies share LSH bands; 4: text signatures stored
-# as uint32 (an older index is re-checked on open, its uint64 signatures read by length: text.signature_of);
-# 5: text LSH bands of two customer rows and one other row, 10 a text (rebuilt from the stored signatures)
-IDENTITY_VERSION = "5"
+# as uint32 (an older index is re-checked on open, its uint64 signatures read by length: text.signature_of)
+IDENTITY_VERSION = "4"
 
 
 class IdentitySettings(BaseModel):

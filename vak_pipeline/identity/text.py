@@ -29,15 +29,11 @@ NUM_PERM = 128
 SHINGLE = 3
 SEED = 1  # fixed: signatures are stored and compared across runs
 SCHEME = "affine32"  # named, not datasketch's default of the day (it changed in 2.0): stored signatures stay comparable
-# LSH candidates: a band is USER_ROWS rows of the customer's side and OTHER_ROWS of the other side, so a pair
-# meets only where both sides agree. The customer's side weighs more: two chats of one template share the
-# agent's side, and meet in a band with p = J_user ** USER_ROWS, whatever the other side's rows. At Jaccard
-# 0.7 on each side a pair meets in some band with p > 0.98 (at 0.6, p > 0.91; at 0.8, p > 0.999), with 10
-# band rows per text instead of the 16 of two rows a side (p > 0.98 at 0.7, 0.89 at 0.6): each row is a B-tree entry
-# written and looked up. A change of bands is an IDENTITY_VERSION bump: the index's band rows are rebuilt
-# from the stored signatures when it is opened (index.ContentIndex._recheck).
-BANDS, USER_ROWS, OTHER_ROWS = 10, 2, 1
-# Bumped when a signature or exact key changes for the same text (part of each text item's content key, so
+# LSH candidates: a band is ROWS rows of the customer's side and ROWS of the other side, so a pair meets only
+# where both sides agree (two chats of one template, same agent side, rarely do). At Jaccard 0.7 on each side
+# a pair meets in some band with p > 0.98 (at 0.8, p > 0.9998).
+BANDS, ROWS = 16, 2
+# Bumped when a signature or band key changes for the same text (part of each text item's content key, so
 # items indexed before are printed again, once, instead of being compared across schemes).
 PRINT_VERSION = "2"
 
@@ -242,11 +238,13 @@ def band_keys(user: np.ndarray, other: np.ndarray) -> list[int]:
 def band_keys_of(users: np.ndarray, others: np.ndarray) -> np.ndarray:
     """`band_keys` of many conversations at once: (n, NUM_PERM) signatures in, (n, BANDS) uint64 keys out."""
     n = len(users)
-    u = np.asarray(users, dtype=np.uint64)[:, :BANDS * USER_ROWS].reshape(n, BANDS, USER_ROWS)
-    o = np.asarray(others, dtype=np.uint64)[:, :BANDS * OTHER_ROWS].reshape(n, BANDS, OTHER_ROWS)
+    u = np.asarray(users, dtype=np.uint64)[:, :BANDS * ROWS].reshape(n, BANDS, ROWS)
+    o = np.asarray(others, dtype=np.uint64)[:, :BANDS * ROWS].reshape(n, BANDS, ROWS)
     k = np.broadcast_to(_BAND_START, (n, BANDS))
-    for side in (u, o):
-        for r in range(side.shape[2]):  # arrays wrap around silently (mod 2**64), as meant
-            k = (k ^ side[:, :, r]) * _BAND_MIX
-            k ^= k >> _SHIFT
+    for r in range(ROWS):  # arrays wrap around silently (mod 2**64), as meant
+        k = (k ^ u[:, :, r]) * _BAND_MIX
+        k ^= k >> _SHIFT
+    for r in range(ROWS):
+        k = (k ^ o[:, :, r]) * _BAND_MIX
+        k ^= k >> _SHIFT
     return k >> np.uint64(1)

@@ -205,24 +205,6 @@ def test_an_index_with_uint64_signatures_is_rechecked_with_the_same_matches(tmp_
         assert list(index.kept_and_dropped(ids)) == before and len(before) == len(pairs)
 
 
-def test_an_index_banded_by_an_older_scheme_gets_its_bands_rebuilt_and_still_finds_near_copies(tmp_path):
-    """IDENTITY_VERSION 5 bands texts otherwise: an older index's band rows are made again from its signatures."""
-    (base, edited), = _pairs(1)
-    path = tmp_path / "i.sqlite"
-    with ContentIndex.open(path) as index:
-        index.add_text("a", "u", "ka", lambda: text_print(_turns(base)))
-        index.add_text("copy", "u", "kc", lambda: text_print(_turns(base)))
-        bands = index.conn.execute("SELECT k, seq FROM tband ORDER BY k, seq").fetchall()
-        index.conn.execute("UPDATE tband SET k = k + 1")  # keys no band of today's scheme has
-        index.conn.execute("UPDATE meta SET v = 'version 4' WHERE k = 'settings'")
-    with ContentIndex.open(path) as index:
-        assert index.conn.execute("SELECT k, seq FROM tband ORDER BY k, seq").fetchall() == bands
-        assert _bands(index, "copy") == 0  # still only the first copy holds them
-        near = index.add_text("near", "v", "kn", lambda: text_print(_turns(edited)))
-        assert near.how == "near_text" and near.group == index.add_text("a", "u", "ka", text_print).group
-
-
-
 _TRICKY = ["<NAME_2>", "<PHONE>", "<ORDER_ID_12>", "<", ">", "_", "12", "0", "00", "3", " ", "\n", "\t", "Hello",
            "ORDER", "...", "a1b", "x_9"]
 
