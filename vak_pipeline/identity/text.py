@@ -203,8 +203,12 @@ def text_print(turns: Iterable[tuple[str, str]]) -> TextPrint:
         words = normalise(text or "")
         if not words:
             continue
-        (user if role == "user" else other).extend(words)
-        lines.append(f"{'user' if role == 'user' else 'other'}:{' '.join(words)}")
+        if role == "user":
+            user += words
+            lines.append("user:" + " ".join(words))
+        else:
+            other += words
+            lines.append("other:" + " ".join(words))
     exact = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     return TextPrint(exact, (user, other), len(user) + len(other))
 
