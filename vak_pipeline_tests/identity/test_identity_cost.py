@@ -6,6 +6,7 @@
   first copy goes, the next one takes the bands over, so near copies are still found.
 - Match results are keyed by the settings (a new threshold re-checks) and do not depend on how the index
   batches its writes.
+- ASCII text is normalised by one translation table to the words the regular expressions give.
 - Audio fingerprints computed from one resampled stream are the ones Chromaprint makes of the original rate.
 """
 
@@ -17,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench.dedup_set import SR, make_chats, render_call
 from vak_pipeline.identity import ContentIndex, IdentitySettings, audio_print, text_print
@@ -200,3 +203,16 @@ def test_an_index_with_uint64_signatures_is_rechecked_with_the_same_matches(tmp_
     with ContentIndex.open(path) as index:
         ids = [f"{s}{n}" for n in range(len(pairs)) for s in "ab"]
         assert list(index.kept_and_dropped(ids)) == before and len(before) == len(pairs)
+
+
+_TRICKY = ["<NAME_2>", "<PHONE>", "<ORDER_ID_12>", "<", ">", "_", "12", "0", "00", "3", " ", "\n", "\t", "Hello",
+           "ORDER", "...", "a1b", "x_9"]
+
+
+@given(st.lists(st.sampled_from(_TRICKY) | st.text(st.characters(max_codepoint=127), max_size=6), max_size=10)
+       .map("".join))
+@settings(max_examples=500, deadline=None)
+def test_ascii_text_is_normalised_to_the_words_the_regular_expressions_give(text):
+    from vak_pipeline.identity.text import _normalise_unicode
+
+    assert normalise(text) == _normalise_unicode(text)
