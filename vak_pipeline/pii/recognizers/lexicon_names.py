@@ -177,7 +177,7 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         names = frozenset(t for t in first | last if len(t) > 1) - frequent_words(pack, english=False)
         local = _local_common(pack)
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
-        english = (lex.english - names) | local
+        english = (lex.english - names) | local | (_CALENDAR - names)  # "booked for Tuesday": a day, not a name
         ordinary = (english | _NON_NAME) - names
         got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english, ordinary)
     return got
@@ -462,7 +462,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                 # an unknown word before a listed surname is a given name: "charulata mehrotra"
                 pair = j > i and keys[j] in last and keys[j] in plain_set
                 # (a weak cue takes only a plain capitalised word: not a brand written in camel case, "SunCare")
-                if brand(j):
+                if brand(j) or (j + 1 < n and gap(j, j + 1) == ":"):  # "Name of policyholder: ...": a label
                     i = j + 1
                     continue
                 if (strong_before(i) or nxt in _STRONG_NEXT or nxt2 in _STRONG_NEXT2 or pair
@@ -629,6 +629,9 @@ def _deva(text: str) -> Iterator[Match]:
     i, n = 0, len(toks)
     while i < n:
         s, e, t = toks[i]
+        if t in _DEVA_AFTER_ANY or t in _DEVA_CUES:  # an honorific or a relation is never the name: "मैनेजर साहब"
+            i += 1
+            continue
         prev = toks[i - 1][2] if i else ""
         labelled = prev in _DEVA_NAME_WORDS and text[toks[i - 1][1] : s].strip() in (":", "-")  # "नाम: ..."
         titled = (prev in _DEVA_TITLES or prev in _DEVA_CUES or labelled) and t not in _DEVA_STOP
