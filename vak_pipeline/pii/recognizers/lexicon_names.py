@@ -653,10 +653,16 @@ def _deva(text: str) -> Iterator[Match]:
             continue
         if t in names or titled:
             j = i
-            while j + 1 < n and (toks[j + 1][2] in names) and toks[j + 1][2] not in _DEVA_STOP and j - i < 2:
+            stop = _DEVA_STOP
+
+            def spaced(k: int) -> bool:  # a comma or a full stop ends a name: "सुनीता रावत, कमल ..."
+                return not text[toks[k][1] : toks[k + 1][0]].strip()
+
+            while j + 1 < n and j - i < 2 and spaced(j) and toks[j + 1][2] in names and toks[j + 1][2] not in stop:
                 j += 1
             after = toks[j + 1][2] if j + 1 < n else ""
-            if titled and j == i and after not in _DEVA_AFTER and j + 1 < n and toks[j + 1][2] not in _DEVA_STOP:
+            if (titled and j == i and after not in _DEVA_AFTER and j + 1 < n and toks[j + 1][2] not in _DEVA_STOP
+                    and spaced(j)):
                 j += 1  # "श्रीमती सुनीता वर्मा": the word after a title's name is its surname unless a stop word
                 after = toks[j + 1][2] if j + 1 < n else ""
             if titled or j > i or after in _DEVA_AFTER_ANY:
