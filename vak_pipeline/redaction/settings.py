@@ -20,7 +20,8 @@ STAGE_VERSION = "4"
 # before a weak cue (issue 27); 6: the European packs' name lists, cues (colleagues, relatives, account
 # holders, titles, lower-case ASR), closings, a name beside a street word is the street (issue 27)
 # 7: days are no names, a word before a colon is a label, street word + particles, honorifics and relations
-# are never the name, list labels, "called", zh role nouns, Devanagari lists (issue 27)
+# are never the name, list labels, "called", zh role nouns and 联系/机主, Devanagari lists and family words,
+# "sie sprechen mit" (issue 27)
 RECOGNIZERS_VERSION = "7"
 
 

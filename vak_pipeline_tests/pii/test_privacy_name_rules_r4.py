@@ -9,7 +9,9 @@
 - Hinglish hold-line verbs ("bane rahiye") are no name after a hand-off;
 - list labels (Attendees:, सदस्य:) open a list of names, and a Devanagari list goes on after its commas and और;
 - "called" before a listed name ("a guy called ...");
-- Chinese role nouns (快递员, 客服) before a surname and given name.
+- Chinese role nouns (快递员, 客服), 联系 and 机主 before a surname and given name;
+- Devanagari family words (पिताजी, मम्मी) before a name, as other relations;
+- a German agent's "sie sprechen mit <full name>".
 
 Failures name spans, never values."""
 
@@ -33,6 +35,10 @@ FOUND = [
     ("hi-IN", "प्रतिभागी: सुनीता रावत, कमल जोशी और दीपा बिष्ट", "दीपा बिष्ट"),
     ("en-US", "i got a text from a guy called marcus about the refund", "marcus"),
     ("zh-CN", "客服王丽说明天发货。", "王丽"),
+    ("zh-CN", "退款问题请联系周婷，她会跟进。", "周婷"),
+    ("zh-CN", "请问您是机主孙浩吗", "孙浩"),
+    ("hi-IN", "मेरी मम्मी सरला भटनागर के नाम पर बिल आता है", "सरला भटनागर"),
+    ("de-DE", "guten morgen sie sprechen mit helga brunnhuber wie kann ich helfen", "helga brunnhuber"),
 ]
 
 
@@ -63,8 +69,11 @@ def test_the_look_alike_is_no_name(locale: str, text: str, word: str) -> None:
     assert not any(s < b and a < e for s, e in found), (a, b)
 
 
-def test_a_role_noun_before_an_ordinary_phrase_is_no_name() -> None:
+def test_a_role_noun_or_relation_before_an_ordinary_phrase_is_no_name() -> None:
     assert _names("zh-CN", "客服说明天发货。") == []
+    assert _names("zh-CN", "有问题请联系客服中心。") == []
+    assert _names("hi-IN", "मेरे पिताजी ने कल फोन किया था") == []
+    assert _names("de-DE", "sie sprechen mit dem kundenservice") == []
 
 
 def test_a_list_label_before_ordinary_words_is_no_name() -> None:
