@@ -21,7 +21,7 @@ STAGE_VERSION = "4"
 # holders, titles, lower-case ASR), closings, a name beside a street word is the street (issue 27)
 # 7: days are no names, a word before a colon is a label, street word + particles, honorifics and relations
 # are never the name, list labels, "called", zh role nouns and 联系/机主, Devanagari lists and family words,
-# "sie sprechen mit" (issue 27)
+# "sie sprechen mit", en/au before a lone first name is a place or shop (issue 27)
 RECOGNIZERS_VERSION = "7"
 
 

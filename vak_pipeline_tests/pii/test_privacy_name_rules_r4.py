@@ -11,7 +11,9 @@
 - "called" before a listed name ("a guy called ...");
 - Chinese role nouns (快递员, 客服), 联系 and 机主 before a surname and given name;
 - Devanagari family words (पिताजी, मम्मी) before a name, as other relations;
-- a German agent's "sie sprechen mit <full name>".
+- a German agent's "sie sprechen mit <full name>";
+- Spanish/French "en"/"au" before a lone capitalised first name: a shop or a place, as after "in"; a cue
+  still takes a name there.
 
 Failures name spans, never values."""
 
@@ -39,6 +41,7 @@ FOUND = [
     ("zh-CN", "请问您是机主孙浩吗", "孙浩"),
     ("hi-IN", "मेरी मम्मी सरला भटनागर के नाम पर बिल आता है", "सरला भटनागर"),
     ("de-DE", "guten morgen sie sprechen mit helga brunnhuber wie kann ich helfen", "helga brunnhuber"),
+    ("es-ES", "Dejé el paquete en casa de mi vecina, se lo di a la señora Pilar Roldán.", "Pilar Roldán"),
 ]
 
 
@@ -52,13 +55,17 @@ NOT_A_NAME = [
     ("en-GB", "The parcel is booked in for Thursday afternoon.", "Thursday"),
     ("en-GB", "Name of leaseholder: Gordon Whitfield", "leaseholder"),
     ("en-GB", "Bcc: Yvonne Marsh; Declan Burke", "Bcc"),
+    ("en-GB", "Cc: Yvonne Marsh", "Cc"),
     ("fr-FR", "Lefèvre Rousseau SA a encaissé le chèque deux fois.", "Lefèvre Rousseau"),
     ("de-DE", "Die Rechnung kam von Brandt Köhler GmbH aus Hamburg.", "Brandt Köhler"),
     ("es-ES", "Vivo en la avenida de Goya, pregunte por Rosario Quintana.", "Goya"),
-    ("fr-FR", "Le colis est au 12 rue de la Fontaine, pas chez moi.", "Fontaine"),
+    ("es-ES", "Lo dejaron en la plaza de Emilio Castelar sin avisar.", "Emilio Castelar"),
+    ("fr-FR", "Le colis est resté avenue de Gaston Berger depuis lundi.", "Gaston Berger"),
     ("hi-IN", "मैनेजर साहब ने कहा कि सुरेखा जी कल आएँगी", "साहब"),
     ("hi-IN", "मैनेजर साहब ने कहा कि सुरेखा जी कल आएँगी", "मैनेजर"),
     ("hi-Latn-IN", "main aapki call ritika sabharwal ko transfer kar raha hoon, line par bane rahiye", "bane rahiye"),
+    ("es-ES", "Lo devolví en Naiara porque la talla no era.", "Naiara"),
+    ("en-GB", "The engineer can come for Friday.", "Friday"),
 ]
 
 
