@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import sys
 
-from bench.bench_privacy import BLIND, FRESH, FRESH2, HELDOUT, NAMES, STRUCTURED, load, ours, pr, score, total
+from bench.bench_privacy import BLIND, FRESH, FRESH2, FRESH3, HELDOUT, NAMES, STRUCTURED, load, ours, pr, score, total
 
 TUNING = {
     "blind_dev": lambda: [r for r in load(BLIND) if r["split"] == "dev"],
     "fresh": lambda: load(FRESH),
     "names_set": lambda: load(NAMES),
     "fresh2": lambda: load(FRESH2),
+    "fresh3": lambda: load(FRESH3),
 }
 
 
@@ -53,6 +54,7 @@ def table() -> None:
     sets |= {f"blind_{s}": [r for r in blind if r["split"] == s] for s in ("dev", "test")}
     sets["fresh"] = load(FRESH)
     sets["fresh2"] = load(FRESH2)
+    sets["fresh3"] = load(FRESH3)
     for name, rows in sets.items():
         c = score(rows, ours(rows))
         (p, r), (sp, sr), n = pr(c["person_name"]), pr(total(c, STRUCTURED)), c["person_name"]

@@ -19,7 +19,10 @@ STAGE_VERSION = "4"
 # Devanagari form labels and "के नाम", three-word hand-off cues, names joined by and/和, places and months
 # before a weak cue (issue 27); 6: the European packs' name lists, cues (colleagues, relatives, account
 # holders, titles, lower-case ASR), closings, a name beside a street word is the street (issue 27)
-RECOGNIZERS_VERSION = "6"
+# 7: days are no names, a word before a colon is a label, street word + particles, honorifics and relations
+# are never the name, list labels, "called", zh role nouns and 联系/机主, Devanagari lists and family words,
+# "sie sprechen mit", en/au before a lone first name is a place or shop (issue 27)
+RECOGNIZERS_VERSION = "7"
 
 
 class RedactionSettings(BaseModel):

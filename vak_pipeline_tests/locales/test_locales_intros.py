@@ -50,7 +50,8 @@ def test_a_self_introduction_in_the_packs_language_names_the_caller(pack_id: str
 
 def test_a_pack_files_self_introductions_are_its_own():
     rules = PACKS["de-DE"].rules
-    assert [(r.before, r.after) for r in rules.intros] == [(("ich bin", "hier ist"), ()), ((), ("am apparat",))]
+    intros = [(r.before, r.after) for r in rules.intros]
+    assert intros == [(("ich bin", "hier ist", "sie sprechen mit"), ()), ((), ("am apparat",))]
     assert PACKS["de-DE"].rules.shared_intros == () and PACKS["en-US"].rules.intros == ()
 
 

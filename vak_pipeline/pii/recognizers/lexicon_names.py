@@ -123,6 +123,7 @@ _DEVA_AFTER_ANY = frozenset(_context("after", "deva"))  # after a listed name: a
 _DEVA_STOP = frozenset(_context("stop", "deva") + _context("common_words", "deva"))
 _DEVA_CUES = frozenset(_context("before", "deva") + _context("relations", "deva"))  # नमस्ते, बेटी
 _DEVA_NAME_WORDS = frozenset(_context("name_words", "deva"))  # a form's label before its mark: "नाम: ..."
+_DEVA_JOINS = frozenset(_context("joins", "deva"))  # "और": between the last two names of a list
 _LATIN2 = re.compile(r"[A-Za-z]{2}")
 
 
@@ -177,7 +178,7 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         names = frozenset(t for t in first | last if len(t) > 1) - frequent_words(pack, english=False)
         local = _local_common(pack)
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
-        english = (lex.english - names) | local
+        english = (lex.english - names) | local | (_CALENDAR - names)  # "booked for Tuesday": a day, not a name
         ordinary = (english | _NON_NAME) - names
         got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english, ordinary)
     return got
@@ -462,7 +463,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                 # an unknown word before a listed surname is a given name: "charulata mehrotra"
                 pair = j > i and keys[j] in last and keys[j] in plain_set
                 # (a weak cue takes only a plain capitalised word: not a brand written in camel case, "SunCare")
-                if brand(j):
+                if brand(j) or (j + 1 < n and gap(j, j + 1) == ":"):  # "Name of policyholder: ...": a label
                     i = j + 1
                     continue
                 if (strong_before(i) or nxt in _STRONG_NEXT or nxt2 in _STRONG_NEXT2 or pair
@@ -627,11 +628,18 @@ def _deva(text: str) -> Iterator[Match]:
     names = lexicon().deva
     toks = [(m.start(), m.end(), m.group()) for m in _DEVA_WORD.finditer(text)]
     i, n = 0, len(toks)
+    last = -9  # the last token of the name found last: a list goes on after its comma or `joins` word
     while i < n:
         s, e, t = toks[i]
+        if t in _DEVA_AFTER_ANY or t in _DEVA_CUES:  # an honorific or a relation is never the name: "मैनेजर साहब"
+            i += 1
+            continue
         prev = toks[i - 1][2] if i else ""
         labelled = prev in _DEVA_NAME_WORDS and text[toks[i - 1][1] : s].strip() in (":", "-")  # "नाम: ..."
-        titled = (prev in _DEVA_TITLES or prev in _DEVA_CUES or labelled) and t not in _DEVA_STOP
+        listed = (i == last + 1 and text[toks[last][1] : s].strip() == ",") or (
+            i == last + 2 and prev in _DEVA_JOINS and not text[toks[last][1] : s].replace(prev, "").strip()
+        )  # "सदस्य: तृष्णा चोपरा, धवल मेहता और ..."
+        titled = (prev in _DEVA_TITLES or prev in _DEVA_CUES or labelled or listed) and t not in _DEVA_STOP
         if (i + 2 < n and f"{toks[i + 1][2]} {toks[i + 2][2]}" in _DEVA_AFTER and t not in _DEVA_STOP
                 and t not in _DEVA_CUES):  # "लीना खान के नाम पर": a listed name's words before "के नाम"
             a = i - 1 if i and toks[i - 1][2] in names and toks[i - 1][2] not in _DEVA_STOP else i
@@ -645,14 +653,21 @@ def _deva(text: str) -> Iterator[Match]:
             continue
         if t in names or titled:
             j = i
-            while j + 1 < n and (toks[j + 1][2] in names) and toks[j + 1][2] not in _DEVA_STOP and j - i < 2:
+            stop = _DEVA_STOP
+
+            def spaced(k: int) -> bool:  # a comma or a full stop ends a name: "सुनीता रावत, कमल ..."
+                return not text[toks[k][1] : toks[k + 1][0]].strip()
+
+            while j + 1 < n and j - i < 2 and spaced(j) and toks[j + 1][2] in names and toks[j + 1][2] not in stop:
                 j += 1
             after = toks[j + 1][2] if j + 1 < n else ""
-            if titled and j == i and after not in _DEVA_AFTER and j + 1 < n and toks[j + 1][2] not in _DEVA_STOP:
+            if (titled and j == i and after not in _DEVA_AFTER and j + 1 < n and toks[j + 1][2] not in _DEVA_STOP
+                    and spaced(j)):
                 j += 1  # "श्रीमती सुनीता वर्मा": the word after a title's name is its surname unless a stop word
                 after = toks[j + 1][2] if j + 1 < n else ""
             if titled or j > i or after in _DEVA_AFTER_ANY:
                 yield Match("person_name", s, toks[j][1], 0.75, "name_lexicon", " ".join(x[2] for x in toks[i : j + 1]))
-                i = j + 1
+                i = last = j
+                i += 1
                 continue
         i += 1

@@ -52,17 +52,33 @@ def _street_last(text: str, m: Match, words: frozenset[str], lower: bool) -> boo
     return bool(head) and key in words and (last[0].isupper() if not lower else _plain_street(key))
 
 
+def _street_before(text: str, start: int, own: frozenset[str], particles: frozenset[str]) -> bool:
+    """The pack's own street word opens the name, maybe through its particles: "rue Victor Hugo", "avenida de
+    Blasco Ibáñez", "calle de la Reina"."""
+    for _ in range(3):
+        prev = _PREV.search(text, 0, start)
+        if prev is None:
+            return False
+        word = prev.group(1).lower().rstrip(".")
+        if word in own:
+            return True
+        if word not in particles:
+            return False
+        start = prev.start(1)
+    return False
+
+
 def drop_street_names(matches: Iterable[Match], text: str, pack: LocalePack) -> Iterator[Match]:
     """Person names that a street word follows ("Victoria Road"), or that the pack's own street word opens
     ("rue Victor Hugo", "calle Mayor"): the languages where the street word comes first."""
     own = pack.rules.street_words if pack.rules is not None else frozenset()
     words = _SHARED | own
     names = pack_names(pack)
+    particles = pack.rules.name_particles if pack.rules is not None else frozenset()
     lower = text.islower()
     for m in matches:
         if m.type == "person_name":
-            prev = _PREV.search(text, 0, m.start)
-            if prev is not None and prev.group(1).lower().rstrip(".") in own:
+            if _street_before(text, m.start, own, particles):
                 continue
             if _street_after(text, m.end, words, names, lower) or _street_last(text, m, words, lower):
                 continue
