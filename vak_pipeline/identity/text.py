@@ -108,20 +108,16 @@ def _shingle_hashes(sides: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
     """The 32-bit hashes of every non-empty side's word 3-shingles (a side shorter than that: one shingle,
     padded with zeros), all sides concatenated, and how many each side has; repeats are kept (a minimum does
     not mind them)."""
+    # padded with "" (no word is empty): its CRC-32 is 0, the padding; the word hashes go into numpy in one call
+    sides = [w if len(w) >= SHINGLE else [*w, *[""] * (SHINGLE - len(w))] for w in sides]
     crc = {w: zlib.crc32(w.encode()) for w in set(chain.from_iterable(sides))}  # each distinct word once
-    vals: list[int] = []
-    padded: list[int] = []
-    for words in sides:
-        vals.extend(map(crc.__getitem__, words))
-        if len(words) < SHINGLE:
-            vals.extend([0] * (SHINGLE - len(words)))
-        padded.append(max(len(words), SHINGLE))
-    h = np.array(vals, dtype=np.uint32)
+    padded = np.fromiter(map(len, sides), dtype=np.int64, count=len(sides))
+    h = np.fromiter(map(crc.__getitem__, chain.from_iterable(sides)), dtype=np.uint32, count=int(padded.sum()))
     n = len(h) - SHINGLE + 1
     g = h[:n] * _MIX[0]  # arrays wrap around silently (mod 2**32), as meant
     for k in range(1, SHINGLE):
         g = (g ^ h[k:k + n]) * _MIX[1]
-    counts = np.asarray(padded, dtype=np.int64) - (SHINGLE - 1)
+    counts = padded - (SHINGLE - 1)
     if len(sides) > 1:  # drop the shingles that straddle two sides
         ends = np.cumsum(padded)[:-1]
         keep = np.ones(n, dtype=bool)
