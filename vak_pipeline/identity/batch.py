@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from .settings import IdentitySettings
 
 PAIRS = 1 << 16  # (text, band holder) pairs handled at once: bounds the memory of a batch
+# The stored band rows of some band keys (a JSON array): a range of rows each (text.band_rows).
+_HOLDERS = (f"SELECT l.k FROM json_each(?) j JOIN lsh l ON l.k BETWEEN j.value << {SEQ_BITS} AND "
+            f"(j.value << {SEQ_BITS}) + {SEQ_MASK}")
 
 
 class ContentIndex(Protocol):
@@ -124,10 +127,8 @@ class _Run:
             sig = [prints[i].signatures for i in banded]
             table = band_keys_of(np.stack([s[0] for s in sig]), np.stack([s[1] for s in sig]))
             bands = {i: list(dict.fromkeys(row)) for i, row in zip(banded, table.tolist(), strict=True)}
-        starts = (np.unique(table).astype(np.int64) << SEQ_BITS).tolist()  # each band key's first row
-        stored = np.array([k for (k,) in self.conn.execute(
-            f"SELECT l.k FROM json_each(?) j JOIN lsh l ON l.k BETWEEN j.value AND j.value + {SEQ_MASK}",
-            (_json(starts),))], dtype=np.int64)
+        stored = np.array([k for (k,) in self.conn.execute(_HOLDERS, (_json(np.unique(table).tolist()),))],
+                          dtype=np.int64)
         seq_of = {i: index._next_seq + n for n, i in enumerate(prints)}  # new texts, numbered in turn
         index._next_seq += len(prints)
         new_rows = band_rows(table, np.array([[seq_of[i]] for i in banded], dtype=np.int64).reshape(-1, 1))

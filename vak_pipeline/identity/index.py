@@ -64,8 +64,9 @@ CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NU
 
 
 # The 50 items sharing most LSH bands with a text, best first: one query, a range of rows per band key.
-_TEXT_CANDIDATES = (f"SELECT l.k & {SEQ_MASK} AS s FROM json_each(?) j JOIN lsh l ON l.k BETWEEN j.value AND "
-                    f"j.value + {SEQ_MASK} WHERE s != ? GROUP BY s ORDER BY COUNT(*) DESC, s LIMIT {CANDIDATES}")
+_TEXT_CANDIDATES = (f"SELECT l.k & {SEQ_MASK} AS s FROM json_each(?) j JOIN lsh l ON l.k BETWEEN "
+                    f"j.value << {SEQ_BITS} AND (j.value << {SEQ_BITS}) + {SEQ_MASK} WHERE s != ? "
+                    f"GROUP BY s ORDER BY COUNT(*) DESC, s LIMIT {CANDIDATES}")
 
 
 
@@ -291,8 +292,7 @@ class ContentIndex(Closing):
             return self._self(seq)
         usr, oth = sig
         keys = band_keys(usr, oth)
-        starts = json.dumps([k << SEQ_BITS for k in dict.fromkeys(keys)])
-        cands = [c for (c,) in self.conn.execute(_TEXT_CANDIDATES, (starts, seq))]
+        cands = [c for (c,) in self.conn.execute(_TEXT_CANDIDATES, (json.dumps(list(dict.fromkeys(keys))), seq))]
         if not recheck:
             self._add_bands(seq, keys)
         t = self.settings.text_min_similarity
