@@ -19,13 +19,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from itertools import chain
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from .match import CANDIDATES, Match, TextItem
-from .text import NUM_PERM, TextPrint, band_keys_of, sign, signature_blob, signature_of, similarities
+from .text import (
+    NUM_PERM,
+    SEQ_BITS,
+    SEQ_MASK,
+    TextPrint,
+    band_keys_of,
+    band_rows,
+    sign,
+    signature_blob,
+    signature_of,
+    similarities,
+)
 
 if TYPE_CHECKING:
     import sqlite3
@@ -33,6 +43,9 @@ if TYPE_CHECKING:
     from .settings import IdentitySettings
 
 PAIRS = 1 << 16  # (text, band holder) pairs handled at once: bounds the memory of a batch
+# The stored band rows of some band keys (a JSON array): a range of rows each (text.band_rows).
+_HOLDERS = (f"SELECT l.k FROM json_each(?) j JOIN lsh l ON l.k BETWEEN j.value << {SEQ_BITS} AND "
+            f"(j.value << {SEQ_BITS}) + {SEQ_MASK}")
 
 
 class ContentIndex(Protocol):
@@ -59,17 +72,6 @@ def match_texts(index: ContentIndex, items: list[TextItem]) -> list[Match]:
 def _json(values: Iterable[object]) -> str:
     """A JSON array of `values` for `IN (SELECT value FROM json_each(?))`: one statement, any number of them."""
     return json.dumps(list(values))
-
-
-def _band_rows(bands: dict[int, list[int]], seq_of: dict[int, int]) -> Iterable[tuple[int, int]]:
-    """The (band key, seq) rows of the texts with bands (each of them is written with its bands: no exact copy
-    holds them), in key order so that the B-tree's pages are written in turn; sorted in numpy."""
-    if not bands:
-        return ()
-    keys = np.fromiter(chain.from_iterable(bands.values()), dtype=np.int64)  # 63-bit keys: int64 order
-    seqs = np.repeat(np.fromiter((seq_of[i] for i in bands), dtype=np.int64), [len(ks) for ks in bands.values()])
-    order = np.lexsort((seqs, keys))
-    return zip(keys[order].tolist(), seqs[order].tolist(), strict=True)
 
 
 class _Run:
@@ -120,16 +122,17 @@ class _Run:
         banded = [i for i, p in prints.items() if p.words and keys[i] not in stored_first
                   and first_in_run[keys[i]] == i]
         bands: dict[int, list[int]] = {}
-        distinct: list[int] = []  # every band key of the batch, once, sorted
+        table = np.zeros((0, 0), dtype=np.uint64)
         if banded:
             sig = [prints[i].signatures for i in banded]
             table = band_keys_of(np.stack([s[0] for s in sig]), np.stack([s[1] for s in sig]))
             bands = {i: list(dict.fromkeys(row)) for i, row in zip(banded, table.tolist(), strict=True)}
-            distinct = np.unique(table).tolist()
-        stored_bands = self.conn.execute("SELECT k, seq FROM tband WHERE k IN (SELECT value FROM json_each(?))",
-                                         (_json(distinct),)).fetchall()
+        stored = np.array([k for (k,) in self.conn.execute(_HOLDERS, (_json(np.unique(table).tolist()),))],
+                          dtype=np.int64)
         seq_of = {i: index._next_seq + n for n, i in enumerate(prints)}  # new texts, numbered in turn
         index._next_seq += len(prints)
+        new_rows = band_rows(table, np.array([[seq_of[i]] for i in banded], dtype=np.int64).reshape(-1, 1))
+        stored_bands = (stored >> SEQ_BITS, stored & SEQ_MASK)
         near = self._near_peers([(seq_of[i], bands[i], prints[i].signatures) for i in banded], stored_bands)
         self._load_state([*stored_first.values(), *(s for s in near.values() if s < self.first_new)])
 
@@ -155,7 +158,7 @@ class _Run:
                 other = near.get(seq)
                 match = Match(conv_id, seq, None) if other is None else self._join(conv_id, seq, other, "near_text")
             out.append(index._present(match))
-        self._write(rows, exact_rows, sig_rows, _band_rows(bands, seq_of))
+        self._write(rows, exact_rows, sig_rows, new_rows)
         return out
 
     def _load_state(self, seqs: Iterable[int]) -> None:
@@ -167,15 +170,15 @@ class _Run:
                 self.state[seq] = [grp, how]
 
     def _near_peers(self, banded: list[tuple[int, list[int], tuple[np.ndarray, np.ndarray]]],
-                    stored: list[tuple[int, int]]) -> dict[int, int]:
+                    stored: tuple[np.ndarray, np.ndarray]) -> dict[int, int]:
         """seq -> its near copy, for each new text with bands: of the `CANDIDATES` items sharing most band keys
         with it (stored, or new before it; ties by sequence number), the first similar on both sides. All the
         texts at once, a chunk of band pairs at a time."""
         if not banded:
             return {}
         q_key = np.array([k for _, ks, _ in banded for k in ks], dtype=np.int64)
-        h_key = np.concatenate([np.array([k for k, _ in stored], dtype=np.int64), q_key])
-        h_seq = np.concatenate([np.array([s for _, s in stored], dtype=np.int64),
+        h_key = np.concatenate([stored[0], q_key])
+        h_seq = np.concatenate([stored[1],
                                 np.repeat([s for s, _, _ in banded], [len(ks) for _, ks, _ in banded])])
         order = np.argsort(h_key, kind="stable")
         h_key, h_seq = h_key[order], h_seq[order]
@@ -252,13 +255,13 @@ class _Run:
                 self.db_how[other] = how
         return Match(conv_id, grp, how)
 
-    def _write(self, rows: list, exact_rows: list, sig_rows: list, band_rows: Iterable[tuple[int, int]]) -> None:
+    def _write(self, rows: list, exact_rows: list, sig_rows: list, bands: list[int]) -> None:
         conn = self.conn
         conn.executemany("INSERT INTO item VALUES (?, ?, ?, 'text', ?, ?, ?, 0)",
                          ((seq, c, u, k, *self.state[seq]) for seq, c, u, k in rows))
         conn.executemany("INSERT OR IGNORE INTO exact VALUES (?, ?)", sorted(exact_rows))
         conn.executemany("INSERT INTO tsig VALUES (?, ?, ?)", sig_rows)
-        conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", band_rows)
+        conn.execute("INSERT OR IGNORE INTO lsh SELECT value FROM json_each(?)", (_json(bands),))  # one statement
         conn.executemany("INSERT OR IGNORE INTO link VALUES (?, ?, ?)",
                          ((a, b, h) for (a, b), h in self.links.items()))
         conn.executemany("UPDATE item SET how = ? WHERE seq = ?", ((h, s) for s, h in self.db_how.items()))

@@ -12,6 +12,7 @@ batch at a time (identity.batch), with the matches adding them one by one gives.
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -23,7 +24,17 @@ from .audio import AudioPrint, bit_error, informative, sample_keys
 from .batch import match_texts
 from .match import CANDIDATES, Match, TextItem
 from .settings import IdentitySettings
-from .text import BANDS, TextPrint, band_keys, signature_blob, signature_of, similarities
+from .text import (
+    SEQ_BITS,
+    SEQ_MASK,
+    TextPrint,
+    band_keys,
+    band_keys_of,
+    band_rows,
+    signature_blob,
+    signature_of,
+    similarities,
+)
 
 MIX = -1  # the channel number of a recording's mono mix
 Channel = tuple[np.ndarray, "np.ndarray | None"]  # Chromaprint frames and their energy weights
@@ -39,20 +50,23 @@ CREATE TABLE IF NOT EXISTS cweight (seq INTEGER NOT NULL, ch INTEGER NOT NULL, w
 CREATE TABLE IF NOT EXISTS akey (k INTEGER NOT NULL, seq INTEGER NOT NULL, ch INTEGER NOT NULL,
     PRIMARY KEY (k, seq, ch)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tsig (seq INTEGER PRIMARY KEY, usr BLOB NOT NULL, oth BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS tband (k INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (k, seq)) WITHOUT ROWID;
+-- LSH bands: a band key above its holder's seq, one integer a row (text.band_rows)
+CREATE TABLE IF NOT EXISTS lsh (k INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS link (a INTEGER NOT NULL, b INTEGER NOT NULL, how TEXT NOT NULL, PRIMARY KEY (a, b));
 -- by item too: a lookup or a delete of one item's keys must not scan every key (O(n) per item)
 CREATE INDEX IF NOT EXISTS akey_by_seq ON akey (seq);
-DROP INDEX IF EXISTS tband_by_seq;  -- bands are found from the stored signature (_drop_bands)
+-- bands by (key, seq) pairs (IDENTITY_VERSION < 5): the recheck the version asks for rebuilds them in lsh
+DROP TABLE IF EXISTS tband;
 CREATE INDEX IF NOT EXISTS exact_by_seq ON exact (seq);
 CREATE INDEX IF NOT EXISTS link_by_b ON link (b);
 CREATE TABLE IF NOT EXISTS retired (conv_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 """
 
 
-# The 50 items sharing most LSH bands with a text, best first: one query, by the band keys.
-_TEXT_CANDIDATES = ("SELECT seq FROM tband WHERE k IN (" + ", ".join("?" * BANDS) + ") AND seq != ? "
-                    f"GROUP BY seq ORDER BY COUNT(*) DESC, seq LIMIT {CANDIDATES}")
+# The 50 items sharing most LSH bands with a text, best first: one query, a range of rows per band key.
+_TEXT_CANDIDATES = (f"SELECT l.k & {SEQ_MASK} AS s FROM json_each(?) j JOIN lsh l ON l.k BETWEEN "
+                    f"j.value << {SEQ_BITS} AND (j.value << {SEQ_BITS}) + {SEQ_MASK} WHERE s != ? "
+                    f"GROUP BY s ORDER BY COUNT(*) DESC, s LIMIT {CANDIDATES}")
 
 
 
@@ -278,7 +292,7 @@ class ContentIndex(Closing):
             return self._self(seq)
         usr, oth = sig
         keys = band_keys(usr, oth)
-        cands = [c for (c,) in self.conn.execute(_TEXT_CANDIDATES, (*keys, seq))]
+        cands = [c for (c,) in self.conn.execute(_TEXT_CANDIDATES, (json.dumps(list(dict.fromkeys(keys))), seq))]
         if not recheck:
             self._add_bands(seq, keys)
         t = self.settings.text_min_similarity
@@ -297,7 +311,7 @@ class ContentIndex(Closing):
         return self._self(seq)
 
     def _add_bands(self, seq: int, keys: list[int]) -> None:
-        self.conn.executemany("INSERT OR IGNORE INTO tband VALUES (?, ?)", ((k, seq) for k in keys))
+        self.conn.executemany("INSERT OR IGNORE INTO lsh VALUES (?)", ((k,) for k in band_rows(keys, seq)))
 
     def _drop_bands(self, seq: int) -> None:
         """Delete a conversation's LSH band rows, found from its stored signature: the bands are a function of
@@ -305,13 +319,29 @@ class ContentIndex(Closing):
         row = self.conn.execute("SELECT usr, oth FROM tsig WHERE seq = ?", (seq,)).fetchone()
         if row is not None:
             keys = band_keys(signature_of(row[0]), signature_of(row[1]))
-            self.conn.executemany("DELETE FROM tband WHERE k = ? AND seq = ?", ((k, seq) for k in keys))
+            self.conn.executemany("DELETE FROM lsh WHERE k = ?", ((k,) for k in band_rows(keys, seq)))
+
+    def _rebuild_bands(self, chunk: int = 4096) -> None:
+        """Every text's LSH band rows again from its stored signature, as this version stores them (an older
+        index's rows are in another table, or another scheme): the first copy of each exact text holds them."""
+        conn = self.conn
+        conn.execute("DELETE FROM lsh")
+        rows = conn.execute(
+            "SELECT t.seq, t.usr, t.oth FROM tsig t WHERE NOT EXISTS (SELECT 1 FROM exact e JOIN exact f "
+            "ON f.k = e.k AND f.seq < e.seq WHERE e.seq = t.seq AND e.k LIKE 'text:%')")
+        while part := rows.fetchmany(chunk):
+            keys = band_keys_of(np.stack([signature_of(u) for _, u, _ in part]),
+                                np.stack([signature_of(o) for _, _, o in part]))
+            seqs = np.array([[s] for s, _, _ in part], dtype=np.int64)
+            conn.execute("INSERT OR IGNORE INTO lsh SELECT value FROM json_each(?)",
+                         (json.dumps(band_rows(keys, seqs)),))
 
     def _recheck(self) -> None:
         """Settings changed (or a new index): every group and link is decided again from the stored prints."""
         conn = self.conn
         conn.execute("DELETE FROM link")
         conn.execute("UPDATE item SET grp = seq, how = NULL")
+        self._rebuild_bands()
         for seq, kind in conn.execute("SELECT seq, kind FROM item ORDER BY seq").fetchall():
             keys = [k for (k,) in conn.execute("SELECT k FROM exact WHERE seq = ?", (seq,))]
             key = keys[0] if keys else ""

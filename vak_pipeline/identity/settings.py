@@ -10,8 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # Bumped whenever a fingerprint or a match decision would change for the same input and settings.
 # 2: audio bit errors weighed by frame energy; 3: exact text copies share LSH bands; 4: text signatures stored
-# as uint32 (an older index is re-checked on open, its uint64 signatures read by length: text.signature_of)
-IDENTITY_VERSION = "4"
+# as uint32 (an older index is re-checked on open, its uint64 signatures read by length: text.signature_of);
+# 5: LSH band rows stored as one integer each (table lsh; an older index's tband is dropped and the recheck on
+# open rebuilds the rows from the stored signatures)
+IDENTITY_VERSION = "5"
 
 
 class IdentitySettings(BaseModel):

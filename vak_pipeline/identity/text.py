@@ -108,20 +108,16 @@ def _shingle_hashes(sides: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
     """The 32-bit hashes of every non-empty side's word 3-shingles (a side shorter than that: one shingle,
     padded with zeros), all sides concatenated, and how many each side has; repeats are kept (a minimum does
     not mind them)."""
+    # padded with "" (no word is empty): its CRC-32 is 0, the padding; the word hashes go into numpy in one call
+    sides = [w if len(w) >= SHINGLE else [*w, *[""] * (SHINGLE - len(w))] for w in sides]
     crc = {w: zlib.crc32(w.encode()) for w in set(chain.from_iterable(sides))}  # each distinct word once
-    vals: list[int] = []
-    padded: list[int] = []
-    for words in sides:
-        vals.extend(map(crc.__getitem__, words))
-        if len(words) < SHINGLE:
-            vals.extend([0] * (SHINGLE - len(words)))
-        padded.append(max(len(words), SHINGLE))
-    h = np.array(vals, dtype=np.uint32)
+    padded = np.fromiter(map(len, sides), dtype=np.int64, count=len(sides))
+    h = np.fromiter(map(crc.__getitem__, chain.from_iterable(sides)), dtype=np.uint32, count=int(padded.sum()))
     n = len(h) - SHINGLE + 1
     g = h[:n] * _MIX[0]  # arrays wrap around silently (mod 2**32), as meant
     for k in range(1, SHINGLE):
         g = (g ^ h[k:k + n]) * _MIX[1]
-    counts = np.asarray(padded, dtype=np.int64) - (SHINGLE - 1)
+    counts = padded - (SHINGLE - 1)
     if len(sides) > 1:  # drop the shingles that straddle two sides
         ends = np.cumsum(padded)[:-1]
         keep = np.ones(n, dtype=bool)
@@ -234,13 +230,29 @@ _BAND_START = np.arange(1, BANDS + 1, dtype=np.uint64) * _BAND_MIX
 _SHIFT = np.uint64(31)
 
 
+# The index stores a band as one integer, the band key above the holder's sequence number (a one-integer
+# B-tree key is written about twice as fast as a (key, seq) pair): so band keys are 32 bits, and an index
+# holds fewer than 2**31 items. A spurious 32-bit key match only adds a candidate, which the signatures reject.
+SEQ_BITS = 31
+SEQ_MASK = (1 << SEQ_BITS) - 1
+
+
+def band_rows(keys: np.ndarray | list[int], seqs: np.ndarray | list[int] | int) -> list[int]:
+    """The stored rows of band keys and their holders' sequence numbers (broadcast), distinct and sorted."""
+    seq = np.asarray(seqs, dtype=np.int64)
+    if seq.size and (int(seq.min()) < 0 or int(seq.max()) > SEQ_MASK):
+        raise OverflowError(f"an LSH band row holds sequence numbers below 2**{SEQ_BITS}")
+    return np.unique((np.asarray(keys, dtype=np.int64) << SEQ_BITS) | seq).tolist()
+
+
 def band_keys(user: np.ndarray, other: np.ndarray) -> list[int]:
-    """One 63-bit key per LSH band of a conversation's two side signatures (band number mixed in)."""
+    """One 32-bit key per LSH band of a conversation's two side signatures (band number mixed in)."""
     return band_keys_of(np.asarray(user)[None, :], np.asarray(other)[None, :])[0].tolist()
 
 
 def band_keys_of(users: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """`band_keys` of many conversations at once: (n, NUM_PERM) signatures in, (n, BANDS) uint64 keys out."""
+    """`band_keys` of many conversations at once: (n, NUM_PERM) signatures in, (n, BANDS) keys out (uint64
+    holding 32 bits: the mix's top ones)."""
     n = len(users)
     u = np.asarray(users, dtype=np.uint64)[:, :BANDS * ROWS].reshape(n, BANDS, ROWS)
     o = np.asarray(others, dtype=np.uint64)[:, :BANDS * ROWS].reshape(n, BANDS, ROWS)
@@ -251,4 +263,4 @@ def band_keys_of(users: np.ndarray, others: np.ndarray) -> np.ndarray:
     for r in range(ROWS):
         k = (k ^ o[:, :, r]) * _BAND_MIX
         k ^= k >> _SHIFT
-    return k >> np.uint64(1)
+    return k >> np.uint64(64 - 32)

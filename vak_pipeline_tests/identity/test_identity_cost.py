@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from bench.dedup_set import SR, make_chats, render_call
 from vak_pipeline.identity import ContentIndex, IdentitySettings, audio_print, text_print
 from vak_pipeline.identity.audio import bit_error
-from vak_pipeline.identity.text import NUM_PERM, SCHEME, SEED, _shingles, _signatures, normalise
+from vak_pipeline.identity.text import NUM_PERM, SCHEME, SEED, SEQ_BITS, SEQ_MASK, _shingles, _signatures, normalise
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -40,8 +40,8 @@ def _pairs(n: int):
 
 
 def _bands(index: ContentIndex, conv_id: str) -> int:
-    return index.conn.execute("SELECT COUNT(*) FROM tband JOIN item USING (seq) WHERE conv_id = ?",
-                              (conv_id,)).fetchone()[0]
+    return index.conn.execute(f"SELECT COUNT(*) FROM lsh JOIN item ON item.seq = lsh.k & {SEQ_MASK} "
+                              "WHERE conv_id = ?", (conv_id,)).fetchone()[0]
 
 
 def assert_signatures_are_datasketchs(sides: list[list[str]]) -> None:
@@ -83,7 +83,8 @@ def test_exact_copies_share_the_first_copys_bands_and_hand_them_on_when_it_goes(
         seq_first = index.conn.execute("SELECT seq FROM item WHERE conv_id = 'first'").fetchone()[0]
         index.remove(["first"])
         assert _bands(index, "copy") > 0  # the copy left carries the text's bands now
-        assert index.conn.execute("SELECT COUNT(*) FROM tband WHERE seq = ?", (seq_first,)).fetchone()[0] == 0
+        assert index.conn.execute(f"SELECT COUNT(*) FROM lsh WHERE k & {SEQ_MASK} = ?",
+                                  (seq_first,)).fetchone()[0] == 0
         near = index.add_text("near", "w", "k3", lambda: text_print(_turns(edited)))
         assert near.how == "near_text" and near.group == index.add_text("copy", "v", "k2", text_print).group
 
@@ -112,8 +113,8 @@ def test_a_recheck_drops_bands_an_older_index_kept_for_exact_copies(tmp_path):
         index.add_text("a", "u", "ka", lambda: text_print(_turns(base)))
         index.add_text("b", "v", "kb", lambda: text_print(_turns(base)))
         seq_b = index.conn.execute("SELECT seq FROM item WHERE conv_id = 'b'").fetchone()[0]
-        keys = [k for (k,) in index.conn.execute("SELECT k FROM tband")]
-        index.conn.executemany("INSERT INTO tband VALUES (?, ?)", ((k, seq_b) for k in keys))  # as v2 stored them
+        keys = [k for (k,) in index.conn.execute(f"SELECT k >> {SEQ_BITS} FROM lsh")]
+        index.conn.executemany("INSERT INTO lsh VALUES (?)", (((k << SEQ_BITS) | seq_b,) for k in keys))  # as v2
         index.conn.execute("UPDATE meta SET v = 'older' WHERE k = 'settings'")
     with ContentIndex.open(path) as index:
         assert _bands(index, "b") == 0 and _bands(index, "a") == len(keys)
@@ -216,3 +217,37 @@ def test_ascii_text_is_normalised_to_the_words_the_regular_expressions_give(text
     from vak_pipeline.identity.text import _normalise_unicode
 
     assert normalise(text) == _normalise_unicode(text)
+
+
+def test_an_index_written_at_version_4_is_not_trusted_as_is_its_band_rows_are_rebuilt(tmp_path, monkeypatch):
+    """IDENTITY_VERSION 5 stores a band as one integer (table lsh): an index of version 4, with (key, seq) rows
+    in tband, is re-checked on open, its old table dropped and its bands made again from the signatures."""
+    import vak_pipeline.identity.settings as identity_settings
+
+    (base, edited), = _pairs(1)
+    path = tmp_path / "i.sqlite"
+    with ContentIndex.open(path) as index:
+        index.add_text("a", "u", "ka", lambda: text_print(_turns(base)))
+        index.add_text("copy", "u", "kc", lambda: text_print(_turns(base)))
+        bands = index.conn.execute("SELECT k FROM lsh ORDER BY k").fetchall()
+        index.conn.execute("CREATE TABLE tband (k INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (k, seq)) "
+                           "WITHOUT ROWID")  # as version 4 kept them
+        index.conn.execute(f"INSERT INTO tband SELECT k >> {SEQ_BITS}, k & {SEQ_MASK} FROM lsh")
+        index.conn.execute("DROP TABLE lsh")
+        monkeypatch.setattr(identity_settings, "IDENTITY_VERSION", "4")
+        index.conn.execute("UPDATE meta SET v = ? WHERE k = 'settings'", (IdentitySettings().fingerprint(),))
+    monkeypatch.undo()
+    with ContentIndex.open(path) as index:
+        tables = {t for (t,) in index.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "tband" not in tables
+        assert index.conn.execute("SELECT k FROM lsh ORDER BY k").fetchall() == bands and _bands(index, "copy") == 0
+        near = index.add_text("near", "v", "kn", lambda: text_print(_turns(edited)))
+        assert near.how == "near_text" and near.group == index.add_text("a", "u", "ka", text_print).group
+
+
+def test_band_rows_refuse_a_sequence_number_they_cannot_hold():
+    from vak_pipeline.identity.text import band_rows
+
+    assert band_rows([3, 1, 3], 7) == [(1 << SEQ_BITS) | 7, (3 << SEQ_BITS) | 7]
+    with pytest.raises(OverflowError):
+        band_rows([1], 1 << SEQ_BITS)
