@@ -61,12 +61,8 @@ def _create_temp(path: Path) -> tuple[int, str]:
             return os.open(tmp, _TEMP_FLAGS, 0o666), tmp
         except FileExistsError:
             continue
-        except FileNotFoundError:
+        except FileNotFoundError:  # the folder is missing: make it, then try a new name
             path.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                return os.open(tmp, _TEMP_FLAGS, 0o666), tmp
-            except FileExistsError:
-                continue
     raise FileExistsError(errno.EEXIST, "no unused temp file name", str(path.parent))
 
 
