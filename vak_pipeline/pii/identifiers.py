@@ -3,12 +3,12 @@
 The text recognizers (`scan_pii`) find numbers and e-mail addresses in a file name as anywhere, but their
 person-name rules need capitals or a cue ("my name is"), which `devika-raghunathan` or `cust-rahul` never
 have. So identifiers get a second, token-level check: a letter token of 3+ characters is a person's name
-when the name lexicon (names-dataset, `name_lexicon`) lists it as a first or last name and no word list
+when the name lexicon (names-dataset, `name_table`) lists it as a first or last name and no word list
 calls it an ordinary word; a token no word list knows (`raghunathan`, `quarrington`) that sits next to a
 name or another PII hit is taken as the rest of that name (call recorders write "<number>_<first>-<last>").
 A run of 9 or more digits is a number of no known type (`Lori_7400123456`: a national number without its
 trunk prefix) and is replaced like one. A lone unknown token is a name only when the lexicon's rare-name table
-lists it (`raghunathan.wav`: a name of many countries that no word list knows, `name_lexicon._rare_names`);
+lists it (`raghunathan.wav`: a name of many countries that no word list knows, `name_table._rare_names`);
 any other (`hinglish`, `aidb`) stays, and so do words (`order.wav`, `support.wav`, `billing-march.wav`).
 Letters are read through their accents (`César`, `Wójcik`), one character for one, so ranges still hold.
 
@@ -16,7 +16,7 @@ Letters are read through their accents (`César`, `Wójcik`), one character for 
 conversation and record ids, speaker ids), not for free text: much higher recall, because an identifier has no
 context and an over-cleaned token only costs readability. A token that any names-dataset country ranks in its
 top 10,000 is a name unless it is ordinary identifier vocabulary derived from wordfreq
-(`name_lexicon._identifier_names`: `kurz`, `klein`, `long`, `fox`, `venkataraman` are names; `order`, `billing`,
+(`name_table._identifier_names`: `kurz`, `klein`, `long`, `fox`, `venkataraman` are names; `order`, `billing`,
 `march`, `support`, `call` are not); such a vocabulary word that is a name somewhere, or a two-letter name (`li`,
 `ng`), is a name when it sits beside one (`joao-sales`, `wei-li`). A token of 4+ letters with no vowel is never a
 name: it is the pipeline's own tag (`kdwqbnzt`, `spk-<10 consonants>`).
@@ -52,8 +52,8 @@ class _Vocabulary:
     that redacts about two seconds."""
 
     def __init__(self) -> None:
+        from .name_table import lexicon
         from .recognizers.lexicon_names import _NON_NAME
-        from .recognizers.name_lexicon import lexicon
 
         self.lex = lexicon()
         self.non_name = _NON_NAME
@@ -96,7 +96,7 @@ def _vocabulary() -> _Vocabulary:
 @functools.lru_cache(maxsize=1)
 def _strict_vocabulary() -> tuple[frozenset[str], frozenset[str]]:
     """(names, vocabulary words that are names somewhere) of the strict policy (module docstring)."""
-    from .recognizers.name_lexicon import lexicon
+    from .name_table import lexicon
 
     lex = lexicon()
     return lex.ident, lex.ident_words

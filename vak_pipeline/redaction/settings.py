@@ -47,7 +47,7 @@ class RedactionSettings(BaseModel):
         """Settings plus the recognizers' code, name lists and pack files: a better recognizer (or an edited pack)
         re-redacts every record once."""
         from ..locales.registry import packs_fingerprint
-        from ..pii.recognizers.name_lexicon import fingerprint as names_fingerprint
+        from ..pii.name_table import fingerprint as names_fingerprint
 
         settings = RedactionSettings.model_dump(self)
         shaping = [STAGE_VERSION, settings, RECOGNIZERS_VERSION, names_fingerprint(), packs_fingerprint()]

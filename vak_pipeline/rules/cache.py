@@ -96,7 +96,7 @@ class Finding:
 def settings_fingerprint(ctx: ValidationContext, extra: str | None) -> str:
     """The once-per-publish part of every key: explicit versions, data fingerprints (packs, names), switches."""
     from ..locales.registry import packs_fingerprint
-    from ..pii.recognizers.name_lexicon import fingerprint as names_fingerprint
+    from ..pii.name_table import fingerprint as names_fingerprint
     from ..redaction.settings import RECOGNIZERS_VERSION
 
     shaping = [RULES_VERSION, SCHEMA_VERSION, packs_fingerprint(), names_fingerprint(), RECOGNIZERS_VERSION,

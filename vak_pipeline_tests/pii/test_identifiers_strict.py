@@ -1,7 +1,7 @@
 """Issue 26: the strict identifier policy (ids, file and folder names, speaker ids) against the text policy.
 
 The strict policy takes any names-dataset country's top-10,000 name as a name unless it is identifier vocabulary
-derived from wordfreq (`name_lexicon._identifier_names`); free text keeps its context-aware policy.
+derived from wordfreq (`name_table._identifier_names`); free text keeps its context-aware policy.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from vak_pipeline.locales import get_pack
 from vak_pipeline.pii.fields import PublishedString, findings
 from vak_pipeline.pii.identifiers import identifier_pii
-from vak_pipeline.pii.recognizers.name_lexicon import _identifier_names
+from vak_pipeline.pii.name_table import _identifier_names
 
 PACK = get_pack("en-US")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from vak_pipeline.locales import get_pack
+from vak_pipeline.pii.name_table import fingerprint, lexicon
 from vak_pipeline.pii.recognizers import find_pii
-from vak_pipeline.pii.recognizers.name_lexicon import fingerprint, lexicon
 
 
 def spans(locale: str, text: str, ptype: str = "person_name") -> list[tuple[int, int]]:

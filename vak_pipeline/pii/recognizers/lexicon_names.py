@@ -1,4 +1,4 @@
-"""Person names without a cue phrase: a token scan against first/last-name lists (name_lexicon) with context.
+"""Person names without a cue phrase: a token scan against first/last-name lists (pii/name_table.py) with context.
 
 One pass over the words of a text, a set lookup per word, no model call. A name is taken when the
 words *and* their surroundings say so, because many names are ordinary words ("will", "may", "grace",
@@ -28,8 +28,8 @@ from ...locales import lid
 
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
+from ..name_table import NameLexicon, lexicon
 from .base import Match, latin_words
-from .name_lexicon import NameLexicon, lexicon
 from .names import STOP, context_words
 
 # A pack's (own countries, others whose top names also occur there) come from its pack file
