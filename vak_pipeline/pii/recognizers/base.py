@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ...locales.packfile import cue_alternation
@@ -22,20 +23,56 @@ class Match:
     norm: str
 
 
+# The built-in packs' files. Their `shared_*` lists (the cue, name, address, question and e-mail words of the
+# original packs, whose files say `shared_cues: true`) apply in every pack, as when they were Python lists.
+SHARED_RULES = tuple(p.rules for p in BUILTIN_PACKS.values() if p.rules is not None)
+DEVA_CHAR = re.compile(r"[\u0900-\u097F]")
+HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+
+
+def shared(table: str, key: str, script: str | None = None) -> tuple[str, ...]:
+    """`<table>.<lang>.<key>` of the built-in packs in file order (`table`: "cue_words", "name_context",
+    "address_words", "question_words", "email_words"); with `script` only its words: "deva" (Devanagari),
+    "han" or "latin" (neither)."""
+    words = tuple(w for r in SHARED_RULES for w in getattr(r, f"shared_{table}").get(key, ()))
+    if script is None:
+        return words
+    if script == "latin":
+        return tuple(w for w in words if not DEVA_CHAR.search(w) and not HAN_CHAR.search(w))
+    rx = DEVA_CHAR if script == "deva" else HAN_CHAR
+    return tuple(w for w in words if rx.search(w))
+
+
+def shared_cues(kind: str) -> tuple[str, ...]:
+    """`cues.<lang>.<kind>` of the built-in packs with `shared_cues: true`, in file order."""
+    return shared("cue_words", kind)
+
+
+def context_words(role: str, script: str = "latin") -> tuple[str, ...]:
+    """`name_context.<lang>.<role>` words of the built-in packs with `shared_cues: true`, in one script."""
+    return shared("name_context", role, script)
+
+
+def literal_alt(words: Iterable[str]) -> str:
+    """Words as regex alternatives in their order, each matched as written; one that never matches if none."""
+    return "|".join(map(re.escape, words)) or "(?!)"
+
+
+def one_of(regexes: list[str]) -> str:
+    """Regexes as one regex item, tried in order (a single one stays as it is); one that never matches if none."""
+    return regexes[0] if len(regexes) == 1 else "(?:" + ("|".join(regexes) or "(?!)") + ")"
+
+
+def phrase_alt(phrases: Iterable[str]) -> str:
+    """Words or phrases as one regex item in their order, a space matching any whitespace."""
+    return one_of([r"\s+".join(re.escape(part) for part in w.split()) for w in phrases])
+
+
 # Words that, just before a number, mark it as a business identifier rather than a person's (PNR, UTR,
 # order/ticket/booking/reference numbers, versions and model numbers), in each language of the original
 # packs. The words live in their pack files (`cues.<lang>.business` with `shared_business_cues: true`:
 # en-US, hi-Latn-IN, hi-IN, zh-CN) and, as before, apply in every pack.
-_BUSINESS_CUES = re.compile(
-    cue_alternation([w for p in BUILTIN_PACKS.values() if p.rules is not None
-                     for w in p.rules.shared_business]),
-    re.IGNORECASE,
-)
-
-
-def shared_cues(kind: str) -> list[str]:
-    """`cues.<lang>.<kind>` of the built-in packs with `shared_cues: true`, in file order."""
-    return [w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_cue_words.get(kind, ())]
+_BUSINESS_CUES = re.compile(cue_alternation([w for r in SHARED_RULES for w in r.shared_business]), re.IGNORECASE)
 
 
 # Words that mark a number as a person's for several types at once (phone, card, aadhaar, nhs, 身份证 ...):
@@ -47,8 +84,8 @@ _PERSONAL_CUES = re.compile(cue_alternation(shared_cues("personal")), re.IGNOREC
 # The words allowed between are data: `cues.<lang>.business_links` ("is", "wala", "是") and
 # `business_determiners` ("my", "mera").
 _BUSINESS_AFTER = re.compile(
-    r"^\s?(?:(?:" + "|".join(map(re.escape, shared_cues("business_links"))) + r")\s*)?"
-    r"(?:(?:" + "|".join(map(re.escape, shared_cues("business_determiners"))) + r")\s+)?"
+    rf"^\s?(?:(?:{literal_alt(shared_cues('business_links'))})\s*)?"
+    rf"(?:(?:{literal_alt(shared_cues('business_determiners'))})\s+)?"
     + _BUSINESS_CUES.pattern,
     re.IGNORECASE,
 )
@@ -88,13 +125,6 @@ def has_cue(text: str, start: int, cue: re.Pattern[str], window: int = 40) -> bo
 
 def digits_of(s: str) -> str:
     return "".join(ch for ch in s if ch.isdigit() and ch.isascii())
-
-
-def word_bounded(text: str, start: int, end: int) -> bool:
-    """The span is not glued to letters/digits on either side (so 'A12345' inside 'XA12345Y' is not taken)."""
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
-    return not (before.isalnum() or after.isalnum())
 
 
 def take_name(text: str, pos: int, token_re: re.Pattern[str], stop: frozenset[str],

@@ -29,64 +29,57 @@ from ...locales import lid
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
 from ..name_table import NameLexicon, lexicon
-from .base import Match, latin_words
-from .names import STOP, context_words
+from .base import Match, context_words, latin_words, literal_alt
+from .names import STOP
 
 # A pack's (own countries, others whose top names also occur there) come from its pack file
 # (`name_countries`); ranks are kept for each. A pack without them uses every list at the secondary depth.
 DEFAULT_COUNTRIES: tuple[tuple[str, ...], tuple[str, ...]] = (("US", "GB", "IN", "CN"), ())
 PRIMARY_RANK, SECONDARY_RANK = 5000, 1000
 
-def _context(role: str, script: str = "latin") -> tuple[str, ...]:
-    """`name_context.<lang>.<role>` words of the built-in packs with `shared_cues: true` (en-US, hi-Latn-IN,
-    hi-IN, zh-CN), in one script: "latin", "deva" (Devanagari) or "han"."""
-    return context_words(role, script)
-
-
+# The words around a name are `name_context.<lang>.<role>` of the built-in packs with `shared_cues: true`
+# (en-US, hi-Latn-IN, hi-IN, zh-CN), in one script: "latin", "deva" (Devanagari) or "han" (base.context_words).
 # The words that may open a reply before a name ("yeah", "haan"): `fillers` in en-US and hi-Latn-IN.
-_FILLERS = frozenset(_context("fillers"))
+_FILLERS = frozenset(context_words("fillers"))
 # "naam"/"name" and the labels of a form's name field ("Applicant:", "Caller name -"): after one a name may
 # follow a question mark, a colon or a dash ("aapka naam? charulata iyer")
-_NAME_WORDS = frozenset(_context("name_words"))
+_NAME_WORDS = frozenset(context_words("name_words"))
 _LABEL_MARKS = ("?", ":", "-")
 # People named by their relation to the speaker ("my colleague", "our technician"): after one, behind a
 # determiner (`not_before`: my, our, the), a word in no list is a name like after a strong cue.
-_RELATIONS = frozenset(_context("relations"))
+_RELATIONS = frozenset(context_words("relations"))
 # After a name-like word, one of these makes it a brand's ("Jio Fiber", "Sky support"): `organisation`.
-_ORG = frozenset(_context("organisation"))
+_ORG = frozenset(context_words("organisation"))
 # After a name that opens a reply, these introduce the speaker ("zoé here", "theodore speaking"): `introduces`.
-_INTRODUCES = frozenset(_context("introduces"))
+_INTRODUCES = frozenset(context_words("introduces"))
 
 
 # The words around a name are data (name_context in the pack files): titles, words just before one
 # ("hi", "with", "this is", "naam hai") or after ("ji", "said"); the strong ones also take an unknown word.
-_TITLES = frozenset(_context("titles"))
-_CUE_PREV = frozenset(w for w in _context("before") if " " not in w)
-_CUE_PREV2 = frozenset(w for w in _context("before") if " " in w)
-_CUE_NEXT = frozenset(w for w in _context("after") if " " not in w)
-_CUE_NEXT2 = frozenset(w for w in _context("after") if " " in w)  # "this side"
+_TITLES = frozenset(context_words("titles"))
+_CUE_PREV = frozenset(w for w in context_words("before") if " " not in w)
+_CUE_PREV2 = frozenset(w for w in context_words("before") if " " in w)
+_CUE_NEXT = frozenset(w for w in context_words("after") if " " not in w)
+_CUE_NEXT2 = frozenset(w for w in context_words("after") if " " in w)  # "this side"
 # Cues strong enough that an unknown word (in no name list, no English or Hindi word) is taken as a name:
 # "it's jocelyn okafor", "mr kowalczyk", "menon ji".
-_STRONG_PREV = frozenset(w for w in _context("strong_before") if " " not in w)
-_STRONG_PREV2 = frozenset(w for w in _context("strong_before") if " " in w)
-_STRONG_NEXT = frozenset(w for w in _context("strong_after") if " " not in w)
-_STRONG_NEXT2 = frozenset(w for w in _context("strong_after") if " " in w)  # "se baat", "ne bola"
+_STRONG_PREV = frozenset(w for w in context_words("strong_before") if " " not in w)
+_STRONG_PREV2 = frozenset(w for w in context_words("strong_before") if " " in w)
+_STRONG_NEXT = frozenset(w for w in context_words("strong_after") if " " not in w)
+_STRONG_NEXT2 = frozenset(w for w in context_words("strong_after") if " " in w)  # "se baat", "ne bola"
 _TRIGGERS = _TITLES | _STRONG_PREV | _STRONG_NEXT
 # strong cues the word set cannot see (a space or an apostrophe inside): "speak to", "it's"
-_QUICK_PHRASES_RE = re.compile(
-    "|".join(map(re.escape, sorted(_STRONG_PREV2 | _STRONG_NEXT2 | {w for w in _context("strong_before") if "'" in w})))
-    or "(?!)"
-)  # (only searched for: is one there)
+_QUICK_PHRASES_RE = re.compile(literal_alt(sorted(
+    _STRONG_PREV2 | _STRONG_NEXT2 | {w for w in context_words("strong_before") if "'" in w})))  # (only searched for)
 _CUE_WORDS = _CUE_PREV | _CUE_NEXT | _FILLERS
 _CUE_SET = frozenset(w for w in _CUE_PREV | _CUE_NEXT if "'" not in w)
-_NOT_PREV = frozenset(_context("not_before"))  # "the will", "my bill"
-_DETERMINERS = frozenset(_context("determiners"))  # "the Reuben", "my Dell laptop": a thing, not a person
-_PLACE_BEFORE = frozenset(_context("place_before"))  # "in Sydney": a capitalised name word alone is a place
+_NOT_PREV = frozenset(context_words("not_before"))  # "the will", "my bill"
+_DETERMINERS = frozenset(context_words("determiners"))  # "the Reuben", "my Dell laptop": a thing, not a person
+_PLACE_BEFORE = frozenset(context_words("place_before"))  # "in Sydney": a capitalised name word alone is a place
 # the gates of a name field's label and of a relation: a name word before its mark, a determiner before a relation
 # (only searched for: is one there)
-_LABEL_RE = re.compile(r"\b(?:" + ("|".join(map(re.escape, sorted(_NAME_WORDS))) or "(?!)") + r")\s*[:?\-]")
-_RELATION_RE = re.compile(r"\b(?:" + ("|".join(map(re.escape, sorted(_NOT_PREV))) or "(?!)") + r")\s+(?:"
-                          + ("|".join(map(re.escape, sorted(_RELATIONS))) or "(?!)") + r")\b")
+_LABEL_RE = re.compile(rf"\b(?:{literal_alt(sorted(_NAME_WORDS))})\s*[:?\-]")
+_RELATION_RE = re.compile(rf"\b(?:{literal_alt(sorted(_NOT_PREV))})\s+(?:{literal_alt(sorted(_RELATIONS))})\b")
 # Letters whose lower case is not one ASCII-aligned character (İ -> i + a dot, K -> k): in a text with one,
 # text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
@@ -99,39 +92,39 @@ _SENT_START_RE = re.compile(r"(?:^|[.!?\n\"“]\s*)$")
 # Chinese: the most common single-character surnames (a fact list; names-dataset lists none of one
 # character; compound ones come from the dataset), the cues a surname follows (姓, 收件人是), the words
 # that make 小/老 + surname a name, and characters never in a name: `name_context.zh` in zh-CN.
-_ZH_SURNAMES = frozenset(_context("surnames", "han"))
-_ZH_TITLES = _context("titles", "han")
+_ZH_SURNAMES = frozenset(context_words("surnames", "han"))
+_ZH_TITLES = context_words("titles", "han")
 # "does the text at this position start with a title": one anchored match instead of a startswith per title
-_ZH_TITLE_AT = re.compile("|".join(map(re.escape, _ZH_TITLES)) or "(?!)")
-_ZH_CUES = re.compile("(?:" + "|".join(map(re.escape, _context("strong_before", "han"))) + ")$")
-_ZH_PREFIXES = frozenset(_context("prefixes", "han"))
+_ZH_TITLE_AT = re.compile(literal_alt(_ZH_TITLES))
+_ZH_CUES = re.compile(f"(?:{literal_alt(context_words('strong_before', 'han'))})$")
+_ZH_PREFIXES = frozenset(context_words("prefixes", "han"))
 # after a verb or preposition (交给, 转告, 找, 和): surname + one or two characters is a name where one of
 # these follows at once (or nothing), and the characters do not open an ordinary word (高兴, 马上)
-_ZH_VERBS = re.compile("(?:" + ("|".join(map(re.escape, _context("verbs_before", "han"))) or "(?!)") + ")$")
-_ZH_NAME_END = re.compile("|".join(map(re.escape, _context("name_end", "han"))) or "(?!)")
-_ZH_WORDS = tuple(w for w in _context("common_words", "han") if len(w) > 1)
-_ZH_STOP = frozenset(_context("stop", "han") + _context("common_words", "han"))
+_ZH_VERBS = re.compile(f"(?:{literal_alt(context_words('verbs_before', 'han'))})$")
+_ZH_NAME_END = re.compile(literal_alt(context_words("name_end", "han")))
+_ZH_WORDS = tuple(w for w in context_words("common_words", "han") if len(w) > 1)
+_ZH_STOP = frozenset(context_words("stop", "han") + context_words("common_words", "han"))
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
 _ZH_LIST_MARKS = frozenset("、")  # the enumeration comma between the names of a list: 李晶、刘红、张琳
 _ZH_AND = frozenset("和跟与")  # between two names of a list: 杨强和王金凤
 
 _DEVA_WORD = re.compile(r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*")  # "डी’कोस्टा" is one word
-_DEVA_TITLES = frozenset(_context("titles", "deva"))
-_DEVA_AFTER = frozenset(_context("strong_after", "deva"))  # "सक्सेना जी": also after an unknown word
-_DEVA_AFTER_ANY = frozenset(_context("after", "deva"))  # after a listed name: also "बोल"
-_DEVA_STOP = frozenset(_context("stop", "deva") + _context("common_words", "deva"))
-_DEVA_CUES = frozenset(_context("before", "deva") + _context("relations", "deva"))  # नमस्ते, बेटी
-_DEVA_NAME_WORDS = frozenset(_context("name_words", "deva"))  # a form's label before its mark: "नाम: ..."
-_DEVA_JOINS = frozenset(_context("joins", "deva"))  # "और": between the last two names of a list
+_DEVA_TITLES = frozenset(context_words("titles", "deva"))
+_DEVA_AFTER = frozenset(context_words("strong_after", "deva"))  # "सक्सेना जी": also after an unknown word
+_DEVA_AFTER_ANY = frozenset(context_words("after", "deva"))  # after a listed name: also "बोल"
+_DEVA_STOP = frozenset(context_words("stop", "deva") + context_words("common_words", "deva"))
+_DEVA_CUES = frozenset(context_words("before", "deva") + context_words("relations", "deva"))  # नमस्ते, बेटी
+_DEVA_NAME_WORDS = frozenset(context_words("name_words", "deva"))  # a form's label before its mark: "नाम: ..."
+_DEVA_JOINS = frozenset(context_words("joins", "deva"))  # "और": between the last two names of a list
 _LATIN2 = re.compile(r"[A-Za-z]{2}")
 
 
 # Never a name in lower case: the stop words, Romanized-Hindi and English ordinary words that are also
 # names ("das", "pal", "order": `common_words` in hi-Latn-IN), lid's Hindi lexicon and the titles.
-_NON_NAME = STOP | frozenset(_context("common_words")) | lid._HINDI | _TITLES
+_NON_NAME = STOP | frozenset(context_words("common_words")) | lid._HINDI | _TITLES
 # Name words that are also ordinary words ("sunny", "grace"): in cased text a lower-case one is the word.
-_AMBIGUOUS = frozenset(_context("ambiguous"))
+_AMBIGUOUS = frozenset(context_words("ambiguous"))
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
@@ -255,10 +248,10 @@ def find_lexicon_names(text: str, pack: LocalePack, words: frozenset[str] | None
 
 
 # Words that join the names of a list ("Both Bill and Alannah", "me, Leon Bujko and Elmo Errigo"): `joins`.
-_JOINS = frozenset(_context("joins"))
-_CALENDAR = frozenset(_context("calendar"))  # months and days: "Deepa and April" is no pair of names
+_JOINS = frozenset(context_words("joins"))
+_CALENDAR = frozenset(context_words("calendar"))  # months and days: "Deepa and April" is no pair of names
 _PARTNER = r"[^\W\d_]+(?:\s[^\W\d_]+)?"  # one or two words of letters (their capitals are checked in _joined)
-_JOIN_ALT = "|".join(map(re.escape, sorted(_JOINS))) or "(?!)"
+_JOIN_ALT = literal_alt(sorted(_JOINS))
 _AFTER_JOIN = re.compile(rf"\s+(?:{_JOIN_ALT})\s+({_PARTNER})\b")  # "<name> and Elmo Errigo"
 _PREV_WORD_RE = re.compile(r"([^\W\d_]+)\s+$")
 _BEFORE_JOIN = re.compile(rf"(?<![^\W\d_])({_PARTNER})\s+(?:{_JOIN_ALT})\s+$")  # "Bill and <name>"

@@ -9,9 +9,8 @@ from collections.abc import Iterator
 
 from ...locales.base import LocalePack
 from ...locales.packfile import cue_alternation
-from .base import Match, has_cue
+from .base import Match, context_words, has_cue
 from .lexicon_names import NAMED_MAX_ZIPF, english_zipf, name_like, named, pack_names, rare_word, surnames
-from .names import context_words
 
 # The cue words are data: `name_context.<lang>.spelling` (en-US).
 _SPELLING = re.compile(cue_alternation(context_words("spelling")), re.IGNORECASE)

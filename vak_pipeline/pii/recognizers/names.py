@@ -9,8 +9,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from ...locales.packfile import IntroRule
-from ...locales.registry import BUILTIN_PACKS
-from .base import ODD_CASE_RE, Match, latin_words, take_name
+from .base import DEVA_CHAR, HAN_CHAR, ODD_CASE_RE, SHARED_RULES, Match, context_words, latin_words, one_of, take_name
+from .base import phrase_alt as _alt
 
 log = logging.getLogger(__name__)
 
@@ -18,40 +18,11 @@ _TOK = r"[A-Za-z][A-Za-z'\-]*"
 _DEVA_TOK = r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*"  # "डी’कोस्टा": an apostrophe inside
 _L = r"(?<![\w\u0900-\u097F])"
 _R = r"(?![\w\u0900-\u097F])"
-_DEVA = re.compile(r"[\u0900-\u097F]")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-
-
-def context_words(role: str, script: str = "latin") -> tuple[str, ...]:
-    """`name_context.<lang>.<role>` words of the built-in packs with `shared_cues: true`, in one script."""
-    words = [
-        w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_name_context.get(role, ())
-    ]
-    if script == "latin":
-        return tuple(w for w in words if w.isascii())
-    rx = _DEVA if script == "deva" else _HAN
-    return tuple(w for w in words if rx.search(w))
-
-
 def _intros(script: str) -> list[IntroRule]:
     """The built-in packs' `name_intros` whose `before` words are in `script`, in file order."""
-    rx = None if script == "latin" else _DEVA if script == "deva" else _HAN
-    return [
-        r
-        for p in BUILTIN_PACKS.values()
-        if p.rules is not None
-        for r in p.rules.shared_intros
-        if r.before and (all(w.isascii() for w in r.before) if rx is None else rx.search(r.before[0]))
-    ]
-
-
-def _one_of(regexes: list[str]) -> str:
-    return regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"
-
-
-def _alt(words: tuple[str, ...]) -> str:
-    """Words or phrases as one regex alternative; a space matches any whitespace."""
-    return _one_of([r"\s+".join(re.escape(part) for part in w.split()) for w in words])
+    rx = None if script == "latin" else DEVA_CHAR if script == "deva" else HAN_CHAR
+    return [r for rules in SHARED_RULES for r in rules.shared_intros
+            if r.before and (all(w.isascii() for w in r.before) if rx is None else rx.search(r.before[0]))]
 
 
 # Words that end (or cannot be) a name after a cue; lowercase ASR text makes capitalisation unreliable.
@@ -86,11 +57,11 @@ def _follower(words: tuple[str, ...]) -> str:
     marks = tuple(w for w in words if not any(c.isalpha() for c in w))
     alts = ([rf"\s+{_alt(tuple(w for w in words if w not in marks))}"] if len(marks) < len(words) else []) + (
         [rf"\s*{_alt(marks)}"] if marks else [])
-    return _one_of(alts)
+    return one_of(alts)
 
 
 _DEVA_NAME_RE = re.compile(
-    _one_of([
+    one_of([
         rf"{_alt(r.before)}\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK}){{0,2}}){_follower(r.after)}" for r in _intros("deva")
     ])
     if _intros("deva")
@@ -99,7 +70,7 @@ _DEVA_NAME_RE = re.compile(
 _DEVA_STOP = frozenset(context_words("stop", "deva") + context_words("common_words", "deva"))  # "मैं भी, ..."
 # Chinese: two or three characters after the cue, ended by punctuation, the end or a follower word
 _ZH_NAME_RE = re.compile(
-    _one_of([
+    one_of([
         rf"{_alt(r.before)}([\u4e00-\u9fff]{{2,3}}?)(?=[，。,.！!？?\s]|$|{'|'.join(map(re.escape, r.after))})"
         for r in _intros("han")
     ])

@@ -9,9 +9,9 @@ import re
 from collections.abc import Iterator
 
 from ...locales.base import LocalePack
-from .base import Match
+from .base import Match, context_words
 from .lexicon_names import name_like
-from .names import STOP, context_words, name_norm
+from .names import STOP, name_norm
 
 _CLOSINGS = context_words("closings") + context_words("closings", "deva") + context_words("closings", "han")
 
