@@ -4,47 +4,31 @@ and UK postcodes. A bare PIN/ZIP or city is not an address: a street or a cue mu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from ...locales.registry import BUILTIN_PACKS
-from .base import Match, latin_words
+from .base import HAN_CHAR as _HAN_CHAR
+from .base import Match, latin_words, shared
 
-_DEVA = re.compile(r"[\u0900-\u097F]")
-_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _PLAIN = re.compile(r"[a-z]+")
 
 
-def _script_of(item: str) -> str:
-    return "deva" if _DEVA.search(item) else "han" if _HAN_CHAR.search(item) else "latin"
-
-
-def _words(role: str, script: str = "latin") -> list[str]:
+def _words(role: str, script: str = "latin") -> tuple[str, ...]:
     """`address_words.<lang>.<role>` of the built-in packs with `shared_cues: true` (en-US, en-GB, en-IN,
     hi-Latn-IN, hi-IN, zh-CN) in one script, in file order: regex alternatives, most of them plain words."""
-    items = [
-        w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_address_words.get(role, ())
-    ]
-    return [w for w in items if _script_of(w) == script]
-
-
-def _cue_words(script: str) -> list[str]:
-    """The address cues of the built-in packs (`cues.<lang>.address`: "i live at", "पता", "住在") in one script."""
-    words = [
-        w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_cue_words.get("address", ())
-    ]
-    return [w for w in words if _script_of(w) == script]
+    return shared("address_words", role, script)
 
 
 def _cues(script: str) -> list[str]:
-    """The address cues as regexes: a space matches any whitespace."""
-    return [r"\s+".join(map(re.escape, w.split())) for w in _cue_words(script)]
+    """The address cues of the built-in packs (`cues.<lang>.address`: "i live at", "पता", "住在") in one script,
+    as regexes: a space matches any whitespace."""
+    return [r"\s+".join(map(re.escape, w.split())) for w in shared("cue_words", "address", script)]
 
 
-def _alt(items: list[str]) -> str:
+def _alt(items: Sequence[str]) -> str:
     return "(?:" + ("|".join(items) or "(?!)") + ")"
 
 
-def _chars(items: list[str]) -> str:
+def _chars(items: Sequence[str]) -> str:
     """Single characters as one class ([路街]); longer items as alternatives."""
     one = "".join(i for i in items if len(i) == 1)
     more = [i for i in items if len(i) > 1]
@@ -61,7 +45,7 @@ def _spellings(item: str) -> list[str]:
     return out
 
 
-def _gate(items: list[str]) -> frozenset[str]:
+def _gate(items: Sequence[str]) -> frozenset[str]:
     """The words a text needs for a form with these items: the first word of each item, as it may be
     spelled ("h.no" -> "h", "hno"); a set lookup over the text's words."""
     return frozenset(w for i in items for sp in _spellings(i) for w in _PLAIN.findall(sp.lower())[:1])
@@ -143,7 +127,8 @@ _UK_POSTCODE_CUE_RE = re.compile(
 _STREET_WORDS = _gate(_words("street"))
 _UNIT_WORDS = _gate(_words("unit"))
 # an address cue's longest word (the last of equals): "live", "address", "pata"
-_CUE_WORDS = frozenset(max(reversed(re.findall(r"[a-z]+", w.lower())), key=len) for w in _cue_words("latin"))
+_CUE_WORDS = frozenset(
+    max(reversed(re.findall(r"[a-z]+", w.lower())), key=len) for w in shared("cue_words", "address", "latin"))
 _SECTOR_WORDS = _gate(_words("sector"))
 _CUE_GATE_NONLATIN = re.compile("|".join(_cues("deva")) or "(?!)")
 _ZH_GATE = re.compile("|".join(_cues("han")) or "(?!)")

@@ -10,19 +10,15 @@ import re
 from collections.abc import Iterator
 
 from ...locales.packfile import QUESTION_TYPES
-from ...locales.registry import BUILTIN_PACKS
-from .base import Match, business_context, digits_of
+from .base import Match, business_context, digits_of, shared
 from .phone import asks_for_number
 from .spoken_digits import digit_view, spoken_digit_words
 
 # The words of a question for each type ("card", "pin code", 卡号, 邮编): `question_words` in en-US, hi-IN and
 # zh-CN, in QUESTION_TYPES order (asked_types lists types in that order).
-_QUESTION_WORDS = {
-    t: [w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_question_words.get(t, ())]
-    for t in QUESTION_TYPES
-}
 _ASKS: dict[str, re.Pattern[str]] = {
-    t: re.compile("|".join(words), re.IGNORECASE) for t, words in _QUESTION_WORDS.items() if words
+    t: re.compile("|".join(shared("question_words", t)), re.IGNORECASE) for t in QUESTION_TYPES
+    if shared("question_words", t)
 }
 # digits a value of the type has (a ZIP may be ZIP+4)
 _LENGTHS = {"payment_card": (13, 19), "in_pin": (6, 6), "us_zip": (5, 9), "cn_postcode": (6, 6)}

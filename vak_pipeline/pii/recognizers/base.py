@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...locales.packfile import cue_alternation
@@ -58,7 +58,7 @@ def literal_alt(words: Iterable[str]) -> str:
     return "|".join(map(re.escape, words)) or "(?!)"
 
 
-def one_of(regexes: list[str]) -> str:
+def one_of(regexes: Sequence[str]) -> str:
     """Regexes as one regex item, tried in order (a single one stays as it is); one that never matches if none."""
     return regexes[0] if len(regexes) == 1 else "(?:" + ("|".join(regexes) or "(?!)") + ")"
 

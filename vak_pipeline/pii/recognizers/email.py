@@ -8,48 +8,36 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...locales.registry import BUILTIN_PACKS
-from .base import Match
+from .base import Match, literal_alt, one_of, shared
 
 _EMAIL_RE = re.compile(
     r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9\-])")
 
 
-def _words(role: str) -> list[str]:
+def _words(role: str) -> tuple[str, ...]:
     """`email_words.<lang>.<role>` of the shipped packs (en-US; hi-Latn-IN's `not_local`), in file order."""
-    return [w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_email_words.get(role, ())]
-
-
-def _alt(items: list[str]) -> str:
-    """Regex alternatives, tried in order; one that never matches when there are none."""
-    return "|".join(items) or "(?!)"
-
-
-def _one(items: list[str]) -> str:
-    """The alternatives as one regex item (a single word stays as it is)."""
-    return items[0] if len(items) == 1 else f"(?:{_alt(items)})"
+    return shared("email_words", role)
 
 
 # The words of a spoken address: `email_words` in en-US (dot, underscore, dash, at, providers, tlds ...).
-_DOT_WORDS = [re.escape(w) for w in _words("dot")]
-_SEP_WORDS = _alt(_DOT_WORDS + [re.escape(w) for role in ("underscore", "dash") for w in _words(role)])
-_SPOKEN_DOT = _one(_DOT_WORDS)
-_TLDS = _alt([re.escape(w) for w in _words("tlds")])
+_SEP_WORDS = literal_alt(_words("dot") + _words("underscore") + _words("dash"))
+_SPOKEN_DOT = one_of([re.escape(w) for w in _words("dot")])
+_TLDS = literal_alt(_words("tlds"))
 _SEP = rf"(?:\s+(?:{_SEP_WORDS})\s+|[._\-])"
 _SPOKEN_RE = re.compile(
-    rf"\b([a-z0-9]+(?:{_SEP}[a-z0-9]+){{0,3}})\s+(?:{_alt(_words('at'))})\s+"
+    rf"\b([a-z0-9]+(?:{_SEP}[a-z0-9]+){{0,3}})\s+{one_of(_words('at'))}\s+"
     rf"([a-z0-9]+(?:(?:\s+{_SPOKEN_DOT}\s+|\.)[a-z0-9]+)*(?:\s+{_SPOKEN_DOT}\s+|\.)(?:{_TLDS}))\b",
     re.IGNORECASE,
 )
-_PROVIDERS = r"(?:" + _alt([re.escape(w) for w in _words("providers")]) + r")"
+_PROVIDERS = f"(?:{literal_alt(_words('providers'))})"
 # "dot com" spoken, or "at gmail.com" (ASR writes the domain but keeps the spoken "at")
 _SPOKEN_PREFILTER = re.compile(r"\b" + _SPOKEN_DOT + r"\s+(?:" + _TLDS + r")\b|\bat\s+" + _PROVIDERS + r"\.",
                                re.IGNORECASE)
 _GLUED_GATE = re.compile(r"at" + _PROVIDERS + r"\.", re.IGNORECASE)
 # ASR glues "name at gmail dot com" into "name.calledwellatgmail.com": a run ending in "at<provider>.<tld>"
 _GLUED_RE = re.compile(
-    r"(?<![\w@.])([a-z0-9][a-z0-9._\-]*?)at(" + _PROVIDERS + r"\.(?:" + _alt(_words("glued_tlds")) + r"))\b",
+    r"(?<![\w@.])([a-z0-9][a-z0-9._\-]*?)at(" + _PROVIDERS + r"\." + one_of(_words("glued_tlds")) + r")\b",
     re.IGNORECASE,
 )
 _WORD_SEP = {w.lower(): c for role, c in (("dot", "."), ("underscore", "_"), ("dash", "-")) for w in _words(role)}

@@ -9,18 +9,11 @@ import re
 from collections.abc import Iterable, Iterator
 
 from ...locales.base import LocalePack
-from ...locales.registry import BUILTIN_PACKS
-from .base import Match
+from .base import Match, shared
 from .lexicon_names import english_zipf, pack_names
 
 # the built-in packs' street words that are plain words ("road", "nagar"); "dr" is a title before a name
-_SHARED = frozenset(
-    w
-    for p in BUILTIN_PACKS.values()
-    if p.rules is not None
-    for w in p.rules.shared_address_words.get("street", ())
-    if re.fullmatch(r"[a-z]+", w) and w != "dr"
-)
+_SHARED = frozenset(w for w in shared("address_words", "street") if re.fullmatch(r"[a-z]+", w) and w != "dr")
 _PREV = re.compile(r"([^\W\d_][\w.]*)[ \t]+$")
 _NEXT = re.compile(r"[ \t]+([^\W\d_]+)")
 LOWER_STREET_MAX_ZIPF = 4.0  # in lower-case text only a street word that is no frequent English word counts

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from ...locales.base import LocalePack
 from ...locales.packfile import cue_alternation
-from .base import Match, context_words, has_cue
+from .base import Match, context_words, has_cue, literal_alt
 from .lexicon_names import NAMED_MAX_ZIPF, english_zipf, name_like, named, pack_names, rare_word, surnames
 
 # The cue words are data: `name_context.<lang>.spelling` (en-US).
@@ -18,7 +18,7 @@ _LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # Latin, diacritic
 # three or more single letters apart by a space, hyphen, dot or comma: "s m i t h", "K-O-W-A-L-S-K-I"
 _LETTERS = re.compile(rf"(?<![\w'])[A-Za-z](?:(?:\s|\s?[-.,]\s?){_LETTER}(?![\w'])){{2,}}")
 # Surname particles between an initial and a capitalised surname ("L. de Lange"): `name_context.en.particles`.
-_PARTICLE = "|".join(map(re.escape, context_words("particles"))) or "(?!)"
+_PARTICLE = literal_alt(context_words("particles"))
 # one or two capital initials with a dot, a space, then a capitalised word (the cases are checked below: an
 # initial may carry a diacritic, "É. Payet")
 _INITIAL = re.compile(

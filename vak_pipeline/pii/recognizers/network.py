@@ -6,15 +6,13 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
-from ...locales.registry import BUILTIN_PACKS
-from .base import Match, business_context
+from .base import SHARED_RULES, Match, business_context, one_of
 
 _V4_RE = re.compile(r"(?<![A-Za-z0-9_.])(?:\d{1,3}\.){3}\d{1,3}(?![A-Za-z0-9_]|\.\d)")
 _V6_RE = re.compile(r"(?<![A-Za-z0-9_:])(?:[0-9A-Fa-f]{0,4}:){2,7}"
                     r"(?:[0-9A-Fa-f]{0,4}|(?:\d{1,3}\.){3}\d{1,3})(?![A-Za-z0-9_:])")
 # The words before a version ("version 1.2.3.4", "v2.0.1.7", 版本): `version_words` in en-US, hi-IN and zh-CN.
-_VERSION_WORDS = [w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_version_words]
-_VERSION_CUE = re.compile("(?:" + ("|".join(_VERSION_WORDS) or "(?!)") + ")$", re.IGNORECASE)
+_VERSION_CUE = re.compile(f"(?:{one_of([w for r in SHARED_RULES for w in r.shared_version_words])})$", re.IGNORECASE)
 
 
 _DIGIT_DOT_DIGIT = re.compile(r"\d\.\d")  # in every v4 address: a cheaper scan than _V4_RE's

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from ...locales.base import LocalePack
 from ...locales.packfile import IntroRule, PackRules
-from ...locales.registry import BUILTIN_PACKS
+from .base import SHARED_RULES as _OWN
 from .base import Match, business_context, digits_of, has_cue, take_name
 from .lexicon_names import frequent_words, given_names, name_like, pack_names
 from .phone import find_cued_digit_runs
@@ -23,7 +23,6 @@ _TOK_BEFORE = re.compile(r"(?<![\w'\-])([^\W\d_][\w'\-]*)\s*$")
 # Words that end a name after a cue (capitalised sentence words, fillers) and particles inside one ("van",
 # "de"): `name_context.<lang>.stop` and `.particles` of the shipped packs without shared_cues (the European
 # ones), which apply in all of them, as when they were one Python list; a user's pack adds its own.
-_OWN = [p.rules for p in BUILTIN_PACKS.values() if p.rules is not None]
 _NAME_STOP = frozenset().union(*(r.name_stop for r in _OWN))
 _PARTICLES = frozenset().union(*(r.name_particles for r in _OWN))
 

@@ -16,8 +16,7 @@ import phonenumbers
 from phonenumbers import Leniency, PhoneNumberFormat, PhoneNumberMatcher
 
 from ...locales.packfile import cue_alternation
-from ...locales.registry import BUILTIN_PACKS
-from .base import Match, business_context, has_cue
+from .base import SHARED_RULES, Match, business_context, has_cue, shared_cues
 
 _DIGIT_RUN = re.compile(r"\d(?:[\s().\-/]{0,2}\d){5,}")
 
@@ -56,13 +55,9 @@ def _possible_international(text: str) -> Iterator[Match]:
 # person's number even when no region calls it valid, so it is redacted rather than left mostly readable.
 # The cue words are data: `cues.<lang>.phone` of the built-in packs with `shared_cues: true` (en-US, hi-IN,
 # zh-CN); as before, they apply in every pack.
-_PHONE_CUE = re.compile(
-    cue_alternation([w for p in BUILTIN_PACKS.values() if p.rules is not None
-                     for w in p.rules.shared_cue_words.get("phone", ())]),
-    re.IGNORECASE,
-)
+_PHONE_CUE = re.compile(cue_alternation(shared_cues("phone")), re.IGNORECASE)
 # The homophones ASR writes for a digit ("to", "for", "oh") are data: `misheard_digits` in en-US.
-_HOMOPHONES = {w: d for p in BUILTIN_PACKS.values() if p.rules is not None for w, d in p.rules.shared_misheard_digits}
+_HOMOPHONES = {w: d for r in SHARED_RULES for w, d in r.shared_misheard_digits}
 _LOOSE_RUN = re.compile(
     rf"\d(?:(?:[\s().\-/,]{{0,2}}|\s(?:{'|'.join(map(re.escape, _HOMOPHONES))})\s)\d){{6,}}", re.IGNORECASE
 )

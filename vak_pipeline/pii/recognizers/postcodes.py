@@ -14,7 +14,7 @@ import re
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from .base import digits_of
+from .base import digits_of, shared
 from .engine import Pattern, PatternRecognizer
 
 
@@ -42,9 +42,7 @@ _US_RE = re.compile(
     rf"{_US_CUE.pattern}{_GAP}(?<!\d)(\d(?:{_SEP}\d){{4}}(?:\s?-\s?\d{{4}})?)(?!{_SEP}?\d)", re.IGNORECASE
 )
 # the US states before a ZIP: `address_words.en.regions` in en-US
-_STATES = [
-    w for p in BUILTIN_PACKS.values() if p.rules is not None for w in p.rules.shared_address_words.get("regions", ())
-]
+_STATES = shared("address_words", "regions")
 _US_STATE_RE = re.compile(rf",\s*(?:{'|'.join(_STATES) or '(?!)'})\s+(\d{{5}}(?:-\d{{4}})?)(?!\d)")
 # "45,000" (or "3,72,220") after a cue is an amount written with thousands separators, not digits said one
 # by one ("1, 3, 9, 1, 6")

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ...locales.base import LocalePack
-from .base import Match, context_words
+from .base import Match, context_words, phrase_alt
 from .lexicon_names import name_like
 from .names import STOP, name_norm
 
@@ -21,9 +21,8 @@ def _signoff_re(own: tuple[str, ...]) -> re.Pattern[str]:
     """The closing alone on its line (a mark after it), then the name's line, then a line break or the end; the
     closings of the packs with shared_cues and `own`, a pack file's (`Mit freundlichen Grüßen`, `Un saludo`)."""
     closings = sorted(set(_CLOSINGS) | set(own), key=len, reverse=True)
-    alt = "|".join(r"\s+".join(map(re.escape, w.split())) for w in closings)
     return re.compile(
-        rf"(?:^|\n)[ \t]*(?:{alt or '(?!)'})[ \t]*[,.!！，。]?[ \t]*\n[ \t]*([^\n]+?)[ \t]*(?=\n\s*\n|\s*$)",
+        rf"(?:^|\n)[ \t]*{phrase_alt(closings)}[ \t]*[,.!！，。]?[ \t]*\n[ \t]*([^\n]+?)[ \t]*(?=\n\s*\n|\s*$)",
         re.IGNORECASE,
     )
 

@@ -13,13 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ...locales.registry import BUILTIN_PACKS
-from .base import latin_words
+from .base import SHARED_RULES as _SHARED
+from .base import latin_words, one_of
 
 # The built-in table: the number words, repeat words ("double five") and digit characters (零 一 二 ...)
 # of the original packs, read from their pack files (`shared_number_words: true`: en-US, hi-Latn-IN, hi-IN,
 # zh-CN); they apply in every pack, with the words for + before a country code (`plus_words`: "plus").
-_SHARED = [p.rules for p in BUILTIN_PACKS.values() if p.rules is not None]
 _PLUS = tuple(sorted({w.lower() for r in _SHARED for w in r.shared_plus_words}, key=len, reverse=True))
 _WORDS: dict[str, str] = {w: d for r in _SHARED for w, d in r.shared_number_words}
 _REPEAT: dict[str, int] = {w: n for r in _SHARED for w, n in r.shared_repeat_words}
@@ -29,7 +28,7 @@ _ZH_CHARS = "".join(re.escape(c) for c in _ZH)
 _L = r"(?<![\w\u0900-\u097F])"  # word boundaries that also respect Devanagari vowel signs
 _R = r"(?![\w\u0900-\u097F])"
 _REP_ALT = "|".join(re.escape(w) for w in _REPEAT)
-_PLUS_ALT = re.escape(_PLUS[0]) if len(_PLUS) == 1 else "(?:" + ("|".join(map(re.escape, _PLUS)) or "(?!)") + ")"
+_PLUS_ALT = one_of([re.escape(w) for w in _PLUS])
 _ZH_RUN_RE = re.compile(rf"[{_ZH_CHARS}0-9]{{6,}}")
 
 
