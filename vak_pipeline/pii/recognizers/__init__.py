@@ -8,12 +8,11 @@ never detected.
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from ...locales.base import LocalePack
 from ...locales.registry import PACKS
-from .addresses import find_addresses, find_uk_postcodes
+from .addresses import ZH_NUMERAL, find_addresses, find_uk_postcodes
 from .base import PLACEHOLDER_RE, Match, latin_words
 from .cards import PAYMENT_CARD
 from .email import find_emails, find_upi
@@ -39,7 +38,6 @@ from .spoken_digits import digit_view
 
 __all__ = ["PLACEHOLDER_PREFIX", "RECOGNIZERS", "Match", "find_pii", "persona_names", "resolve_overlaps"]
 
-_ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")  # a Chinese address may spell its numbers
 
 # Every built-in recognizer, one per type, with the type its placeholders carry (payment_card: <CARD_1>); a pack
 # runs those its `pii_types` name, in that order. The gates are necessary conditions: each finder's own patterns
@@ -57,7 +55,7 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
         *find_signoff_names(t, p)), t), t, p),
                "PERSON", digit_view=False),
     Recognizer("address", lambda t, p, w: find_addresses(t, w, has_number=True), "ADDRESS", needs_digit=True,
-               spelt=_ZH_NUMERAL),
+               spelt=ZH_NUMERAL),
     Recognizer("us_ssn", US_SSN, "SSN", min_run=9),
     Recognizer("uk_nino", UK_NINO, "NINO", min_run=6),
     Recognizer("uk_nhs", UK_NHS, "NHS", min_run=10),

@@ -133,7 +133,7 @@ _SECTOR_WORDS = _gate(_words("sector"))
 _CUE_GATE_NONLATIN = re.compile("|".join(_cues("deva")) or "(?!)")
 _ZH_GATE = re.compile("|".join(_cues("han")) or "(?!)")
 _ANY_DIGIT = re.compile(r"\d")
-_ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")
+ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")  # a Chinese address may spell its numbers
 
 
 
@@ -163,7 +163,7 @@ def find_addresses(text: str, words: frozenset[str] | None = None, has_number: b
 
 
 def _find_addresses(text: str, words: frozenset[str] | None, has_number: bool) -> Iterator[Match]:
-    if not has_number and not _ANY_DIGIT.search(text) and not _ZH_NUMERAL.search(text):
+    if not has_number and not _ANY_DIGIT.search(text) and not ZH_NUMERAL.search(text):
         return  # every form carries a number
     if words is None:
         words = latin_words(text)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from ...locales.packfile import QUESTION_TYPES
-from .base import Match, business_context, digits_of, shared
+from .base import THOUSANDS, Match, business_context, digits_of, shared
 from .phone import asks_for_number
 from .spoken_digits import digit_view, spoken_digit_words
 
@@ -71,7 +71,6 @@ _AMOUNT_AFTER = re.compile(
     r"kilomet(?:er|re)s?|kgs?|grams|minutes|mins|hours|hrs|seconds|days|years|times|mb|gb)\b|रुपये|रुपए)",
     re.IGNORECASE,
 )
-_THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")
 
 
 @functools.lru_cache(maxsize=64)
@@ -120,7 +119,7 @@ def find_unsure_runs(text: str, extra_words: tuple[tuple[str, str], ...] = (),
             continue
         for m in rx.finditer(src):
             digits = _spoken_digits(m.group(), words, repeats)
-            if len(digits) < MIN_UNSURE_DIGITS or _THOUSANDS.search(m.group()):
+            if len(digits) < MIN_UNSURE_DIGITS or THOUSANDS.search(m.group()):
                 continue
             s, e = (m.start(), m.end()) if mapping is None else mapping.to_original(m.start(), m.end())
             if _AMOUNT_BEFORE.search(text[max(0, s - 6):s]) or _AMOUNT_AFTER.match(text[e:e + 16]):

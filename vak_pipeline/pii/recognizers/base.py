@@ -53,6 +53,15 @@ def context_words(role: str, script: str = "latin") -> tuple[str, ...]:
     return shared("name_context", role, script)
 
 
+# Letters and words of the scripts the name rules read, and the words never in a name in Devanagari text
+LATIN_LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # with diacritics: "Niccolò", "Áurea", "Świstek"
+DEVA_TOKEN = r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*"  # "डी’कोस्टा" is one word
+DEVA_STOP = frozenset(context_words("stop", "deva") + context_words("common_words", "deva"))  # "मैं भी, ..."
+ZH_SURNAMES = frozenset(context_words("surnames", "han"))  # the common single-character surnames (a fact list)
+# "45,000" (or "3,72,220") is an amount written with thousands separators, not digits said one by one
+THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")
+
+
 def literal_alt(words: Iterable[str]) -> str:
     """Words as regex alternatives in their order, each matched as written; one that never matches if none."""
     return "|".join(map(re.escape, words)) or "(?!)"

@@ -29,7 +29,9 @@ from ...locales import lid
 if TYPE_CHECKING:
     from ...locales.base import LocalePack
 from ..name_table import NameLexicon, lexicon
-from .base import Match, context_words, latin_words, literal_alt
+from .base import DEVA_STOP as _DEVA_STOP
+from .base import DEVA_TOKEN, LATIN_LETTER, Match, context_words, latin_words, literal_alt
+from .base import ZH_SURNAMES as _ZH_SURNAMES
 from .names import STOP
 
 # A pack's (own countries, others whose top names also occur there) come from its pack file
@@ -84,15 +86,12 @@ _RELATION_RE = re.compile(rf"\b(?:{literal_alt(sorted(_NOT_PREV))})\s+(?:{litera
 # text.lower() and the tokens need not align, so a title is looked for token by token.
 _LOWER_ODD = ("\u0130", "\u212a")
 
-_LATIN_LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # with diacritics: "Niccolò", "Áurea"
-_WORD_RE = re.compile(rf"{_LATIN_LETTER}+(?:'{_LATIN_LETTER}+)*")
+_WORD_RE = re.compile(rf"{LATIN_LETTER}+(?:'{LATIN_LETTER}+)*")
 _END_RE = re.compile(r"\s*(?:[,.!?;:]|$)")
-_SENT_START_RE = re.compile(r"(?:^|[.!?\n\"“]\s*)$")
 
 # Chinese: the most common single-character surnames (a fact list; names-dataset lists none of one
 # character; compound ones come from the dataset), the cues a surname follows (姓, 收件人是), the words
 # that make 小/老 + surname a name, and characters never in a name: `name_context.zh` in zh-CN.
-_ZH_SURNAMES = frozenset(context_words("surnames", "han"))
 _ZH_TITLES = context_words("titles", "han")
 # "does the text at this position start with a title": one anchored match instead of a startswith per title
 _ZH_TITLE_AT = re.compile(literal_alt(_ZH_TITLES))
@@ -109,11 +108,10 @@ _ZH_PUNCT = frozenset("，。！？、；：,.!?;: ")
 _ZH_LIST_MARKS = frozenset("、")  # the enumeration comma between the names of a list: 李晶、刘红、张琳
 _ZH_AND = frozenset("和跟与")  # between two names of a list: 杨强和王金凤
 
-_DEVA_WORD = re.compile(r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*")  # "डी’कोस्टा" is one word
+_DEVA_WORD = re.compile(DEVA_TOKEN)
 _DEVA_TITLES = frozenset(context_words("titles", "deva"))
 _DEVA_AFTER = frozenset(context_words("strong_after", "deva"))  # "सक्सेना जी": also after an unknown word
 _DEVA_AFTER_ANY = frozenset(context_words("after", "deva"))  # after a listed name: also "बोल"
-_DEVA_STOP = frozenset(context_words("stop", "deva") + context_words("common_words", "deva"))
 _DEVA_CUES = frozenset(context_words("before", "deva") + context_words("relations", "deva"))  # नमस्ते, बेटी
 _DEVA_NAME_WORDS = frozenset(context_words("name_words", "deva"))  # a form's label before its mark: "नाम: ..."
 _DEVA_JOINS = frozenset(context_words("joins", "deva"))  # "और": between the last two names of a list

@@ -9,25 +9,24 @@ from collections.abc import Iterator
 
 from ...locales.base import LocalePack
 from ...locales.packfile import cue_alternation
-from .base import Match, context_words, has_cue, literal_alt
+from .base import LATIN_LETTER, Match, context_words, has_cue, literal_alt
 from .lexicon_names import NAMED_MAX_ZIPF, english_zipf, name_like, named, pack_names, rare_word, surnames
 
 # The cue words are data: `name_context.<lang>.spelling` (en-US).
 _SPELLING = re.compile(cue_alternation(context_words("spelling")), re.IGNORECASE)
-_LETTER = r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"  # Latin, diacritics too: "w ä h n e r", "L. Świstek"
 # three or more single letters apart by a space, hyphen, dot or comma: "s m i t h", "K-O-W-A-L-S-K-I"
-_LETTERS = re.compile(rf"(?<![\w'])[A-Za-z](?:(?:\s|\s?[-.,]\s?){_LETTER}(?![\w'])){{2,}}")
+_LETTERS = re.compile(rf"(?<![\w'])[A-Za-z](?:(?:\s|\s?[-.,]\s?){LATIN_LETTER}(?![\w'])){{2,}}")
 # Surname particles between an initial and a capitalised surname ("L. de Lange"): `name_context.en.particles`.
 _PARTICLE = literal_alt(context_words("particles"))
 # one or two capital initials with a dot, a space, then a capitalised word (the cases are checked below: an
 # initial may carry a diacritic, "É. Payet")
 _INITIAL = re.compile(
-    rf"(?<![\w.'\-])(?:({_LETTER})\.\s?)?({_LETTER})\.\s((?:(?:{_PARTICLE})\s)?({_LETTER}+(?:[-']{_LETTER}+)?))"
+    rf"(?<![\w.'\-])(?:({LATIN_LETTER})\.\s?)?({LATIN_LETTER})\.\s((?:(?:{_PARTICLE})\s)?({LATIN_LETTER}+(?:[-']{LATIN_LETTER}+)?))"
     r"(?!\w|\.\w)")
 # ASR writes an initial as a lone lower-case letter: "sent to c smith", "told by m van maaren" (not inside
 # spelled letters: "s m i t h" holds no initial)
 _ASR_INITIAL = re.compile(
-    rf"(?<![\w'.\-])(?<!\b[A-Za-z]\s)([a-z])\s((?:(?:{_PARTICLE})\s)?({_LETTER}{{3,}}))(?![\w'])")
+    rf"(?<![\w'.\-])(?<!\b[A-Za-z]\s)([a-z])\s((?:(?:{_PARTICLE})\s)?({LATIN_LETTER}{{3,}}))(?![\w'])")
 # "a" and "i" are words too: as initials only after a word that takes a person ("for a carroll", "by a khurana")
 _WORD_INITIALS = frozenset("ai")
 _TAKES_PERSON = frozenset(context_words("before") + context_words("not_before") + context_words("place_before")) - {

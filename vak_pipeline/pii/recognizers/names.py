@@ -9,13 +9,24 @@ import re
 from collections.abc import Iterable, Iterator
 
 from ...locales.packfile import IntroRule
-from .base import DEVA_CHAR, HAN_CHAR, ODD_CASE_RE, SHARED_RULES, Match, context_words, latin_words, one_of, take_name
+from .base import (
+    DEVA_CHAR,
+    DEVA_TOKEN,
+    HAN_CHAR,
+    ODD_CASE_RE,
+    SHARED_RULES,
+    Match,
+    context_words,
+    latin_words,
+    one_of,
+    take_name,
+)
+from .base import DEVA_STOP as _DEVA_STOP
 from .base import phrase_alt as _alt
 
 log = logging.getLogger(__name__)
 
 _TOK = r"[A-Za-z][A-Za-z'\-]*"
-_DEVA_TOK = r"[\u0900-\u097F]+(?:['\u2019][\u0900-\u097F]+)*"  # "डी’कोस्टा": an apostrophe inside
 _L = r"(?<![\w\u0900-\u097F])"
 _R = r"(?![\w\u0900-\u097F])"
 def _intros(script: str) -> list[IntroRule]:
@@ -62,12 +73,11 @@ def _follower(words: tuple[str, ...]) -> str:
 
 _DEVA_NAME_RE = re.compile(
     one_of([
-        rf"{_alt(r.before)}\s+({_DEVA_TOK}(?:\s+{_DEVA_TOK}){{0,2}}){_follower(r.after)}" for r in _intros("deva")
+        rf"{_alt(r.before)}\s+({DEVA_TOKEN}(?:\s+{DEVA_TOKEN}){{0,2}}){_follower(r.after)}" for r in _intros("deva")
     ])
     if _intros("deva")
     else "(?!)"
 )
-_DEVA_STOP = frozenset(context_words("stop", "deva") + context_words("common_words", "deva"))  # "मैं भी, ..."
 # Chinese: two or three characters after the cue, ended by punctuation, the end or a follower word
 _ZH_NAME_RE = re.compile(
     one_of([
@@ -87,10 +97,6 @@ def _gated(words: frozenset[str]) -> tuple[int, ...]:
         k for k, (before, after) in enumerate(_GATES)
         if any(w <= words for w in before) and (after is None or any(w <= words for w in after))
     )
-
-
-def _take_name(text: str, pos: int, capitalised: bool) -> tuple[int, int] | None:
-    return take_name(text, pos, _TOKEN_RE, STOP, capitalised=capitalised, max_words=3)
 
 
 _HYPHEN_PART = re.compile(r"-([A-Z\u00c0-\u00d6\u00d8-\u00de][^\W\d_]+)")
@@ -121,7 +127,7 @@ def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[
     for k in rules:
         cue, capitalised, follower = _CUES[k]
         for m in cue.finditer(text):
-            span = _take_name(text, m.end(), capitalised)
+            span = take_name(text, m.end(), _TOKEN_RE, STOP, capitalised=capitalised, max_words=3)
             if span is None:
                 continue
             s, e = span

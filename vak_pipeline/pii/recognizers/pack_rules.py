@@ -105,13 +105,6 @@ def find_pack_addresses(text: str, rules: PackRules) -> Iterator[Match]:
             )
 
 
-def _name_after(
-    text: str, pos: int, stop: frozenset[str], particles: frozenset[str], capitalised: bool = True
-) -> tuple[int, int] | None:
-    """Up to four words from `pos`, particles allowed between capitalised ones; None if none."""
-    return take_name(text, pos, _TOK, stop, particles, capitalised, max_words=4)
-
-
 def _name_before(
     text: str, pos: int, stop: frozenset[str], particles: frozenset[str], capitalised: bool = True
 ) -> tuple[int, int] | None:
@@ -227,7 +220,7 @@ def find_pack_names(text: str, pack: LocalePack) -> Iterator[Match]:
         pos = _skip_titles(text, pos, rules.name_titles)
         if lower:
             return _lower_name_after(text, pos, stop, particles, pack)
-        return _name_after(text, pos, stop, particles, capitalised)
+        return take_name(text, pos, _TOK, stop, particles, capitalised, max_words=4)  # particles: "de Vries"
 
     if rules.name_cues is not None:
         for cue in rules.name_cues.finditer(text):

@@ -14,7 +14,7 @@ import re
 
 from ...locales.packfile import cue_alternation
 from ...locales.registry import BUILTIN_PACKS
-from .base import digits_of, shared
+from .base import THOUSANDS, digits_of, shared
 from .engine import Pattern, PatternRecognizer
 
 
@@ -44,13 +44,10 @@ _US_RE = re.compile(
 # the US states before a ZIP: `address_words.en.regions` in en-US
 _STATES = shared("address_words", "regions")
 _US_STATE_RE = re.compile(rf",\s*(?:{'|'.join(_STATES) or '(?!)'})\s+(\d{{5}}(?:-\d{{4}})?)(?!\d)")
-# "45,000" (or "3,72,220") after a cue is an amount written with thousands separators, not digits said one
-# by one ("1, 3, 9, 1, 6")
-_THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")
 
 
 def _code(value: str) -> str | None:
-    return None if _THOUSANDS.search(value) else digits_of(value)
+    return None if THOUSANDS.search(value) else digits_of(value)
 
 
 IN_PIN = PatternRecognizer("in_pin", "pin_cue", (Pattern(_IN_PIN_RE, 0.85, 1),), _code)

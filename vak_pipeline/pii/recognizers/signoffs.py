@@ -9,7 +9,8 @@ import re
 from collections.abc import Iterator
 
 from ...locales.base import LocalePack
-from .base import Match, context_words, phrase_alt
+from .base import DEVA_STOP, Match, context_words, phrase_alt
+from .base import ZH_SURNAMES as _ZH_SURNAMES
 from .lexicon_names import name_like
 from .names import STOP, name_norm
 
@@ -35,11 +36,8 @@ _PARTICLES = frozenset(context_words("particles"))
 # words never in a signature's name: the stop and brand words ("The Support Team", "Acme Bank"), the closings
 _NOT_NAME = STOP | frozenset(w for c in context_words("closings") for w in c.split())
 _DEVA_WORD = re.compile(r"[\u0900-\u097F]+")
-_DEVA_NOT_NAME = frozenset(
-    context_words("stop", "deva") + context_words("common_words", "deva") + context_words("closings", "deva")
-)
+_DEVA_NOT_NAME = DEVA_STOP | frozenset(context_words("closings", "deva"))
 _HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,3}")
-_ZH_SURNAMES = frozenset(context_words("surnames", "han"))
 
 
 def _latin_name(words: list[str], pack: LocalePack) -> bool:
