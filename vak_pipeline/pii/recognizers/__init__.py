@@ -51,7 +51,7 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
     Recognizer("iban", lambda t, p, w: find_ibans(t), "IBAN", needs_digit=True, needs_capital=True),
     Recognizer("ip_address", lambda t, p, w: find_ips(t), "IP", needs_digit=True, any_of=(".", ":")),
     Recognizer("person_name", lambda t, p, w: drop_street_names(hyphen_joined((
-        *find_cued_names(t, w), *find_lexicon_names(t, p, w), *find_spelled_names(t, p), *find_initial_names(t, p),
+        *find_cued_names(t), *find_lexicon_names(t, p, w), *find_spelled_names(t, p), *find_initial_names(t, p),
         *find_signoff_names(t, p)), t), t, p),
                "PERSON", digit_view=False),
     Recognizer("address", lambda t, p, w: find_addresses(t, w, has_number=True), "ADDRESS", needs_digit=True,

@@ -13,11 +13,9 @@ from .base import (
     DEVA_CHAR,
     DEVA_TOKEN,
     HAN_CHAR,
-    ODD_CASE_RE,
     SHARED_RULES,
     Match,
     context_words,
-    latin_words,
     one_of,
     take_name,
 )
@@ -55,12 +53,6 @@ _CUES: tuple[tuple[re.Pattern[str], bool, re.Pattern[str] | None], ...] = tuple(
 )
 
 
-def _words(phrases: tuple[str, ...]) -> tuple[frozenset[str], ...]:
-    return tuple({frozenset(re.findall(r"[a-z]+", w.lower())): None for w in phrases})
-
-
-# per rule: (cue phrases' words, follower phrases' words or None); all words of one of each must be there
-_GATES = tuple((_words(r.before), _words(r.after) if r.after else None) for r in _LATIN_RULES)
 _TOKEN_RE = re.compile(rf"\s*({_TOK})")
 # Devanagari: a name of one to three words between the cue and its follower ("मेरा नाम ... है"), one group per rule
 def _follower(words: tuple[str, ...]) -> str:
@@ -90,15 +82,6 @@ _ZH_NAME_RE = re.compile(
 _ZH_STOP_CHARS = set(context_words("stop", "han"))
 
 
-def _gated(words: frozenset[str]) -> tuple[int, ...]:
-    """The Latin-script rules that could match a text with these words (every word of one of its cues, and of
-    one of its followers), by index."""
-    return tuple(
-        k for k, (before, after) in enumerate(_GATES)
-        if any(w <= words for w in before) and (after is None or any(w <= words for w in after))
-    )
-
-
 _HYPHEN_PART = re.compile(r"-([A-Z\u00c0-\u00d6\u00d8-\u00de][^\W\d_]+)")
 
 
@@ -117,15 +100,9 @@ def name_norm(s: str) -> str:
     return " ".join(s.lower().split())
 
 
-def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[Match]:
-    """`words`: latin_words(text), when the caller has it."""
-    # a rule needs its words (a set lookup; exact in a text without İ ı ſ K, where every rule is tried)
-    ascii_text = text.isascii()
-    rules: tuple[int, ...] = tuple(range(len(_CUES)))
-    if ascii_text or ODD_CASE_RE.search(text) is None:
-        rules = _gated(latin_words(text) if words is None else words)
-    for k in rules:
-        cue, capitalised, follower = _CUES[k]
+def find_cued_names(text: str) -> Iterator[Match]:
+    """Names after a self-introduction (`name_intros`), in Latin, Devanagari and Chinese script."""
+    for cue, capitalised, follower in _CUES:
         for m in cue.finditer(text):
             span = take_name(text, m.end(), _TOKEN_RE, STOP, capitalised=capitalised, max_words=3)
             if span is None:
@@ -134,7 +111,7 @@ def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[
             if follower is not None and not follower.match(text, e):
                 continue
             yield Match("person_name", s, e, 0.85, "name_cue", name_norm(text[s:e]))
-    if ascii_text:
+    if text.isascii():
         return  # the Devanagari and Chinese cues below need their script
     pos = 0  # a match whose words hold a stop word ("हेलो, मैं इला बोल ...") gives way to one starting later
     while (m := _DEVA_NAME_RE.search(text, pos)) is not None:
