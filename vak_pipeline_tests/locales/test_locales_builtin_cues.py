@@ -194,9 +194,7 @@ def test_the_address_forms_read_their_words_from_the_pack_files():
     from vak_pipeline.pii.recognizers import addresses
 
     street = {w for p in ("en-US", "en-IN", "hi-Latn-IN") for w in PACKS[p].rules.shared_address_words["street"]}
-    assert {"street", "marg", "colony"} <= street and street <= addresses._STREET_WORDS
-    assert {"h", "hno"} <= addresses._UNIT_WORDS  # the first word of "h.no", "h no", "hno"
-    assert addresses._CUE_WORDS == {"live", "address", "pata", "deliver", "ship", "staying"}
+    assert {"street", "marg", "colony"} <= street
 
     def found(text: str) -> list[str]:
         return [text[m.start : m.end] for m in addresses.find_addresses(text)]

@@ -54,7 +54,7 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
         *find_cued_names(t), *find_lexicon_names(t, p, w), *find_spelled_names(t, p), *find_initial_names(t, p),
         *find_signoff_names(t, p)), t), t, p),
                "PERSON", digit_view=False),
-    Recognizer("address", lambda t, p, w: find_addresses(t, w, has_number=True), "ADDRESS", needs_digit=True,
+    Recognizer("address", lambda t, p, w: find_addresses(t, has_number=True), "ADDRESS", needs_digit=True,
                spelt=ZH_NUMERAL),
     Recognizer("us_ssn", US_SSN, "SSN", min_run=9),
     Recognizer("uk_nino", UK_NINO, "NINO", min_run=6),

@@ -6,10 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from .base import HAN_CHAR as _HAN_CHAR
-from .base import Match, latin_words, shared
-
-_PLAIN = re.compile(r"[a-z]+")
+from .base import Match, shared
 
 
 def _words(role: str, script: str = "latin") -> tuple[str, ...]:
@@ -26,29 +23,6 @@ def _cues(script: str) -> list[str]:
 
 def _alt(items: Sequence[str]) -> str:
     return "(?:" + ("|".join(items) or "(?!)") + ")"
-
-
-def _chars(items: Sequence[str]) -> str:
-    """Single characters as one class ([路街]); longer items as alternatives."""
-    one = "".join(i for i in items if len(i) == 1)
-    more = [i for i in items if len(i) > 1]
-    return _alt(([f"[{one}]"] if one else []) + more) if more else f"[{one}]" if one else "(?!)"
-
-
-def _spellings(item: str) -> list[str]:
-    """The texts a word pattern stands for when its optional dots and spaces are written or not
-    ("h\\.?\\s?no" -> "h.no", "h. no", "hno" ...); other regex syntax is left as it is."""
-    out = [""]
-    for tok in re.findall(r"\\[.s][?+*]?|.", item):
-        alts = {"\\.?": [".", ""], "\\s?": [" ", ""], "\\s*": [" ", ""], "\\s+": [" "], "\\.": ["."]}.get(tok, [tok])
-        out = [o + a for o in out for a in alts]
-    return out
-
-
-def _gate(items: Sequence[str]) -> frozenset[str]:
-    """The words a text needs for a form with these items: the first word of each item, as it may be
-    spelled ("h.no" -> "h", "hno"); a set lookup over the text's words."""
-    return frozenset(w for i in items for sp in _spellings(i) for w in _PLAIN.findall(sp.lower())[:1])
 
 
 # The words of every form are data (`address_words` in the built-in pack files, docs/locale-packs.md); the
@@ -101,11 +75,6 @@ _ZH_STRICT_RE = re.compile(
 _ZH_LEAD = re.compile(
     rf"{_alt(_words('lead_owners', 'han'))}?{_alt(_words('lead_home', 'han'))}?{_alt(_words('lead', 'han'))}+"
 )
-# a district word, then a one-character road word within 14 characters, or an estate word
-_ZH_STRICT_GATE = re.compile(
-    rf"{_chars(_words('district', 'han'))}[^，。]{{1,14}}?{_chars([w for w in _words('street', 'han') if len(w) == 1])}"
-    rf"|{'|'.join(_words('estate', 'han'))}"
-)
 # India: "sector 15", "gali number 3", "H-42, Lajpat Nagar" pieces; Devanagari house/flat forms.
 _SECTOR_NUMBER = _alt(_words("sector_number"))
 _IN_SECTOR_RE = re.compile(
@@ -118,20 +87,10 @@ _DEVA_ADDR_RE = re.compile(
     rf"{_alt(_words('unit', 'deva'))}\s*{_alt(_words('unit_number', 'deva'))}?\s*[0-9०-९]{{1,5}}"
     rf"(?:[,\s]+[\u0900-\u097F0-9०-९]+){{0,6}}[,\s]+(?:[\u0900-\u097F]+\s+)?{_alt(_words('street', 'deva'))}"
     rf"(?:[,\s]+(?:{_alt(_words('postcode_before', 'deva'))}\s*)?[1-9][0-9]{{5}})?")
-_DEVA_GATE = re.compile("|".join(_words("unit", "deva")) or "(?!)")
 _UK_POSTCODE_RE = re.compile(rf"(?<![A-Za-z0-9]){UK_POSTCODE}(?![A-Za-z0-9])")
 _UK_POSTCODE_CUE_RE = re.compile(
     rf"\b{_alt(_words('postcode_before'))}\s+(?:{_alt(_words('postcode_links'))}\s+)?({UK_POSTCODE})\b",
     re.IGNORECASE)
-# keyword gates: one set intersection over the text's words instead of a regex scan per form
-_STREET_WORDS = _gate(_words("street"))
-_UNIT_WORDS = _gate(_words("unit"))
-# an address cue's longest word (the last of equals): "live", "address", "pata"
-_CUE_WORDS = frozenset(
-    max(reversed(re.findall(r"[a-z]+", w.lower())), key=len) for w in shared("cue_words", "address", "latin"))
-_SECTOR_WORDS = _gate(_words("sector"))
-_CUE_GATE_NONLATIN = re.compile("|".join(_cues("deva")) or "(?!)")
-_ZH_GATE = re.compile("|".join(_cues("han")) or "(?!)")
 _ANY_DIGIT = re.compile(r"\d")
 ZH_NUMERAL = re.compile(r"[一二三四五六七八九十百零〇两][号栋室楼层]")  # a Chinese address may spell its numbers
 
@@ -141,11 +100,11 @@ def addr_norm(s: str) -> str:
     return " ".join(re.sub(r"[,.]", " ", s.lower()).split())
 
 
-def find_addresses(text: str, words: frozenset[str] | None = None, has_number: bool = False) -> Iterator[Match]:
+def find_addresses(text: str, has_number: bool = False) -> Iterator[Match]:
     """Every address form below; pieces that touch ("77 Larkspur Court" + ", apartment 4B, Boise, ID
-    83702") are one address. `words`: latin_words(text), when the caller has it; `has_number`: the caller
-    knows the text has a digit or a Chinese numeral before a building word."""
-    found = list(_find_addresses(text, words, has_number))
+    83702") are one address. `has_number`: the caller knows the text has a digit or a Chinese numeral
+    before a building word."""
+    found = list(_find_addresses(text, has_number))
     if len(found) < 2:
         yield from found
         return
@@ -162,44 +121,29 @@ def find_addresses(text: str, words: frozenset[str] | None = None, has_number: b
     yield from merged
 
 
-def _find_addresses(text: str, words: frozenset[str] | None, has_number: bool) -> Iterator[Match]:
+# The forms whose value is addr_norm'd, in the order they are tried (a tie of two equal spans keeps the first's
+# name): (pattern, the value's group, score, recognizer)
+_FORMS = ((_STREET_RE, 0, 0.85, "street"), (_UNIT_RE, 0, 0.85, "unit"), (_CUE_POSTAL_RE, 1, 0.8, "cue_postal"),
+          (_CUE_HOUSE_RE, 1, 0.7, "cue_house"))
+_AFTER_ZH = ((_IN_SECTOR_RE, 0, 0.75, "in_sector"), (_DEVA_ADDR_RE, 0, 0.8, "deva_address"))
+
+
+def _find_addresses(text: str, has_number: bool) -> Iterator[Match]:
     if not has_number and not _ANY_DIGIT.search(text) and not ZH_NUMERAL.search(text):
         return  # every form carries a number
-    if words is None:
-        words = latin_words(text)
-    ascii_text = text.isascii()
-    if not _STREET_WORDS.isdisjoint(words):
-        for m in _STREET_RE.finditer(text):
-            yield Match("address", m.start(), m.end(), 0.85, "street", addr_norm(m.group()))
-    if not _UNIT_WORDS.isdisjoint(words):
-        for m in _UNIT_RE.finditer(text):
-            yield Match("address", m.start(), m.end(), 0.85, "unit", addr_norm(m.group()))
-    if not _CUE_WORDS.isdisjoint(words) or (not ascii_text and _CUE_GATE_NONLATIN.search(text)):
-        for m in _CUE_POSTAL_RE.finditer(text):
-            yield Match("address", m.start(1), m.end(1), 0.8, "cue_postal", addr_norm(m.group(1)))
-        for m in _CUE_HOUSE_RE.finditer(text):
-            yield Match("address", m.start(1), m.end(1), 0.7, "cue_house", addr_norm(m.group(1)))
-    if ascii_text:
-        if not _SECTOR_WORDS.isdisjoint(words):
-            for m in _IN_SECTOR_RE.finditer(text):
-                yield Match("address", m.start(), m.end(), 0.75, "in_sector", addr_norm(m.group()))
-        return
-    han = _HAN_CHAR.search(text) is not None  # every Chinese form holds one
-    if han and _ZH_GATE.search(text):
-        for m in _ZH_RE.finditer(text):
-            yield Match("address", m.start(), m.end(), 0.85, "zh_address", m.group())
-    if han and _ZH_STRICT_GATE.search(text):
-        for m in _ZH_STRICT_RE.finditer(text):
-            cue = _ZH_LEAD.match(m.group())  # "我住在北京市..." -> "北京市..."
-            s = m.start() + (cue.end() if cue else 0)
-            if m.end() - s >= 6:
-                yield Match("address", s, m.end(), 0.8, "zh_address", text[s:m.end()])
-    if not _SECTOR_WORDS.isdisjoint(words):
-        for m in _IN_SECTOR_RE.finditer(text):
-            yield Match("address", m.start(), m.end(), 0.75, "in_sector", addr_norm(m.group()))
-    if _DEVA_GATE.search(text):
-        for m in _DEVA_ADDR_RE.finditer(text):
-            yield Match("address", m.start(), m.end(), 0.8, "deva_address", addr_norm(m.group()))
+    for rx, g, score, name in _FORMS:
+        for m in rx.finditer(text):
+            yield Match("address", m.start(g), m.end(g), score, name, addr_norm(m.group(g)))
+    for m in _ZH_RE.finditer(text):
+        yield Match("address", m.start(), m.end(), 0.85, "zh_address", m.group())
+    for m in _ZH_STRICT_RE.finditer(text):
+        cue = _ZH_LEAD.match(m.group())  # "我住在北京市..." -> "北京市..."
+        s = m.start() + (cue.end() if cue else 0)
+        if m.end() - s >= 6:
+            yield Match("address", s, m.end(), 0.8, "zh_address", text[s:m.end()])
+    for rx, g, score, name in _AFTER_ZH:
+        for m in rx.finditer(text):
+            yield Match("address", m.start(g), m.end(g), score, name, addr_norm(m.group(g)))
 
 
 def find_uk_postcodes(text: str) -> Iterator[Match]:
