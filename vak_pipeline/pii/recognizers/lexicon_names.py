@@ -126,32 +126,23 @@ _AMBIGUOUS = frozenset(context_words("ambiguous"))
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
 
 
-def _local_common(pack: LocalePack) -> frozenset[str]:
-    """Frequent words of a pack's non-English languages (wordfreq's top 20k; the European packs' files name
-    them in `lid.languages`): "le", "lang", "met" are words there, not names. Empty for the original packs."""
-    langs = [x for x in pack.lid_languages if x != "en"]
-    if not langs:
-        return frozenset()
-    import wordfreq
-
-    return frozenset(w for lang in langs for w in wordfreq.top_n_list(lang, 20000) if w.isalpha())
-
-
 FREQUENT_TOP = 500  # the most frequent words of a pack's languages are never a name in lower case ("le", "ist")
-_FREQUENT: dict[tuple[str, bool], frozenset[str]] = {}
+# the frequent words of a pack's non-English languages (the European packs' files name them in `lid.languages`):
+# "le", "lang", "met" are words there, not names
+LOCAL_TOP = 20000
+_FREQUENT: dict[tuple[str, bool, int], frozenset[str]] = {}
 
 
-def frequent_words(pack: LocalePack, english: bool = True) -> frozenset[str]:
-    """The FREQUENT_TOP most frequent words (wordfreq) of each of the pack's `lid.languages` (English among them
-    only with `english`); once per pack."""
-    got = _FREQUENT.get((pack.id, english))
+def frequent_words(pack: LocalePack, english: bool = True, top: int = FREQUENT_TOP) -> frozenset[str]:
+    """The `top` most frequent words (wordfreq) of each of the pack's `lid.languages` (English among them only
+    with `english`); once per pack."""
+    got = _FREQUENT.get((pack.id, english, top))
     if got is None:
         import wordfreq
 
         langs = [x for x in pack.lid_languages if english or x != "en"]
-        got = _FREQUENT[(pack.id, english)] = frozenset(
-            w for lang in langs for w in wordfreq.top_n_list(lang, FREQUENT_TOP)
-        )
+        got = _FREQUENT[(pack.id, english, top)] = frozenset(
+            w for lang in langs for w in wordfreq.top_n_list(lang, top))
     return got
 
 
@@ -167,7 +158,7 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         # (a listed name that is one of the most frequent words of the pack's own language is that word there:
         # "le", "del", "con" are names somewhere, never in French or Spanish text)
         names = frozenset(t for t in first | last if len(t) > 1) - frequent_words(pack, english=False)
-        local = _local_common(pack)
+        local = frozenset(w for w in frequent_words(pack, english=False, top=LOCAL_TOP) if w.isalpha())
         plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
         english = (lex.english - names) | local | (_CALENDAR - names)  # "booked for Tuesday": a day, not a name
         ordinary = (english | _NON_NAME) - names

@@ -15,11 +15,10 @@ _V6_RE = re.compile(r"(?<![A-Za-z0-9_:])(?:[0-9A-Fa-f]{0,4}:){2,7}"
 _VERSION_CUE = re.compile(f"(?:{one_of([w for r in SHARED_RULES for w in r.shared_version_words])})$", re.IGNORECASE)
 
 
-_DIGIT_DOT_DIGIT = re.compile(r"\d\.\d")  # in every v4 address: a cheaper scan than _V4_RE's
 
 
 def find_ips(text: str) -> Iterator[Match]:
-    if "." in text and _DIGIT_DOT_DIGIT.search(text) is not None:
+    if "." in text:
         for m in _V4_RE.finditer(text):
             if _VERSION_CUE.search(text, max(0, m.start() - 9), m.start()) or business_context(
                     text, m.start(), 20, m.end()):
