@@ -285,13 +285,6 @@ def _sentence_start(text: str, s: int) -> bool:
     return k < 0 or text[k] in '.!?\n"“'
 
 
-def _capitalised(text: str, tok: tuple[int, int, str], key: str, names: frozenset[str],
-                 english: frozenset[str]) -> bool:
-    """A capitalised word (not all capitals) that may be a name and does not open a sentence: "to Deepa"."""
-    s, _, t = tok
-    return t[0].isupper() and not t.isupper() and (key in names or key not in english) and not _sentence_start(text, s)
-
-
 def _labelled(text: str, toks: list[tuple[int, int, str]], words: list[str], k: int) -> bool:
     """Token k and the next are capitalised words after a name field's label and its mark ("Name: ", "Caller -")."""
     mark = text[toks[k - 1][1] : toks[k][0]].strip()
@@ -354,14 +347,12 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
     if not maybe:
         return
     if cased:
-        # a start is a capitalised word or one that is no grammar word: most texts have none, and then the
-        # capitals of the other words (with the slower sentence-start look-back) are never needed
-        starts = [k for k in maybe if (keys[k] not in _NON_NAME or _capitalised(text, toks[k], keys[k], names, english))
-                  and not (keys[k] in _AMBIGUOUS and toks[k][2].islower())]
-        if not starts:
-            return
+        # a capitalised word (not all capitals) that may be a name and does not open a sentence: "to Deepa"
         caps = [t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, a)
-                for (a, _, t), k in zip(toks, keys, strict=True)]  # (_capitalised, inlined)
+                for (a, _, t), k in zip(toks, keys, strict=True)]
+        # a start is a capitalised word or one that is no grammar word
+        starts = [k for k in maybe if (keys[k] not in _NON_NAME or caps[k])
+                  and not (keys[k] in _AMBIGUOUS and toks[k][2].islower())]
     else:
         caps = [False] * len(toks)
         starts = [k for k in maybe if keys[k] not in _NON_NAME]
