@@ -31,7 +31,7 @@ from .text import (
     band_keys,
     band_keys_of,
     band_rows,
-    signature_blob,
+    signature_blobs,
     signature_of,
     similarities,
 )
@@ -167,7 +167,7 @@ class ContentIndex(Closing):
         self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (key, seq))
         if not p.words:
             return self._present(self._match_text(seq, key, None))
-        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, signature_blob(p.user), signature_blob(p.other)))
+        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, *signature_blobs(np.stack([p.user, p.other]))))
         return self._present(self._match_text(seq, key, (p.user, p.other)))
 
     def _known(self, conv_id: str, content_key: str) -> Match | None:
