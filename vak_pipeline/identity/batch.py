@@ -25,6 +25,7 @@ import numpy as np
 
 from .match import CANDIDATES, Match, TextItem
 from .text import (
+    BANDS,
     NUM_PERM,
     SEQ_BITS,
     SEQ_MASK,
@@ -58,7 +59,7 @@ class ContentIndex(Protocol):
     _next_seq: int
     _any_retired: bool
 
-    def _present(self, match: Match) -> Match: ...
+    def _present_all(self, matches: list[Match]) -> list[Match]: ...
 
     def _add_text_one(self, item: TextItem) -> Match: ...
 
@@ -127,7 +128,7 @@ class _Run:
             self.matches = [index._add_text_one(items[0])]
             return
         self.first_new = index._next_seq  # items from here on are this run's
-        self.state: dict[int, list] = {}  # seq -> [group, how] of every item this run read or added
+        self.state: dict[int, list] = {}  # seq -> [group, how] of the items this run read or joined
         self.db_how: dict[int, str] = {}  # stored items whose `how` this run fills in
         self.links: dict[tuple[int, int], str] = {}
         self.matches = self._decide(run, known)
@@ -161,30 +162,27 @@ class _Run:
         near = self._near_peers(b_seq, table, sigs[at], (stored >> SEQ_BITS, stored & SEQ_MASK))
         self._load_state([*stored_first.values(), *(s for s in near.values() if s < self.first_new)])
 
-        rows, exact_rows, sig_rows, out = [], [], [], []
-        for i, (conv_id, upload, content_key, _compute) in enumerate(run):
+        out: list[Match] = []
+        for i, item in enumerate(run):
+            conv_id = item[0]
             if i not in prints:
                 seq, _key, grp, how = known[conv_id]
-                match = Match(conv_id, grp, self.state.get(seq, [grp, how])[1])
-                out.append(index._present(match))
+                out.append(Match(conv_id, grp, self.state.get(seq, [grp, how])[1]))
                 continue
-            p, key, seq = prints[i], keys[i], seq_of[i]
-            self.state[seq] = [seq, None]
-            rows.append((seq, conv_id, upload, content_key))
-            exact_rows.append((key, seq))
-            if p.words:
-                sig_rows.append((seq, *blobs_of[i]))
-            peer = stored_first.get(key, seq_of[first_in_run[key]] if first_in_run[key] != i else None)
+            key, seq = keys[i], seq_of[i]
+            peer = stored_first.get(key)
+            if peer is None and first_in_run[key] != i:
+                peer = seq_of[first_in_run[key]]
             if peer is not None:
-                match = self._join(conv_id, seq, peer, "exact_text")
-            elif not p.words:
-                match = Match(conv_id, seq, None)
+                out.append(self._join(conv_id, seq, peer, "exact_text"))
+            elif (other := near.get(seq)) is not None:  # a text without words has no bands: no near copy
+                out.append(self._join(conv_id, seq, other, "near_text"))
             else:
-                other = near.get(seq)
-                match = Match(conv_id, seq, None) if other is None else self._join(conv_id, seq, other, "near_text")
-            out.append(index._present(match))
-        self._write(rows, exact_rows, sig_rows, new_rows)
-        return out
+                out.append(Match(conv_id, seq, None))
+        new = list(prints)
+        self._write([(seq_of[i], *run[i][:2], run[i][2]) for i in new], [(keys[i], seq_of[i]) for i in new],
+                    [(seq_of[i], *blobs_of[i]) for i in new if prints[i].words], new_rows)
+        return index._present_all(out)
 
     def _load_state(self, seqs: Iterable[int]) -> None:
         """Group and `how` of stored items this run may join."""
@@ -237,12 +235,9 @@ class _Run:
         pq, ph = pq[before], ph[before]
         if not len(pq):
             return {}
-        o = np.lexsort((ph, pq))
-        pq, ph = pq[o], ph[o]
-        first = np.flatnonzero(np.r_[True, (pq[1:] != pq[:-1]) | (ph[1:] != ph[:-1])])
-        count = np.diff(np.r_[first, len(pq)])  # band keys shared by (text, candidate)
-        cq, ch = pq[first], ph[first]
-        o = np.lexsort((ch, -count, cq))  # per text: most bands shared first, then by sequence number
+        pair, count = np.unique((pq << SEQ_BITS) | ph, return_counts=True)  # count: band keys they share
+        cq, ch = pair >> SEQ_BITS, pair & SEQ_MASK  # by text, then candidate
+        o = np.argsort(cq * (BANDS + 1) + (BANDS - count), kind="stable")  # most bands shared first, then by seq
         cq, ch = cq[o], ch[o]
         head = np.flatnonzero(np.r_[True, cq[1:] != cq[:-1]])
         rank = np.arange(len(cq)) - np.repeat(head, np.diff(np.r_[head, len(cq)]))
@@ -264,12 +259,18 @@ class _Run:
 
     def _join(self, conv_id: str, seq: int, other: int, how: str) -> Match:
         """`ContentIndex._join` for a new item: it takes the peer's group; the peer's `how` is filled in."""
-        self._load_state([other])
+        peer = self.state.get(other)
+        if peer is None:
+            if other >= self.first_new:  # a new text that joined nothing: its own group
+                peer = self.state[other] = [other, None]
+            else:
+                self._load_state([other])
+                peer = self.state[other]
         self.links.setdefault((min(seq, other), max(seq, other)), how)
-        grp = self.state[other][0]
+        grp = peer[0]
         self.state[seq] = [grp, how]
-        if other != grp and self.state[other][1] is None:
-            self.state[other][1] = how
+        if other != grp and peer[1] is None:
+            peer[1] = how
             if other < self.first_new:  # a stored item: its row is updated; this run's are written as they end
                 self.db_how[other] = how
         return Match(conv_id, grp, how)
@@ -277,7 +278,7 @@ class _Run:
     def _write(self, rows: list, exact_rows: list, sig_rows: list, bands: list[int]) -> None:
         conn = self.conn
         conn.executemany("INSERT INTO item VALUES (?, ?, ?, 'text', ?, ?, ?, 0)",
-                         ((seq, c, u, k, *self.state[seq]) for seq, c, u, k in rows))
+                         ((seq, c, u, k, *self.state.get(seq, (seq, None))) for seq, c, u, k in rows))
         conn.executemany("INSERT OR IGNORE INTO exact VALUES (?, ?)", sorted(exact_rows))
         conn.executemany("INSERT INTO tsig VALUES (?, ?, ?)", sig_rows)
         conn.execute("INSERT OR IGNORE INTO lsh SELECT value FROM json_each(?)", (_json(bands),))  # one statement

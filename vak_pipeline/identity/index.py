@@ -90,10 +90,13 @@ class ContentIndex(Closing):
         self._any_retired = conn.execute("SELECT EXISTS (SELECT 1 FROM retired)").fetchone()[0] == 1
 
     def _present(self, match: Match) -> Match:
-        self._pending.append(match.conv_id)
+        return self._present_all([match])[0]
+
+    def _present_all(self, matches: list[Match]) -> list[Match]:
+        self._pending.extend(m.conv_id for m in matches)
         if len(self._pending) >= self.present_batch:
             self._flush_present()
-        return match
+        return matches
 
     def _flush_present(self) -> None:
         self.conn.executemany("INSERT OR IGNORE INTO present VALUES (?)", ((c,) for c in self._pending))
