@@ -19,7 +19,7 @@ import hashlib
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -124,7 +124,7 @@ _FMIX = (np.uint32(16), np.uint32(0x85EBCA6B), np.uint32(13), np.uint32(0xC2B2AE
 _CHUNK = 1 << 15  # shingles per numpy pass: (_CHUNK, NUM_PERM) uint32 is 16 MiB
 
 
-def _shingle_hashes(sides: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+def _shingle_hashes(sides: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
     """The 32-bit hashes of every non-empty side's word 3-shingles (a side shorter than that: one shingle,
     padded with zeros), all sides concatenated, and how many each side has; repeats are kept (a minimum does
     not mind them)."""
@@ -152,7 +152,7 @@ def _shingles(words: list[str]) -> np.ndarray:
     return np.unique(_shingle_hashes([words])[0])
 
 
-def _signatures(sides: list[list[str]]) -> np.ndarray:
+def _signatures(sides: Sequence[Sequence[str]]) -> np.ndarray:
     """The MinHash signature (uint32) of each side's shingles, a row each, all sides in a few numpy passes; an
     empty side is all zeros.
 
@@ -216,7 +216,9 @@ def sign(prints: list[TextPrint]) -> np.ndarray:
     """The signatures of `prints`, (len(prints), 2, NUM_PERM): those not yet signed computed in one pass (their
     `signatures` are views of the rows returned)."""
     todo = [p for p in prints if p.signatures is None]
-    sigs = _signatures([side for p in todo for side in p.sides]).reshape(len(todo), 2, NUM_PERM)
+    distinct: dict[tuple[str, ...], int] = {}  # a side repeated in the batch (a scripted turn) is signed once
+    at = [distinct.setdefault(tuple(side), len(distinct)) for p in todo for side in p.sides]
+    sigs = _signatures(list(distinct))[at].reshape(len(todo), 2, NUM_PERM)
     for p, sig in zip(todo, sigs, strict=True):
         p.signatures = (sig[0], sig[1])
     if len(todo) == len(prints):
