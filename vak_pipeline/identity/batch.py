@@ -4,8 +4,9 @@ Adding a text one by one costs about ten SQLite statements and a numpy pass of i
 it needs of the index in a handful of queries (the stored rows of its conversations, the first holder of
 each exact key, every indexed item holding one of its LSH band keys, the signatures of the candidates it
 compares), signs every new text in one numpy pass (an exact copy of a text earlier in the batch takes that
-text's signature), decides each text in order against the index and the texts before it, and writes the
-batch with one `executemany` per table.
+text's signature), compares candidate pairs by their signatures' low bytes first (a necessary condition of
+similarity: only the pairs it leaves are compared in full), decides each text in order against the index
+and the texts before it, and writes the batch with one `executemany` per table.
 
 Why the decisions are the same: a new text gets a sequence number past every one in use, so when it joins
 a peer the group is the peer's (no stored group changes; at most the peer's `how` is filled in), and the
