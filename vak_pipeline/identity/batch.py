@@ -4,8 +4,9 @@ Adding a text one by one costs about ten SQLite statements and a numpy pass of i
 it needs of the index in a handful of queries (the stored rows of its conversations, the first holder of
 each exact key, every indexed item holding one of its LSH band keys, the signatures of the candidates it
 compares), signs every new text in one numpy pass (an exact copy of a text earlier in the batch takes that
-text's signature), decides each text in order against the index and the texts before it, and writes the
-batch with one `executemany` per table.
+text's signature), compares candidate pairs by their signatures' low bytes first (a necessary condition of
+similarity: only the pairs it leaves are compared in full), decides each text in order against the index
+and the texts before it, and writes the batch with one `executemany` per table.
 
 Why the decisions are the same: a new text gets a sequence number past every one in use, so when it joins
 a peer the group is the peer's (no stored group changes; at most the peer's `how` is filled in), and the
@@ -25,15 +26,18 @@ import numpy as np
 
 from .match import CANDIDATES, Match, TextItem
 from .text import (
+    BANDS,
     NUM_PERM,
     SEQ_BITS,
     SEQ_MASK,
     TextPrint,
     band_keys_of,
     band_rows,
+    could_be_similar,
     sign,
-    signature_blob,
-    signature_of,
+    signature_blobs,
+    signature_low_bytes,
+    signatures_of,
     similarities,
 )
 
@@ -56,7 +60,7 @@ class ContentIndex(Protocol):
     _next_seq: int
     _any_retired: bool
 
-    def _present(self, match: Match) -> Match: ...
+    def _present_all(self, matches: list[Match]) -> list[Match]: ...
 
     def _add_text_one(self, item: TextItem) -> Match: ...
 
@@ -72,6 +76,31 @@ def match_texts(index: ContentIndex, items: list[TextItem]) -> list[Match]:
 def _json(values: Iterable[object]) -> str:
     """A JSON array of `values` for `IN (SELECT value FROM json_each(?))`: one statement, any number of them."""
     return json.dumps(list(values))
+
+
+class _Signatures:
+    """The signatures a batch compares, a row each by sequence number: its new texts', and the stored ones of
+    the candidates it reads (`rows`), with their low bytes (text.could_be_similar)."""
+
+    def __init__(self, conn: sqlite3.Connection, seqs: np.ndarray, sigs: np.ndarray) -> None:
+        self.conn, self.seqs, self.table = conn, seqs, sigs  # seqs ascending
+        self.low = signature_low_bytes(sigs)
+
+    def rows(self, seqs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where each of `seqs` is in the table, and whether it has a signature (stored ones read once)."""
+        missing = np.setdiff1d(seqs, self.seqs)
+        if len(missing):
+            rows = self.conn.execute("SELECT seq, usr, oth FROM tsig WHERE seq IN (SELECT value FROM json_each(?))",
+                                     (_json(missing.tolist()),)).fetchall()
+            if rows:
+                seqs_read = np.array([r[0] for r in rows], dtype=np.int64)
+                read = signatures_of([b for r in rows for b in r[1:]]).reshape(len(rows), 2, NUM_PERM)
+                order = np.argsort(np.concatenate([self.seqs, seqs_read]), kind="stable")
+                self.seqs = np.concatenate([self.seqs, seqs_read])[order]
+                self.table = np.concatenate([self.table, read])[order]
+                self.low = np.concatenate([self.low, signature_low_bytes(read)])[order]
+        at = np.minimum(np.searchsorted(self.seqs, seqs), len(self.seqs) - 1)
+        return at, self.seqs[at] == seqs
 
 
 class _Run:
@@ -100,7 +129,7 @@ class _Run:
             self.matches = [index._add_text_one(items[0])]
             return
         self.first_new = index._next_seq  # items from here on are this run's
-        self.state: dict[int, list] = {}  # seq -> [group, how] of every item this run read or added
+        self.state: dict[int, list] = {}  # seq -> [group, how] of the items this run read or joined
         self.db_how: dict[int, str] = {}  # stored items whose `how` this run fills in
         self.links: dict[tuple[int, int], str] = {}
         self.matches = self._decide(run, known)
@@ -108,58 +137,53 @@ class _Run:
     def _decide(self, run: list[TextItem], known: dict[str, tuple]) -> list[Match]:
         index = self.index
         prints: dict[int, TextPrint] = {i: item[3]() for i, item in enumerate(run) if item[0] not in known}
-        keys = {i: f"text:{p.exact}" for i, p in prints.items()}
+        keys = {i: "text:" + p.exact for i, p in prints.items()}
         stored_first = dict(self.conn.execute(
             "SELECT k, MIN(seq) FROM exact WHERE k IN (SELECT value FROM json_each(?)) GROUP BY k",
             (_json(sorted(set(keys.values()))),)))
         first_in_run: dict[str, int] = {}  # exact key -> index in the run of its first text here
         for i, k in keys.items():
             first_in_run.setdefault(k, i)
-        sign([p for i, p in prints.items() if p.words and first_in_run[keys[i]] == i])
+        signed = [i for i, p in prints.items() if p.words and first_in_run[keys[i]] == i]
+        sigs = sign([prints[i] for i in signed])  # (signed, 2, NUM_PERM)
+        blobs = signature_blobs(sigs.reshape(-1, NUM_PERM))
+        blobs_of = {i: (blobs[2 * n], blobs[2 * n + 1]) for n, i in enumerate(signed)}
         for i, p in prints.items():
             if p.signatures is None and p.words:
-                p.signatures = prints[first_in_run[keys[i]]].signatures  # same exact key: same sides
-        banded = [i for i, p in prints.items() if p.words and keys[i] not in stored_first
-                  and first_in_run[keys[i]] == i]
-        bands: dict[int, list[int]] = {}
-        table = np.zeros((0, 0), dtype=np.uint64)
-        if banded:
-            sig = [prints[i].signatures for i in banded]
-            table = band_keys_of(np.stack([s[0] for s in sig]), np.stack([s[1] for s in sig]))
-            bands = {i: list(dict.fromkeys(row)) for i, row in zip(banded, table.tolist(), strict=True)}
-        stored = np.array([k for (k,) in self.conn.execute(_HOLDERS, (_json(np.unique(table).tolist()),))],
-                          dtype=np.int64)
+                first = first_in_run[keys[i]]
+                p.signatures, blobs_of[i] = prints[first].signatures, blobs_of[first]  # same exact key: same sides
         seq_of = {i: index._next_seq + n for n, i in enumerate(prints)}  # new texts, numbered in turn
         index._next_seq += len(prints)
-        new_rows = band_rows(table, np.array([[seq_of[i]] for i in banded], dtype=np.int64).reshape(-1, 1))
-        stored_bands = (stored >> SEQ_BITS, stored & SEQ_MASK)
-        near = self._near_peers([(seq_of[i], bands[i], prints[i].signatures) for i in banded], stored_bands)
+        at = [n for n, i in enumerate(signed) if keys[i] not in stored_first]  # the texts banded, in order
+        b_seq = np.array([seq_of[signed[n]] for n in at], dtype=np.int64)
+        table = band_keys_of(sigs[at, 0], sigs[at, 1]).astype(np.int64)  # (banded, BANDS)
+        stored = np.array([k for (k,) in self.conn.execute(_HOLDERS, (_json(np.unique(table).tolist()),))],
+                          dtype=np.int64)
+        new_rows = band_rows(table, b_seq[:, None])
+        near = self._near_peers(b_seq, table, sigs[at], (stored >> SEQ_BITS, stored & SEQ_MASK))
         self._load_state([*stored_first.values(), *(s for s in near.values() if s < self.first_new)])
 
-        rows, exact_rows, sig_rows, out = [], [], [], []
-        for i, (conv_id, upload, content_key, _compute) in enumerate(run):
+        out: list[Match] = []
+        for i, item in enumerate(run):
+            conv_id = item[0]
             if i not in prints:
                 seq, _key, grp, how = known[conv_id]
-                match = Match(conv_id, grp, self.state.get(seq, [grp, how])[1])
-                out.append(index._present(match))
+                out.append(Match(conv_id, grp, self.state.get(seq, [grp, how])[1]))
                 continue
-            p, key, seq = prints[i], keys[i], seq_of[i]
-            self.state[seq] = [seq, None]
-            rows.append((seq, conv_id, upload, content_key))
-            exact_rows.append((key, seq))
-            if p.signatures is not None and p.words:
-                sig_rows.append((seq, signature_blob(p.signatures[0]), signature_blob(p.signatures[1])))
-            peer = stored_first.get(key, seq_of[first_in_run[key]] if first_in_run[key] != i else None)
+            key, seq = keys[i], seq_of[i]
+            peer = stored_first.get(key)
+            if peer is None and first_in_run[key] != i:
+                peer = seq_of[first_in_run[key]]
             if peer is not None:
-                match = self._join(conv_id, seq, peer, "exact_text")
-            elif not p.words:
-                match = Match(conv_id, seq, None)
+                out.append(self._join(conv_id, seq, peer, "exact_text"))
+            elif (other := near.get(seq)) is not None:  # a text without words has no bands: no near copy
+                out.append(self._join(conv_id, seq, other, "near_text"))
             else:
-                other = near.get(seq)
-                match = Match(conv_id, seq, None) if other is None else self._join(conv_id, seq, other, "near_text")
-            out.append(index._present(match))
-        self._write(rows, exact_rows, sig_rows, new_rows)
-        return out
+                out.append(Match(conv_id, seq, None))
+        new = list(prints)
+        self._write([(seq_of[i], *run[i][:2], run[i][2]) for i in new], [(keys[i], seq_of[i]) for i in new],
+                    [(seq_of[i], *blobs_of[i]) for i in new if prints[i].words], new_rows)
+        return index._present_all(out)
 
     def _load_state(self, seqs: Iterable[int]) -> None:
         """Group and `how` of stored items this run may join."""
@@ -169,41 +193,42 @@ class _Run:
                     "SELECT seq, grp, how FROM item WHERE seq IN (SELECT value FROM json_each(?))", (_json(todo),)):
                 self.state[seq] = [grp, how]
 
-    def _near_peers(self, banded: list[tuple[int, list[int], tuple[np.ndarray, np.ndarray]]],
+    def _near_peers(self, b_seq: np.ndarray, table: np.ndarray, b_sig: np.ndarray,
                     stored: tuple[np.ndarray, np.ndarray]) -> dict[int, int]:
-        """seq -> its near copy, for each new text with bands: of the `CANDIDATES` items sharing most band keys
-        with it (stored, or new before it; ties by sequence number), the first similar on both sides. All the
-        texts at once, a chunk of band pairs at a time."""
-        if not banded:
+        """seq -> its near copy, for each new text with bands (`b_seq`, ascending, their band keys `table` and
+        signatures `b_sig`): of the `CANDIDATES` items sharing most band keys with it (stored, or new before
+        it; ties by sequence number), the first similar on both sides. All the texts at once, a chunk of band
+        pairs at a time."""
+        if not len(b_seq):
             return {}
-        q_key = np.array([k for _, ks, _ in banded for k in ks], dtype=np.int64)
+        keys = np.sort(table, axis=1)  # each text's distinct band keys (a band key repeated counts once)
+        distinct = np.ones(keys.shape, dtype=bool)
+        distinct[:, 1:] = keys[:, 1:] != keys[:, :-1]
+        q_key, per_text = keys[distinct], np.count_nonzero(distinct, axis=1)
         h_key = np.concatenate([stored[0], q_key])
-        h_seq = np.concatenate([stored[1],
-                                np.repeat([s for s, _, _ in banded], [len(ks) for _, ks, _ in banded])])
+        h_seq = np.concatenate([stored[1], np.repeat(b_seq, per_text)])
         order = np.argsort(h_key, kind="stable")
         h_key, h_seq = h_key[order], h_seq[order]
-        sigs = {s: np.concatenate(sig) for s, _, sig in banded}
         # band pairs of each text (holders of its keys, itself included), all texts in two searches
         lo, hi = np.searchsorted(h_key, q_key, "left"), np.searchsorted(h_key, q_key, "right")
-        starts = np.cumsum([0] + [len(ks) for _, ks, _ in banded[:-1]])
-        per_text = np.add.reduceat(hi - lo, starts).tolist()
+        key_end = np.cumsum(per_text)
+        pair_end = np.cumsum(hi - lo)[key_end - 1]  # band pairs up to each text's last
+        sigs = _Signatures(self.conn, b_seq, b_sig)
         out: dict[int, int] = {}
-        chunk: list[tuple[int, list[int]]] = []
-        pairs, first = 0, 0  # first: where the chunk's keys start in q_key
-        for (s, ks, _), n in zip(banded, per_text, strict=True):
-            if chunk and pairs + n > PAIRS:
-                end = first + sum(len(k) for _, k in chunk)
-                out.update(self._near_chunk(chunk, lo[first:end], hi[first:end], h_seq, sigs, CANDIDATES))
-                chunk, pairs, first = [], 0, end
-            chunk.append((s, ks))
-            pairs += n
-        out.update(self._near_chunk(chunk, lo[first:], hi[first:], h_seq, sigs, CANDIDATES))
+        first = 0
+        while first < len(b_seq):  # texts in chunks of about PAIRS band pairs (a text with more: alone)
+            done = pair_end[first - 1] if first else 0
+            last = max(first + 1, int(np.searchsorted(pair_end, done + PAIRS, side="right")))
+            k0, k1 = (key_end[first - 1] if first else 0), key_end[last - 1]
+            out.update(self._near_chunk(np.repeat(b_seq[first:last], per_text[first:last]), lo[k0:k1], hi[k0:k1],
+                                        h_seq, sigs, CANDIDATES))
+            first = last
         return out
 
-    def _near_chunk(self, chunk: list[tuple[int, list[int]]], lo: np.ndarray, hi: np.ndarray, h_seq: np.ndarray,
-                    sigs: dict[int, np.ndarray], limit: int) -> dict[int, int]:
-        """`_near_peers` of a chunk of texts; `lo:hi`: where each of their band keys' holders lie in `h_seq`."""
-        q_seq = np.repeat([s for s, _ in chunk], [len(ks) for _, ks in chunk])
+    def _near_chunk(self, q_seq: np.ndarray, lo: np.ndarray, hi: np.ndarray, h_seq: np.ndarray,
+                    sigs: _Signatures, limit: int) -> dict[int, int]:
+        """`_near_peers` of a chunk of texts; `q_seq`: the text of each of their band keys, `lo:hi`: where that
+        key's holders lie in `h_seq`."""
         n = hi - lo
         at = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n) + np.repeat(lo, n)
         pq, ph = np.repeat(q_seq, n), h_seq[at]
@@ -211,46 +236,42 @@ class _Run:
         pq, ph = pq[before], ph[before]
         if not len(pq):
             return {}
-        o = np.lexsort((ph, pq))
-        pq, ph = pq[o], ph[o]
-        first = np.flatnonzero(np.r_[True, (pq[1:] != pq[:-1]) | (ph[1:] != ph[:-1])])
-        count = np.diff(np.r_[first, len(pq)])  # band keys shared by (text, candidate)
-        cq, ch = pq[first], ph[first]
-        o = np.lexsort((ch, -count, cq))  # per text: most bands shared first, then by sequence number
+        pair, count = np.unique((pq << SEQ_BITS) | ph, return_counts=True)  # count: band keys they share
+        cq, ch = pair >> SEQ_BITS, pair & SEQ_MASK  # by text, then candidate
+        o = np.argsort(cq * (BANDS + 1) + (BANDS - count), kind="stable")  # most bands shared first, then by seq
         cq, ch = cq[o], ch[o]
         head = np.flatnonzero(np.r_[True, cq[1:] != cq[:-1]])
         rank = np.arange(len(cq)) - np.repeat(head, np.diff(np.r_[head, len(cq)]))
         cq, ch = cq[rank < limit], ch[rank < limit]
-        missing = sorted({int(c) for c in np.unique(ch)} - sigs.keys())
-        if missing:
-            for seq, u, o_ in self.conn.execute(
-                    "SELECT seq, usr, oth FROM tsig WHERE seq IN (SELECT value FROM json_each(?))", (_json(missing),)):
-                sigs[seq] = np.concatenate([signature_of(u), signature_of(o_)])
-        known = np.array(sorted(sigs), dtype=np.int64)  # every signature at hand, one row each
-        table = np.stack([sigs[x] for x in known.tolist()]).reshape(len(known), 2, NUM_PERM)
-        at_h = np.minimum(np.searchsorted(known, ch), len(known) - 1)
-        have = known[at_h] == ch  # an item without a signature: skipped
+        at_h, have = sigs.rows(ch)  # an item without a signature: skipped
         cq, ch, at_h = cq[have], ch[have], at_h[have]
         if not len(cq):
             return {}
-        at_q = np.searchsorted(known, cq)
+        at_q = sigs.rows(cq)[0]
         t = self.index.settings.text_min_similarity
         same = np.zeros(len(cq), dtype=bool)
-        for lo_ in range(0, len(cq), PAIRS):
-            part = slice(lo_, lo_ + PAIRS)
-            same[part] = (similarities(table[at_q[part]], table[at_h[part]]) >= t).all(axis=1)
+        for lo_ in range(0, len(cq), PAIRS):  # the low bytes rule most pairs out; the rest compared in full
+            part = lo_ + np.flatnonzero(could_be_similar(sigs.low[at_q[lo_:lo_ + PAIRS]],
+                                                         sigs.low[at_h[lo_:lo_ + PAIRS]], t))
+            same[part] = (similarities(sigs.table[at_q[part]], sigs.table[at_h[part]]) >= t).all(axis=1)
         cq, ch = cq[same], ch[same]
         _, firsts = np.unique(cq, return_index=True)  # the first similar candidate in each text's order
         return dict(zip(cq[firsts].tolist(), ch[firsts].tolist(), strict=True))
 
     def _join(self, conv_id: str, seq: int, other: int, how: str) -> Match:
         """`ContentIndex._join` for a new item: it takes the peer's group; the peer's `how` is filled in."""
-        self._load_state([other])
+        peer = self.state.get(other)
+        if peer is None:
+            if other >= self.first_new:  # a new text that joined nothing: its own group
+                peer = self.state[other] = [other, None]
+            else:
+                self._load_state([other])
+                peer = self.state[other]
         self.links.setdefault((min(seq, other), max(seq, other)), how)
-        grp = self.state[other][0]
+        grp = peer[0]
         self.state[seq] = [grp, how]
-        if other != grp and self.state[other][1] is None:
-            self.state[other][1] = how
+        if other != grp and peer[1] is None:
+            peer[1] = how
             if other < self.first_new:  # a stored item: its row is updated; this run's are written as they end
                 self.db_how[other] = how
         return Match(conv_id, grp, how)
@@ -258,7 +279,7 @@ class _Run:
     def _write(self, rows: list, exact_rows: list, sig_rows: list, bands: list[int]) -> None:
         conn = self.conn
         conn.executemany("INSERT INTO item VALUES (?, ?, ?, 'text', ?, ?, ?, 0)",
-                         ((seq, c, u, k, *self.state[seq]) for seq, c, u, k in rows))
+                         ((seq, c, u, k, *self.state.get(seq, (seq, None))) for seq, c, u, k in rows))
         conn.executemany("INSERT OR IGNORE INTO exact VALUES (?, ?)", sorted(exact_rows))
         conn.executemany("INSERT INTO tsig VALUES (?, ?, ?)", sig_rows)
         conn.execute("INSERT OR IGNORE INTO lsh SELECT value FROM json_each(?)", (_json(bands),))  # one statement

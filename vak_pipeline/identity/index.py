@@ -31,7 +31,7 @@ from .text import (
     band_keys,
     band_keys_of,
     band_rows,
-    signature_blob,
+    signature_blobs,
     signature_of,
     similarities,
 )
@@ -90,10 +90,13 @@ class ContentIndex(Closing):
         self._any_retired = conn.execute("SELECT EXISTS (SELECT 1 FROM retired)").fetchone()[0] == 1
 
     def _present(self, match: Match) -> Match:
-        self._pending.append(match.conv_id)
+        return self._present_all([match])[0]
+
+    def _present_all(self, matches: list[Match]) -> list[Match]:
+        self._pending.extend(m.conv_id for m in matches)
         if len(self._pending) >= self.present_batch:
             self._flush_present()
-        return match
+        return matches
 
     def _flush_present(self) -> None:
         self.conn.executemany("INSERT OR IGNORE INTO present VALUES (?)", ((c,) for c in self._pending))
@@ -167,7 +170,7 @@ class ContentIndex(Closing):
         self.conn.execute("INSERT OR IGNORE INTO exact VALUES (?, ?)", (key, seq))
         if not p.words:
             return self._present(self._match_text(seq, key, None))
-        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, signature_blob(p.user), signature_blob(p.other)))
+        self.conn.execute("INSERT INTO tsig VALUES (?, ?, ?)", (seq, *signature_blobs(np.stack([p.user, p.other]))))
         return self._present(self._match_text(seq, key, (p.user, p.other)))
 
     def _known(self, conv_id: str, content_key: str) -> Match | None:

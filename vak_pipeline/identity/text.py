@@ -19,7 +19,7 @@ import hashlib
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -47,14 +47,34 @@ _ASCII = str.maketrans({chr(c): chr(c).lower() if chr(c).isalpha() else "0" if c
 _ZEROS = re.compile("00+")
 
 
+# Many turns of ASCII text normalised at once, joined by a NUL: the table keeps it (a separator no turn holds)
+_TURN = "\x00"
+_ASCII_TURNS = {**_ASCII, ord(_TURN): _TURN}
+
+
 def normalise(text: str) -> list[str]:
     """The words of `text` as re-exports leave them: placeholders by type, digits as 0, lower case."""
     if not text.isascii():
         return _normalise_unicode(text)
+    return _normalise_ascii(text, _ASCII).split()
+
+
+def _normalise_ascii(text: str, table: dict[int, str]) -> str:
+    """ASCII `text` with its words as `normalise` gives them, between runs of spaces (`table`'s other
+    characters, a turn separator, stay as they are)."""
     if "<" in text:
         text = _PLACEHOLDER.sub(r" ph\1 ", text)
-    text = text.translate(_ASCII)
-    return (_ZEROS.sub("0", text) if "00" in text else text).split()  # a digit run is one 0
+    text = text.translate(table)
+    return _ZEROS.sub("0", text) if "00" in text else text  # a digit run is one 0
+
+
+def _turn_words(texts: list[str]) -> list[list[str]]:
+    """`normalise` of each turn's text: ASCII turns in one pass over them all (a few calls a conversation
+    instead of a few a turn)."""
+    joined = _TURN.join(texts)
+    if not joined.isascii() or joined.count(_TURN) != len(texts) - 1:  # some text not ASCII, or holding a NUL
+        return [normalise(t) for t in texts]
+    return [part.split() for part in _normalise_ascii(joined, _ASCII_TURNS).split(_TURN)]
 
 
 def _normalise_unicode(text: str) -> list[str]:
@@ -104,7 +124,7 @@ _FMIX = (np.uint32(16), np.uint32(0x85EBCA6B), np.uint32(13), np.uint32(0xC2B2AE
 _CHUNK = 1 << 15  # shingles per numpy pass: (_CHUNK, NUM_PERM) uint32 is 16 MiB
 
 
-def _shingle_hashes(sides: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+def _shingle_hashes(sides: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
     """The 32-bit hashes of every non-empty side's word 3-shingles (a side shorter than that: one shingle,
     padded with zeros), all sides concatenated, and how many each side has; repeats are kept (a minimum does
     not mind them)."""
@@ -132,15 +152,15 @@ def _shingles(words: list[str]) -> np.ndarray:
     return np.unique(_shingle_hashes([words])[0])
 
 
-def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
-    """The MinHash signature (uint32) of each side's shingles, all sides in a few numpy passes; an empty side
-    is all zeros.
+def _signatures(sides: Sequence[Sequence[str]]) -> np.ndarray:
+    """The MinHash signature (uint32) of each side's shingles, a row each, all sides in a few numpy passes; an
+    empty side is all zeros.
 
     The values are datasketch's `MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME)` after
     `update_batch(shingles)` with an identity `hashfunc`: its affine32 scheme pre-mixes each input with the
     MurmurHash3 finaliser, then takes min over h * a + b (mod 2**32) per permutation (a test holds the two
     equal). Doing it here saves datasketch's per-value Python call and a pass per side."""
-    out = [np.zeros(NUM_PERM, dtype=np.uint32) for _ in sides]
+    out = np.zeros((len(sides), NUM_PERM), dtype=np.uint32)
     full = [i for i, w in enumerate(sides) if w]
     if not full:
         return out
@@ -153,6 +173,7 @@ def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
     h ^= h >> s1
     a, b = _permutations()
     bounds = np.concatenate([[0], np.cumsum(counts)])
+    rows = np.asarray(full)
     first = 0
     while first < len(full):  # sides in chunks of about _CHUNK shingles (a longer side: alone)
         last = max(first + 1, int(np.searchsorted(bounds, bounds[first] + _CHUNK, side="right")) - 1)
@@ -162,16 +183,17 @@ def _signatures(sides: list[list[str]]) -> list[np.ndarray]:
         # over a contiguous run (reduceat along the last axis is about eight times faster than down columns)
         values = a.T * h[None, lo:hi]
         values += b.T
-        mins = np.ascontiguousarray(np.minimum.reduceat(values, bounds[first:last] - lo, axis=1).T)
-        for i, row in zip(full[first:last], mins, strict=True):
-            out[i] = row
+        out[rows[first:last]] = np.minimum.reduceat(values, bounds[first:last] - lo, axis=1).T
         first = last
     return out
 
 
-def signature_blob(sig: np.ndarray) -> bytes:
-    """How a side's signature is stored: NUM_PERM little-endian uint32 (affine32 values all fit)."""
-    return np.asarray(sig, dtype="<u4").tobytes()
+def signature_blobs(sigs: np.ndarray) -> list[bytes]:
+    """How each side's signature (a row of `sigs`) is stored: NUM_PERM little-endian uint32 (affine32 values
+    all fit)."""
+    data = np.ascontiguousarray(sigs, dtype="<u4").tobytes()
+    width = NUM_PERM * 4
+    return [data[at:at + width] for at in range(0, len(data), width)]
 
 
 def signature_of(blob: bytes) -> np.ndarray:
@@ -182,21 +204,35 @@ def signature_of(blob: bytes) -> np.ndarray:
     return np.frombuffer(blob, dtype="<u8").astype(np.uint32)
 
 
-def sign(prints: list[TextPrint]) -> None:
-    """Compute the signatures of every print in `prints` not yet signed, in one pass."""
+def signatures_of(blobs: list[bytes]) -> np.ndarray:
+    """`signature_of` of many stored signatures, a row each (those stored as this version stores them: in
+    one read)."""
+    if all(len(b) == NUM_PERM * 4 for b in blobs):
+        return np.frombuffer(b"".join(blobs), dtype="<u4").reshape(len(blobs), NUM_PERM)
+    return np.stack([signature_of(b) for b in blobs]).reshape(len(blobs), NUM_PERM)
+
+
+def sign(prints: list[TextPrint]) -> np.ndarray:
+    """The signatures of `prints`, (len(prints), 2, NUM_PERM): those not yet signed computed in one pass (their
+    `signatures` are views of the rows returned)."""
     todo = [p for p in prints if p.signatures is None]
-    sigs = _signatures([side for p in todo for side in p.sides])
-    for k, p in enumerate(todo):
-        p.signatures = (sigs[2 * k], sigs[2 * k + 1])
+    distinct: dict[tuple[str, ...], int] = {}  # a side repeated in the batch (a scripted turn) is signed once
+    at = [distinct.setdefault(tuple(side), len(distinct)) for p in todo for side in p.sides]
+    sigs = _signatures(list(distinct))[at].reshape(len(todo), 2, NUM_PERM)
+    for p, sig in zip(todo, sigs, strict=True):
+        p.signatures = (sig[0], sig[1])
+    if len(todo) == len(prints):
+        return sigs
+    return np.stack([np.stack([p.user, p.other]) for p in prints])
 
 
 def text_print(turns: Iterable[tuple[str, str]]) -> TextPrint:
     """The identity of a conversation's text from its (role, text) turns (signatures when first read)."""
+    turns = [(role, text) for role, text in turns if text]
     user: list[str] = []
     other: list[str] = []
     lines: list[str] = []
-    for role, text in turns:
-        words = normalise(text or "")
+    for (role, _), words in zip(turns, _turn_words([text for _, text in turns]), strict=True):
         if not words:
             continue
         if role == "user":
@@ -215,6 +251,19 @@ def similarity(a: np.ndarray, b: np.ndarray) -> float:
     if a_empty or b_empty:
         return 1.0 if a_empty and b_empty else 0.0
     return float(np.mean(a == b))
+
+
+def could_be_similar(a: np.ndarray, others: np.ndarray, threshold: float) -> np.ndarray:
+    """For each pair, False where `similarities(a, others) >= threshold` cannot hold on every side, from the
+    low bytes of their values (`signature_low_bytes`): equal values have equal low bytes, so this similarity
+    is never below the real one (two empty sides, all zeros, pass as they are the same side), at a quarter of
+    the memory to compare."""
+    return (np.count_nonzero(others == a, axis=-1) / a.shape[-1] >= threshold).all(axis=-1)
+
+
+def signature_low_bytes(sigs: np.ndarray) -> np.ndarray:
+    """The low byte of each signature value, what `could_be_similar` compares."""
+    return np.asarray(sigs).astype(np.uint8)
 
 
 def similarities(a: np.ndarray, others: np.ndarray) -> np.ndarray:

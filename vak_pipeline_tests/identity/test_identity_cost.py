@@ -251,3 +251,74 @@ def test_band_rows_refuse_a_sequence_number_they_cannot_hold():
     assert band_rows([3, 1, 3], 7) == [(1 << SEQ_BITS) | 7, (3 << SEQ_BITS) | 7]
     with pytest.raises(OverflowError):
         band_rows([1], 1 << SEQ_BITS)
+
+
+def test_a_batch_signs_each_print_as_it_would_be_signed_alone():
+    """Sides repeated across the batch (a scripted turn, an exact copy) are signed once; a print signed before
+    keeps its signature: every print's signatures are the ones it gets on its own, and datasketch's."""
+    from vak_pipeline.identity.text import sign
+
+    chats = [m for _ia, a, _ib, b, _s, _v in make_chats(6) for m in (a, b)]
+    prints = [text_print(_turns(m)) for m in [*chats, *chats[:3]]]  # the first three twice
+    prints.append(text_print([("agent", "Thank you for calling, how can I help?")]))  # an empty customer side
+    prints[4].user  # signed before the batch  # noqa: B018
+    batch = sign(prints)
+    assert batch.shape == (len(prints), 2, NUM_PERM)
+    for p, sig in zip(prints, batch, strict=True):
+        alone = text_print(_turns_of(p))
+        assert np.array_equal(sig, sign([alone])[0])
+        assert np.array_equal(p.user, sig[0]) and np.array_equal(p.other, sig[1])
+    assert_signatures_are_datasketchs([side for p in prints for side in p.sides])
+
+
+def _turns_of(p) -> list[tuple[str, str]]:
+    """Turns that print to `p`'s sides (its words are already normalised)."""
+    return [("user", " ".join(p.sides[0])), ("agent", " ".join(p.sides[1]))]
+
+
+@given(st.lists(st.sampled_from([*_TRICKY, "\x00", "é", "Straße", "<NAME_1>"]) | st.text(max_size=6), max_size=8)
+       .map("".join), st.integers(0, 4))
+@settings(max_examples=300, deadline=None)
+def test_the_turns_of_a_conversation_normalised_at_once_give_each_turns_words(text, n):
+    """ASCII turns are normalised joined by a NUL; a turn holding one, or text that is not ASCII, goes alone."""
+    from vak_pipeline.identity.text import _turn_words
+
+    texts = [text, *(f"{text} <ORDER_ID_{k}> 00{k}" for k in range(n))]
+    assert _turn_words(texts) == [normalise(t) for t in texts]
+
+
+@given(st.integers(0, 2**32 - 1), st.lists(st.integers(0, NUM_PERM), min_size=2, max_size=2),
+       st.sampled_from([0.0, 0.5, 0.7, 0.9, 1.0]), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_low_bytes_never_rule_out_a_pair_the_full_signatures_find_similar(seed, equal, threshold, empty):
+    """`could_be_similar` is a necessary condition of `similarities(...) >= threshold` on both sides."""
+    from vak_pipeline.identity.text import could_be_similar, signature_low_bytes, similarities
+
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2**32, (2, NUM_PERM), dtype=np.uint32)
+    b = a.copy()
+    for side, k in enumerate(equal):  # k values equal, the others differ (often in the low byte only)
+        b[side, k:] = a[side, k:] ^ rng.choice([1, 1 << 8, 1 << 31], NUM_PERM - k).astype(np.uint32)
+    if empty:
+        a[0] = 0
+    passes = bool((similarities(a, b[None]) >= threshold).all())
+    assert passes <= bool(could_be_similar(signature_low_bytes(a)[None], signature_low_bytes(b)[None], threshold)[0])
+
+
+def test_a_batch_finds_near_copies_of_items_stored_with_uint64_signatures(tmp_path):
+    """Candidates' signatures are read a batch at a time; an index of version 3 stored them as uint64."""
+    pairs = _pairs(3)
+    path = tmp_path / "i.sqlite"
+    with ContentIndex.open(path) as index:
+        for n, (a, _b) in enumerate(pairs):
+            index.add_text(f"a{n}", "u", f"ka{n}", lambda a=a: text_print(_turns(a)))
+        rows = index.conn.execute("SELECT seq, usr, oth FROM tsig").fetchall()
+        index.conn.executemany("UPDATE tsig SET usr = ?, oth = ? WHERE seq = ?", [
+            (np.frombuffer(u, "<u4").astype("<u8").tobytes(), np.frombuffer(o, "<u4").astype("<u8").tobytes(), s)
+            for s, u, o in rows])
+        index.conn.execute("UPDATE meta SET v = 'version 3' WHERE k = 'settings'")
+    with ContentIndex.open(path) as index:
+        for n, (_a, b) in enumerate(pairs):
+            index.add_text_later(f"b{n}", "v", f"kb{n}", lambda b=b: text_print(_turns(b)))
+        ids = [f"{s}{n}" for n in range(len(pairs)) for s in "ab"]
+        assert sorted(index.kept_and_dropped(ids)) == [(f"b{n}", f"a{n}", "near_text") for n in range(len(pairs))]
