@@ -91,7 +91,7 @@ def publish(root: Path) -> dict[str, float]:
         inputs = [layout.manifest_input(u) for u in layout.uploads()]
         result = publish_manifest(layout, inputs, extra_rules=quality_rules(layout, QualityThresholds()))
     with step("splits"), split_links(layout.content_index) as links:
-        split_manifest(layout.manifest, layout.splits, SplitConfig(), links=links, cache=layout.line_facts)
+        split_manifest(layout.manifest, layout.splits, SplitConfig(), links=links, cache=layout.split_rows)
     for name, export in (("moshi_lora", export_moshi_lora), ("turn_based", export_turn_based),
                          ("cascaded", export_cascaded), ("parquet", export_parquet),
                          ("duplex_s2s", export_duplex_s2s)):

@@ -374,7 +374,7 @@ def split(
 
     with split_links(layout.content_index) as links:  # duplicate groups land in one split
         result, issues = split_manifest(layout.manifest, layout.splits, config, links=links,
-                                        forget=forget_in_splits(layout.root), cache=layout.line_facts)
+                                        forget=forget_in_splits(layout.root), cache=layout.split_rows)
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
     for issue in issues:

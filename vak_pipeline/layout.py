@@ -132,6 +132,7 @@ class DataLayout:
     publish_cache = _Under("root", "work", ".publish")
     line_facts = _Under("publish_cache", "lines.sqlite")  # per manifest line, by its bytes (rules.line_facts)
     shard_plans = _Under("publish_cache", "plans.sqlite")  # the exports' shared shard cut (recipes.incremental)
+    split_rows = _Under("publish_cache", "splits.sqlite")  # split summaries per chunk of lines (splits.manifest_rows)
     previous_release_dir = _Under("root", "work", ".release-previous")
     blocked_candidates_dir = _Under("root", "work", ".release-blocked")  # every blocked candidate's verdict + report
 
@@ -227,6 +228,7 @@ class DataLayout:
     manifest = _Under("release_root", "vakforge.jsonl")
     schema = _Under("release_root", "vakforge.schema.json")
     splits = _Under("release_root", "splits.json")
+    splits_index = _Under("release_root", ".splits.json.sqlite")  # its SQLite index (splits.store.index_path)
     reports = _Under("release_root", "reports")
     rejected = _Under("reports", "rejected.jsonl")
     duplicates_report = _Under("reports", "duplicates.json")

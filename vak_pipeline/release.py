@@ -52,7 +52,8 @@ def _now() -> str:
 
 
 def begin_candidate(layout: DataLayout) -> DataLayout:
-    """A fresh, empty candidate seeded with the published splits.json; returns its layout."""
+    """A fresh, empty candidate seeded with the published splits.json and its index (checked against the JSON's
+    sha256 when opened, so the split step does not rebuild it); returns its layout."""
     published = layout.published()
     recover(published)
     cand = published.candidate()
@@ -63,6 +64,8 @@ def begin_candidate(layout: DataLayout) -> DataLayout:
     cand.release_root.mkdir(parents=True)
     if published.splits.is_file():
         shutil.copy2(published.splits, cand.splits)
+        if published.splits_index.is_file():
+            shutil.copy2(published.splits_index, cand.splits_index)
     return cand
 
 

@@ -130,19 +130,7 @@ class LineChunks:
     def values(self, items: Iterable[T], raw: Callable[[T], bytes] = bytes) -> Iterator[tuple[T, Any]]:
         """(item, the value of its line `raw(item)`) for each item as given; surrounding whitespace is not part
         of a line's key."""
-        chunk: list[T] = []
-        lines: list[bytes] = []
-        digests: list[bytes] = []
-        for item in items:
-            line = raw(item)
-            digest = hashlib.sha256(line.strip()).digest()
-            chunk.append(item)
-            lines.append(line)
-            digests.append(digest)
-            if digest[0] < CUT or len(chunk) >= MAX_CHUNK:
-                yield from self._chunk(chunk, lines, digests)
-                chunk, lines, digests = [], [], []
-        if chunk:
+        for chunk, lines, digests in line_chunks(items, raw):
             yield from self._chunk(chunk, lines, digests)
 
     def _chunk(self, items: list[T], lines: list[bytes], digests: list[bytes]) -> Iterator[tuple[T, Any]]:
@@ -154,3 +142,23 @@ class LineChunks:
             self.computed += len(lines)
             self.store.put(key, json.dumps(values, ensure_ascii=False))
         yield from zip(items, values, strict=True)
+
+
+def line_chunks(items: Iterable[T], raw: Callable[[T], bytes] = bytes
+                ) -> Iterator[tuple[list[T], list[bytes], list[bytes]]]:
+    """The items cut into content-defined chunks: (items, their lines `raw(item)`, the sha256 of each line
+    stripped), a chunk ending after a line whose digest starts with a byte below CUT, or at MAX_CHUNK lines."""
+    chunk: list[T] = []
+    lines: list[bytes] = []
+    digests: list[bytes] = []
+    for item in items:
+        line = raw(item)
+        digest = hashlib.sha256(line.strip()).digest()
+        chunk.append(item)
+        lines.append(line)
+        digests.append(digest)
+        if digest[0] < CUT or len(chunk) >= MAX_CHUNK:
+            yield chunk, lines, digests
+            chunk, lines, digests = [], [], []
+    if chunk:
+        yield chunk, lines, digests

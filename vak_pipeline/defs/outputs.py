@@ -31,7 +31,7 @@ from vak_pipeline.recipes.turn_based import RECIPE_VERSION as TURN_BASED_VERSION
 from vak_pipeline.recipes.turn_based import TurnBasedConfig
 from vak_pipeline.release import RELEASE_VERSION
 from vak_pipeline.report.steward import REPORT_VERSION, ReportSettings
-from vak_pipeline.splits import SplitConfig, check_splits, iter_summaries, open_splits, split_manifest
+from vak_pipeline.splits import SplitConfig, check_manifest, open_splits, split_manifest
 from vak_pipeline.splits.assign import SPLIT_VERSION
 from vak_pipeline.storage import sha256_file
 
@@ -99,7 +99,7 @@ def splits(context: dg.AssetExecutionContext, config: SplitsConfig, data: DataRe
     lib_config = library_settings(config, SplitConfig)
     with split_links(layout.content_index) as links:  # duplicate groups land in one split
         result, issues = split_manifest(layout.manifest, layout.splits, lib_config, links=links,
-                                        forget=forget_in_splits(layout.root), cache=layout.line_facts)
+                                        forget=forget_in_splits(layout.root), cache=layout.split_rows)
     for w in result.warnings:
         context.log.warning(w)
     return dg.MaterializeResult(
@@ -127,7 +127,7 @@ def splits_complete_and_leak_free(data: DataResource) -> dg.AssetCheckResult:
         return dg.AssetCheckResult(passed=False, severity=dg.AssetCheckSeverity.ERROR,
                                    metadata={"error": "splits.json does not exist"})
     with current:
-        issues = check_splits(iter_summaries(layout.manifest, cache=layout.line_facts), current)
+        issues = check_manifest(layout.manifest, current, layout.split_rows)
         built_from = current.header.manifest_hash
     errors = [i for i in issues if i.severity == Severity.ERROR]
     by_code: dict[str, int] = {}

@@ -385,19 +385,25 @@ class ContentIndex(Closing):
 
     def links_of(self, conv_id: str) -> list[str]:
         """Split keys of a conversation in a duplicate group or sharing a channel with another: conversations
-        with a common key must land in one split (splits.split_manifest's `links`)."""
+        with a common key must land in one split (`link_pairs` for one conversation)."""
+        return [key for _, key in self._links("i.conv_id = ?", (conv_id,))]
+
+    def link_pairs(self) -> Iterator[tuple[str, str]]:
+        """(conversation id, split key) for every conversation in a duplicate group or sharing a channel with
+        another (splits.split_manifest's `links`), in one query rather than one per conversation."""
+        yield from self._links("1", ())
+
+    def _links(self, which: str, params: tuple) -> list[tuple[str, str]]:
+        """`dup:<group>` of each item matching `which` whose group holds another item, then `chan:<a>-<b>` of
+        each shared channel it is part of."""
         self.flush_texts()
-        row = self.conn.execute("SELECT i.seq, i.grp, EXISTS (SELECT 1 FROM item j WHERE j.grp = i.grp AND "
-                                "j.seq != i.seq) FROM item i WHERE i.conv_id = ?", (conv_id,)).fetchone()
-        if row is None:
-            return []
-        seq, grp, grouped = row
-        keys = []
-        if grouped:
-            keys.append(f"dup:{grp}")
-        keys.extend(f"chan:{a}-{b}" for a, b in self.conn.execute(
-            "SELECT a, b FROM link WHERE how = 'shared_channel' AND (a = ? OR b = ?)", (seq, seq)))
-        return keys
+        return self.conn.execute(f"""
+            SELECT i.conv_id, 'dup:' || i.grp FROM item i WHERE {which}
+                AND EXISTS (SELECT 1 FROM item j WHERE j.grp = i.grp AND j.seq != i.seq)
+            UNION ALL
+            SELECT conv_id, key FROM (SELECT i.conv_id, 'chan:' || l.a || '-' || l.b AS key FROM link l
+                JOIN item i ON i.seq = l.a OR i.seq = l.b WHERE {which} AND l.how = 'shared_channel'
+                ORDER BY l.a, l.b)""", params + params).fetchall()
 
     def item(self, conv_id: str) -> tuple[str, float] | None:
         """(upload, seconds of audio) of an indexed conversation."""
@@ -407,14 +413,14 @@ class ContentIndex(Closing):
 
 
 @contextlib.contextmanager
-def split_links(path: Path) -> Iterator[Callable[[str], list[str]] | None]:
-    """`ContentIndex.links_of` of the index at `path` (read only), or None when nothing was indexed yet."""
+def split_links(path: Path) -> Iterator[Callable[[], Iterator[tuple[str, str]]] | None]:
+    """`ContentIndex.link_pairs` of the index at `path` (read only), or None when nothing was indexed yet."""
     if not Path(path).is_file():
         yield None
         return
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        yield ContentIndex(conn, IdentitySettings()).links_of
+        yield ContentIndex(conn, IdentitySettings()).link_pairs
     finally:
         conn.close()
 

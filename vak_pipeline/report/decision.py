@@ -18,7 +18,7 @@ import yaml
 
 from ..layout import DataLayout
 from ..release import ReleaseVerdict, block, keep_blocked, read_verdict
-from ..splits import check_splits, iter_summaries, open_splits
+from ..splits import check_manifest, open_splits
 from ..storage import iter_jsonl
 from ..uploads.descriptor import DESCRIPTOR_NAME, RecordingSettings
 
@@ -114,7 +114,7 @@ def _split_causes(layout: DataLayout) -> list[Cause]:
     if store is None:
         return []
     with store:
-        errors = Counter(i.code for i in check_splits(iter_summaries(layout.manifest, cache=layout.line_facts), store)
+        errors = Counter(i.code for i in check_manifest(layout.manifest, store, layout.split_rows)
                          if i.severity.value == "ERROR")
     return [Cause("splits_complete_and_leak_free", code, "splits.json", f"{n} conversation(s) break {code}",
                   "re-materialize splits (assignments already made never move)", count=n)

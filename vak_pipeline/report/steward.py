@@ -43,7 +43,7 @@ from ..release import ReleaseVerdict, read_verdict
 from ..rules.origin import record_kind, synthesized_audio
 from ..schema import RedactionLog, VakRecord
 from ..speech.cleanup import cleanup_counts
-from ..splits import DEFAULT_RATIOS, SplitStore, check_splits, iter_summaries, open_splits
+from ..splits import DEFAULT_RATIOS, SplitStore, check_manifest, open_splits
 from ..storage import atomic_open, atomic_write_bytes, atomic_write_json, atomic_write_text, iter_jsonl, resolve_inside
 from .chart_cache import ChartCache
 from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, build_funnel
@@ -245,8 +245,8 @@ def summarize(data_root: DataRoot, settings: ReportSettings | None = None) -> St
         s.splits_warnings += export_warnings(layout)  # empty exports and parts (build.json `warnings`)
         if splits is not None and layout.manifest.exists():
             s.splits_stale = splits.header.manifest_hash != s.manifest_hash
-            summaries = iter_summaries(layout.manifest, cache=layout.line_facts)  # kept by each line's bytes
-            s.splits_errors = sum(1 for i in check_splits(summaries, splits) if i.severity.value == "ERROR")
+            s.splits_errors = sum(1 for i in check_manifest(layout.manifest, splits, layout.split_rows)
+                                  if i.severity.value == "ERROR")  # summaries kept by each line's bytes
     if layout.rejected.exists():
         for jl in iter_jsonl(layout.rejected):
             if jl.value is None:

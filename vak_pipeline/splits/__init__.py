@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 from ..core.issue import Issue
-from ..manifest_hash import manifest_hash
 from .assign import UnionFind, assign_into, assign_loaded, build_splits, component_order_key
-from .check import check_loaded, check_splits
+from .check import check_loaded, check_manifest, check_splits
+from .manifest_rows import Links, load_manifest
 from .model import DEFAULT_RATIOS, Conflict, SplitConfig, SplitsFile, SplitsHeader, read_splits, without_fix
 from .store import SplitsFileError, SplitStore, open_splits, publish, write_splits
-from .summaries import SplitSummary, iter_summaries, load_summaries, speaker_keys, summary_of
+from .summaries import SplitSummary, iter_summaries, speaker_keys, summary_of
 
 
 def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | None = None,
                    previous: str | Path | None = None,
-                   links: Callable[[str], Iterable[str]] | None = None,
+                   links: Links | None = None,
                    forget: Callable[[str], bool] | None = None,
                    cache: Path | None = None) -> tuple[SplitsHeader, list[Issue]]:
     """Build splits.json (and its index) for a manifest, keeping any assignment in `previous` (default: `out`).
-    `links(conv_id)`: keys beyond the speakers' that bind conversations to one split (duplicate groups).
+    `links()`: (conversation id, key) pairs beyond the speakers' keys that bind conversations to one split
+    (duplicate groups: identity.split_links).
     `forget(key)`: a conversation id (or a speaker key) no longer in the manifest that must not be kept as
     retired either (erased: splits.json keeps no trace of it).
-    `cache` (layout.line_facts): each manifest line's summary is kept by its bytes (`iter_summaries`).
+    `cache` (layout.split_rows): each manifest line's summary is kept by its bytes (`manifest_rows`).
 
     One streamed pass over the manifest feeds both the assignment and its check, and the assignment
     lives in SQLite, so memory does not grow with the number of conversations. Returns the header and
@@ -36,9 +37,8 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
     out.parent.mkdir(parents=True, exist_ok=True)
     store = SplitStore.create_temp(out.parent, out.name)
     try:
-        load_summaries(store.conn, iter_summaries(manifest, read_issues, cache), config.roles, "raw", "rawkey",
-                       links=links)
-        header = assign_loaded(store, config, prev, manifest_hash(manifest))
+        sha = load_manifest(store.conn, manifest, config.roles, read_issues, cache, links)
+        header = assign_loaded(store, config, prev, sha)
         if forget is not None:
             store.conn.create_function("vak_forget", 1, lambda k: bool(forget(k)), deterministic=True)
             store.conn.execute("DELETE FROM main.retired WHERE vak_forget(k)")
@@ -61,8 +61,8 @@ def split_manifest(manifest: str | Path, out: str | Path, config: SplitConfig | 
 
 
 __all__ = [
-    "Conflict", "DEFAULT_RATIOS", "SplitConfig", "SplitStore", "SplitSummary", "SplitsFile", "SplitsFileError",
-    "SplitsHeader", "UnionFind", "assign_into", "build_splits", "check_splits", "component_order_key",
-    "iter_summaries", "open_splits", "read_splits", "speaker_keys", "split_manifest", "summary_of", "without_fix",
-    "write_splits",
+    "Conflict", "DEFAULT_RATIOS", "Links", "SplitConfig", "SplitStore", "SplitSummary", "SplitsFile",
+    "SplitsFileError", "SplitsHeader", "UnionFind", "assign_into", "build_splits", "check_manifest", "check_splits",
+    "component_order_key", "iter_summaries", "load_manifest", "open_splits", "read_splits", "speaker_keys",
+    "split_manifest", "summary_of", "without_fix", "write_splits",
 ]

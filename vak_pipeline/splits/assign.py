@@ -255,9 +255,17 @@ def _load_previous(conn: sqlite3.Connection, previous: SplitStore | None, config
     """)
     if previous is None:
         return
-    conn.executemany("INSERT OR REPLACE INTO prev_assign VALUES (?, ?)", previous.items("retired"))
-    conn.executemany("INSERT OR REPLACE INTO prev_assign VALUES (?, ?)", previous.items("assignment"))
-    conn.executemany("INSERT OR REPLACE INTO prev_speakers VALUES (?, ?)", previous.items("speakers"))
+    previous.conn.commit()  # a store built just now (from_file) is read from its file
+    conn.commit()
+    conn.execute("ATTACH DATABASE ? AS prev", (str(previous.path),))  # copied by SQLite, not row by row in Python
+    try:
+        conn.executescript("""
+            INSERT OR REPLACE INTO prev_assign SELECT k, v FROM prev.retired;
+            INSERT OR REPLACE INTO prev_assign SELECT k, v FROM prev.assignment;
+            INSERT OR REPLACE INTO prev_speakers SELECT k, v FROM prev.speakers;
+        """)
+    finally:
+        conn.execute("DETACH DATABASE prev")
     seed = previous.header.seed
     if seed != config.seed:
         warnings.append(f"seed changed from {seed} to {config.seed}: existing assignments are kept; "
@@ -265,10 +273,12 @@ def _load_previous(conn: sqlite3.Connection, previous: SplitStore | None, config
 
 
 def _load_components(conn: sqlite3.Connection, n: int) -> None:
-    """comp(n, root): union-find over conversations, walking each speaker key's conversations in key order."""
+    """comp(n, root): union-find over conversations, walking each shared key's conversations in key order (a key
+    of one conversation joins nothing: left to SQLite)."""
     uf = UnionFind(n)
     prev_key, first = None, -1
-    for key, i in conn.execute("SELECT key, n FROM ckey ORDER BY key, n"):
+    for key, i in conn.execute("SELECT key, n FROM ckey WHERE key IN (SELECT key FROM ckey GROUP BY key "
+                               "HAVING COUNT(*) > 1) ORDER BY key, n"):
         if key == prev_key:
             uf.union(first, i)
         else:
@@ -302,15 +312,23 @@ def _anchor(conn: sqlite3.Connection, config: SplitConfig, warnings: list[str]) 
 def _settle_known_components(store: SplitStore, conflicts: list[Conflict]) -> None:
     """Components touching an earlier decision (an anchored member, a speaker with a recorded split).
 
-    They are streamed one component at a time, in root order, and settled by the rules of the module
-    docstring: one split -> everyone goes there; several -> _resolve_conflict.
+    Settled by the rules of the module docstring: a component whose members' splits and speakers' recorded
+    splits are one split goes there whole, in one statement (after a delivery, nearly every conversation:
+    only new ids and conflicts reach Python); the others, streamed one component at a time in root order,
+    go to _settle_component and its _resolve_conflict.
     """
     conn = store.conn
     conn.executescript("""
-        CREATE TEMP TABLE known (root INTEGER PRIMARY KEY);
-        INSERT OR IGNORE INTO known SELECT comp.root FROM anchor JOIN comp ON comp.n = anchor.n;
-        INSERT OR IGNORE INTO known SELECT comp.root FROM prev_speakers p JOIN ckey ON ckey.key = p.k
+        CREATE TEMP TABLE known_split (root INTEGER NOT NULL, split TEXT NOT NULL, PRIMARY KEY (root, split))
+            WITHOUT ROWID;
+        INSERT OR IGNORE INTO known_split SELECT comp.root, anchor.split FROM anchor JOIN comp ON comp.n = anchor.n;
+        INSERT OR IGNORE INTO known_split SELECT comp.root, p.v FROM prev_speakers p JOIN ckey ON ckey.key = p.k
             JOIN comp ON comp.n = ckey.n;
+        CREATE TEMP TABLE known (root INTEGER PRIMARY KEY, split TEXT);  -- split: the one split, when one
+        INSERT INTO known SELECT root, CASE WHEN COUNT(*) = 1 THEN MIN(split) END FROM known_split GROUP BY root;
+        DROP TABLE known_split;
+        INSERT INTO main.assignment (k, v) SELECT conv.id, known.split FROM known
+            JOIN comp ON comp.root = known.root JOIN conv ON conv.n = comp.n WHERE known.split IS NOT NULL;
     """)
     rows = conn.execute("""
         SELECT comp.root, conv.id, anchor.split,
@@ -318,6 +336,7 @@ def _settle_known_components(store: SplitStore, conflicts: list[Conflict]) -> No
                   LEFT JOIN prev_speakers ps ON ps.k = ck.key WHERE ck.n = conv.n)
         FROM known JOIN comp ON comp.root = known.root JOIN conv ON conv.n = comp.n
         LEFT JOIN anchor ON anchor.n = conv.n
+        WHERE known.split IS NULL
         ORDER BY comp.root, conv.id
     """)
     assigned: list[tuple[str, str]] = []

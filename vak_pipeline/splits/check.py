@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from ..core.issue import Issue, Severity
+from .manifest_rows import load_manifest
 from .model import SplitsFile, without_fix
-from .store import BATCH, SplitStore, as_store
+from .store import BATCH, SplitStore, as_store, connect
 from .summaries import SplitSummary, load_summaries
 
 _FIX_SPLIT = "run `vak split DATA_DIR` (or materialize the splits asset) after the manifest changes"
@@ -35,6 +37,15 @@ def check_splits(
     """
     with as_store(splits) as store:
         return _check(manifest, store, roles)
+
+
+def check_manifest(manifest: Path, splits: SplitStore, cache: Path | None = None) -> list[Issue]:
+    """check_splits over a manifest file, its summaries read through manifest_rows (kept in `cache`,
+    layout.split_rows). The index is opened again read-write, for the temp tables and the cache beside it:
+    its own tables are only read."""
+    with SplitStore(splits.path, connect(splits.path)) as store:
+        load_manifest(store.conn, manifest, splits.header.roles, None, cache)
+        return check_loaded(store)
 
 
 def _check(manifest: Iterable[SplitSummary | tuple], store: SplitStore, roles: Iterable[str] | None) -> list[Issue]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import sqlite3
@@ -198,10 +199,13 @@ def _table(name: str) -> str:
 
 
 def _write_map(write: Callable[[str], None], pairs: Iterable[tuple[str, str]]) -> None:
+    """A map as `{`, then `\n  "key": "value"` per pair joined by commas, then `\n }` (`{}` when empty): a batch
+    of pairs at a time, each by one json.dumps of a dict (its C encoder, one call, not two per pair)."""
     first = True
-    for k, v in pairs:
-        key, value = json.dumps(k, ensure_ascii=False), json.dumps(v, ensure_ascii=False)
-        write(("{" if first else ",") + f"\n  {key}: {value}")
+    it = iter(pairs)
+    while batch := dict(itertools.islice(it, BATCH)):
+        text = json.dumps(batch, ensure_ascii=False, separators=(",\n  ", ": "))
+        write(("{\n  " if first else ",\n  ") + text[1:-1])
         first = False
     write("{}" if first else "\n }")
 

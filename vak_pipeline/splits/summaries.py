@@ -6,17 +6,15 @@ an id, the known speaker ids by role and an optional pinned split — never whol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
 from ..core.issue import Issue
-from ..core.keyed_store import KeyedStore, LineChunks
 from ..schema import VakRecord
-from ..schema.record import SCHEMA_VERSION
-from ..storage import JsonLine, iter_jsonl, parse_json_line
+from ..storage import JsonLine, iter_jsonl
 
 
 class SplitSummary(NamedTuple):
@@ -56,25 +54,19 @@ def speaker_keys(speakers: Mapping[str, str] | None, roles: Iterable[str]) -> li
 SUMMARIES_VERSION = "1"  # bump when what a line's summary holds, or how it is read, changes
 
 
-def iter_summaries(manifest: str | Path, issues: list[Issue] | None = None,
-                   cache: Path | None = None) -> Iterator[SplitSummary]:
+def iter_summaries(manifest: str | Path, issues: list[Issue] | None = None) -> Iterator[SplitSummary]:
     """Stream (conv_id, speakers, pinned) from a manifest; unreadable lines become Issues, not crashes.
-
-    `cache` (layout.line_facts): each line's summary is kept by its bytes (`core.keyed_store.LineChunks`,
-    under SUMMARIES_VERSION and the schema's version), so after a delivery only the new lines are validated."""
+    (split_manifest and check_manifest read a manifest through manifest_rows, which keeps each line's summary.)"""
     manifest = Path(manifest)
-    if cache is None:
-        for jl in iter_jsonl(manifest):
-            yield from _summary_or_issue(manifest, jl.line, jl.error, _summary_value(jl), issues)
-        return
-    with KeyedStore.open(cache, "split_summaries") as store:
-        chunks = LineChunks(store, f"{SUMMARIES_VERSION}:{SCHEMA_VERSION}",
-                            lambda raw: _summary_value(parse_json_line(0, raw)))
-        for jl, value in chunks.values(iter_jsonl(manifest, parse=False), lambda jl: jl.raw or b""):
-            yield from _summary_or_issue(manifest, jl.line, jl.error, value, issues)
+    for jl in iter_jsonl(manifest):
+        value = summary_value(jl)
+        if value[0] == "ok" and jl.error is None:
+            yield SplitSummary(*value[1:])
+        elif issues is not None:
+            issues.append(read_issue(manifest, jl.line, jl.error, value))
 
 
-def _summary_value(jl: JsonLine) -> list[Any]:
+def summary_value(jl: JsonLine) -> list[Any]:
     """A parsed line's summary as JSON: ["ok", id, speakers, pinned, stratum], ["invalid", errors, id] or
     ["unreadable", why]."""
     if jl.error is not None:
@@ -87,35 +79,32 @@ def _summary_value(jl: JsonLine) -> list[Any]:
     return ["ok", s.conv_id, s.speakers, s.pinned, s.stratum]
 
 
-def _summary_or_issue(manifest: Path, line: int, error: str | None, value: list[Any],
-                      issues: list[Issue] | None) -> Iterator[SplitSummary]:
+def read_issue(manifest: Path, line: int, error: str | None, value: list[Any]) -> Issue:
+    """The issue of a manifest line with no summary: unreadable (`error`, or value ["unreadable", why]) or
+    not a record (value ["invalid", errors, id])."""
     if error is not None or value[0] == "unreadable":
-        if issues is not None:
-            issues.append(Issue(code="manifest_line_unreadable", message=error or value[1], family="manifest",
-                                fix="re-run validated_manifest; the manifest should hold valid records only",
-                                file=str(manifest), line=line))
-        return
-    if value[0] == "invalid":
-        if issues is not None:
-            issues.append(Issue(code="manifest_record_invalid", family="manifest", file=str(manifest),
-                                line=line, record_id=value[2],
-                                message=f"record does not match the schema ({value[1]} errors)",
-                                fix="re-run validated_manifest; the manifest should hold valid records only"))
-        return
-    yield SplitSummary(*value[1:])
+        return Issue(code="manifest_line_unreadable", message=error or value[1], family="manifest",
+                     fix="re-run validated_manifest; the manifest should hold valid records only",
+                     file=str(manifest), line=line)
+    return Issue(code="manifest_record_invalid", family="manifest", file=str(manifest), line=line,
+                 record_id=value[2], message=f"record does not match the schema ({value[1]} errors)",
+                 fix="re-run validated_manifest; the manifest should hold valid records only")
 
 
-def load_summaries(conn: Any, summaries: Iterable[SplitSummary | tuple], roles: list[str], raw: str,
-                   keys: str, batch: int = 10_000, links: Callable[[str], Iterable[str]] | None = None) -> None:
-    """Stream summaries into SQLite temp tables `raw`(seq, id, pinned, stratum) and `keys`(seq, key), in batches:
-    the split assignment and its check both start from these, whatever the size of the manifest.
-
-    `links(conv_id)` adds keys beside the speakers' (a duplicate group's, from the content index): what shares
-    a key lands in one split."""
+def create_tables(conn: Any, raw: str, keys: str) -> None:
+    """The temp tables a split starts from: `raw`(seq, id, pinned, stratum), one row per readable manifest line
+    in manifest order, and `keys`(seq, key), the keys that bind a line's conversation to others."""
     conn.executescript(f"""
         CREATE TEMP TABLE {raw} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, pinned TEXT, stratum TEXT);
         CREATE TEMP TABLE {keys} (seq INTEGER NOT NULL, key TEXT NOT NULL);
     """)
+
+
+def load_summaries(conn: Any, summaries: Iterable[SplitSummary | tuple], roles: list[str], raw: str,
+                   keys: str, batch: int = 10_000) -> None:
+    """Stream summaries into SQLite temp tables `raw` and `keys` (create_tables), in batches: the split
+    assignment and its check both start from these, whatever the size of the manifest."""
+    create_tables(conn, raw, keys)
     rows: list[tuple] = []
     key_rows: list[tuple] = []
 
@@ -129,8 +118,6 @@ def load_summaries(conn: Any, summaries: Iterable[SplitSummary | tuple], roles: 
         s = as_summary(item)
         rows.append((seq, s.conv_id, s.pinned, s.stratum))
         key_rows.extend((seq, k) for k in speaker_keys(s.speakers, roles))
-        if links is not None:
-            key_rows.extend((seq, k) for k in links(s.conv_id))
         if len(rows) >= batch:
             flush()
     flush()

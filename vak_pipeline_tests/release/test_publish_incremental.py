@@ -76,7 +76,7 @@ def _publish(root: Path, thresholds: quality.QualityThresholds | None = None):
                               extra_rules=quality.quality_rules(layout, thresholds or quality.QualityThresholds()))
     with split_links(layout.content_index) as links:
         split_manifest(layout.manifest, layout.splits, SplitConfig(seed=3), links=links,
-                       cache=layout.line_facts)
+                       cache=layout.split_rows)
     for export in EXPORTS.values():
         export(layout)
     promote(layout, result.manifest_sha256)
@@ -282,6 +282,7 @@ def test_the_funnel_and_the_split_check_from_kept_line_facts_equal_a_report_from
     kept = _report_json(root)  # funnel, summary and split check over facts kept from the first publish
     assert kept["funnel"]["total"]["text"]["published"] == 7 and kept["summary"]["splits_errors"] == 0
     DataLayout.at(root).line_facts.unlink()  # every line parsed again
+    DataLayout.at(root).split_rows.unlink()  # every split summary computed again
     assert _report_json(root) == kept
 
 
@@ -292,10 +293,10 @@ def parsed(monkeypatch) -> dict[str, list[str]]:
     from vak_pipeline.splits import summaries
 
     seen: dict[str, list[str]] = {"facts": [], "summaries": []}
-    of, summary = line_facts.LineFacts.of, summaries._summary_value
+    of, summary = line_facts.LineFacts.of, summaries.summary_value
     monkeypatch.setattr(line_facts.LineFacts, "of",
                         classmethod(lambda cls, raw: (seen["facts"].append(raw), of(raw))[1]))
-    monkeypatch.setattr(summaries, "_summary_value", lambda jl: (seen["summaries"].append(jl.raw), summary(jl))[1])
+    monkeypatch.setattr(summaries, "summary_value", lambda jl: (seen["summaries"].append(jl.raw), summary(jl))[1])
     return seen
 
 
