@@ -163,7 +163,7 @@ def test_gpu_settings_build_a_batched_large_v3_float16_pipeline_on_cuda(monkeypa
     assert made == [{"path": "/hf-cache/large-v3", "fallback_seed": 0, "device": "cuda", "compute_type": "float16",
                      "cpu_threads": 2}]
     (call,) = _FakePipeline.calls  # one pipeline call for both channels of the recording
-    assert call["model"] is tr.model
+    assert call["model"].shared is tr.model  # seen through the encoder-length view (speech.encoder_length)
     assert call["batch_size"] == 16 and call["beam_size"] == 5 and call["word_timestamps"] is True
     assert call["language"] is None  # multilingual model, language detected
     clips = call["clip_timestamps"]
