@@ -90,17 +90,20 @@ def test_a_channel_that_is_only_bleed_in_a_region_decodes_nothing_there(batch_si
 
 
 @pytest.mark.slow
-def test_batched_transcript_is_the_same_alone_after_other_recordings_and_beside_another_in_two_threads():
+@pytest.mark.parametrize("encoder_frames", ["window", "full"])
+def test_batched_transcript_is_the_same_alone_after_other_recordings_and_beside_another_in_two_threads(encoder_frames):
+    """At 'window' the batches, and the encoder length of each, come from this recording's windows only."""
     audio, sr = read_channels(FIX / "stereo_two_voices.flac")
     other, osr = read_channels(SAMPLE / "call_001.flac")
+    settings = BATCHED.model_copy(update={"encoder_frames": encoder_frames})
 
     def call(tr, a, rate):
         return tr.transcribe_channels([a[:, 0], a[:, 1]], rate, None, [0, 1])[0]
 
-    alone = call(Transcriber(BATCHED), audio, sr)
+    alone = call(Transcriber(settings), audio, sr)
     assert alone and {s.channel for s in alone} == {0, 1}
     assert all(s.words for s in alone), "word timestamps are kept"
-    tr = Transcriber(BATCHED)
+    tr = Transcriber(settings)
     call(tr, other, osr)  # the shared model decoded another recording first
     assert dumped(call(tr, audio, sr)) == dumped(alone)
     results: dict[str, list] = {}
