@@ -86,7 +86,10 @@ def test_a_channel_that_is_only_bleed_in_a_region_decodes_nothing_there(batch_si
     assert kept and not inside, inside  # (a word's edges may reach into a cut: Whisper's edges are loose at joins)
     assert inputs[0].skipped_s > 1.0 and inputs[1].skipped_s == 0.0
     assert inputs[0].decoded_s == pytest.approx(inputs[0].speech_s - inputs[0].skipped_s, abs=0.01)
-    assert dumped([s for s in gated if s.channel == 1]) == dumped([s for s in ungated if s.channel == 1])
+    if batch_size == 1 or tr.settings.encoder_frames == "full":
+        # (at encoder_frames 'window' a batch is encoded at its longest window's bucket, the other channel's
+        # included: gating channel 0 may change the length channel 1 is encoded at, so not asserted there)
+        assert dumped([s for s in gated if s.channel == 1]) == dumped([s for s in ungated if s.channel == 1])
 
 
 @pytest.mark.slow
