@@ -64,8 +64,9 @@ from .turns import DEFAULT_MAX_GAP_S, build_record, events_path_for, file_create
 # bump when the transcript for the same inputs would change (the asset's code_version); 3: fallback seeded per window;
 # 4: both channels of a call decoded in batches, bleed-only stretches left out of the ASR input; 5: batched with
 # timestamp tokens, what follows a window's early stop decoded again; 6: only remainders of more than 3 s decoded again;
-# 7: cpu_isa also pins the GEMM library (oneDNN everywhere) and its instruction set (asr.numerics_env)
-TRANSCRIBE_VERSION = "7"
+# 7: cpu_isa also pins the GEMM library (oneDNN everywhere) and its instruction set (asr.numerics_env); 8: batched
+# windows encoded at their batch's own length, not 30 s (AsrSettings.encoder_frames 'window')
+TRANSCRIBE_VERSION = "8"
 # bump the first part when the canonical records for the same transcripts would change; the text import runs
 # inside tagged_turns, so its version is the second part
 TAG_VERSION = f"1-{TEXT_IMPORT_VERSION}"

@@ -86,21 +86,27 @@ def test_a_channel_that_is_only_bleed_in_a_region_decodes_nothing_there(batch_si
     assert kept and not inside, inside  # (a word's edges may reach into a cut: Whisper's edges are loose at joins)
     assert inputs[0].skipped_s > 1.0 and inputs[1].skipped_s == 0.0
     assert inputs[0].decoded_s == pytest.approx(inputs[0].speech_s - inputs[0].skipped_s, abs=0.01)
-    assert dumped([s for s in gated if s.channel == 1]) == dumped([s for s in ungated if s.channel == 1])
+    if batch_size == 1 or tr.settings.encoder_frames == "full":
+        # (at encoder_frames 'window' a batch is encoded at its longest window's bucket, the other channel's
+        # included: gating channel 0 may change the length channel 1 is encoded at, so not asserted there)
+        assert dumped([s for s in gated if s.channel == 1]) == dumped([s for s in ungated if s.channel == 1])
 
 
 @pytest.mark.slow
-def test_batched_transcript_is_the_same_alone_after_other_recordings_and_beside_another_in_two_threads():
+@pytest.mark.parametrize("encoder_frames", ["window", "full"])
+def test_batched_transcript_is_the_same_alone_after_other_recordings_and_beside_another_in_two_threads(encoder_frames):
+    """At 'window' the batches, and the encoder length of each, come from this recording's windows only."""
     audio, sr = read_channels(FIX / "stereo_two_voices.flac")
     other, osr = read_channels(SAMPLE / "call_001.flac")
+    settings = BATCHED.model_copy(update={"encoder_frames": encoder_frames})
 
     def call(tr, a, rate):
         return tr.transcribe_channels([a[:, 0], a[:, 1]], rate, None, [0, 1])[0]
 
-    alone = call(Transcriber(BATCHED), audio, sr)
+    alone = call(Transcriber(settings), audio, sr)
     assert alone and {s.channel for s in alone} == {0, 1}
     assert all(s.words for s in alone), "word timestamps are kept"
-    tr = Transcriber(BATCHED)
+    tr = Transcriber(settings)
     call(tr, other, osr)  # the shared model decoded another recording first
     assert dumped(call(tr, audio, sr)) == dumped(alone)
     results: dict[str, list] = {}
@@ -163,7 +169,7 @@ def test_gpu_settings_build_a_batched_large_v3_float16_pipeline_on_cuda(monkeypa
     assert made == [{"path": "/hf-cache/large-v3", "fallback_seed": 0, "device": "cuda", "compute_type": "float16",
                      "cpu_threads": 2}]
     (call,) = _FakePipeline.calls  # one pipeline call for both channels of the recording
-    assert call["model"] is tr.model
+    assert call["model"].shared is tr.model  # seen through the encoder-length view (speech.encoder_length)
     assert call["batch_size"] == 16 and call["beam_size"] == 5 and call["word_timestamps"] is True
     assert call["language"] is None  # multilingual model, language detected
     clips = call["clip_timestamps"]
