@@ -53,11 +53,11 @@ class _Vocabulary:
 
     def __init__(self) -> None:
         from .name_table import lexicon
-        from .recognizers.lexicon_names import _NON_NAME
+        from .recognizers.lexicon_names import NON_NAME
 
         self.lex = lexicon()
-        self.non_name = _NON_NAME
-        self.ordinary = frozenset(self.lex.common | self.lex.english | _NON_NAME)
+        self.non_name = NON_NAME
+        self.ordinary = frozenset(self.lex.common | self.lex.english | NON_NAME)
 
     @functools.cache  # noqa: B019 - one instance per process (_vocabulary), never freed anyway
     def _listed_name(self, t: str) -> bool:

@@ -149,7 +149,7 @@ def test_the_name_lists_grammar_and_stop_words_are_read_from_the_pack_files():
     zh = BUILTIN_PACKS["zh-CN"].rules.shared_name_context
     assert "王" in zh["surnames"] and "收件人是" in zh["strong_before"] and "小" in zh["prefixes"]
     assert ln._ZH_SURNAMES == frozenset(zh["surnames"]) and {"我", "吗"} <= ln._ZH_STOP  # stop + common_words
-    assert {"das", "pal", "rupees"} <= ln._NON_NAME and "yeah" in ln._FILLERS and "haan" in ln._FILLERS
+    assert {"das", "pal", "rupees"} <= ln.NON_NAME and "yeah" in ln._FILLERS and "haan" in ln._FILLERS
     assert "बोल" in ln._DEVA_AFTER_ANY and "बोल" not in ln._DEVA_AFTER  # after a listed name only
     # the name words are the files' (en-US's form labels "applicant", "caller" among them, hi-Latn-IN's "naam")
     assert "this side" in ln._CUE_NEXT2 and ln._NAME_WORDS == frozenset(ln.context_words("name_words"))

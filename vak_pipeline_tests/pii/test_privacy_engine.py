@@ -10,6 +10,7 @@ from pathlib import Path
 
 from vak_pipeline.locales import get_pack
 from vak_pipeline.pii.recognizers import RECOGNIZERS
+from vak_pipeline.pii.recognizers.base import Keywords, latin_words, lead_words, phrase_words
 from vak_pipeline.pii.recognizers.engine import Pattern, PatternRecognizer, Recognizer, longest_run, scan
 
 PII = Path(__file__).resolve().parents[2] / "vak_pipeline"
@@ -60,3 +61,28 @@ def test_a_pattern_recognizer_is_patterns_validator_context_and_the_business_tes
 def test_every_type_has_one_declared_recognizer_named_for_it():
     assert all(r.type == t for t, r in RECOGNIZERS.items())
     assert RECOGNIZERS["person_name"].digit_view is False and RECOGNIZERS["phone"].min_run == 6
+
+
+def test_a_keyword_gate_is_declared_words_checked_against_the_texts_words():
+    gate = Keywords.of([frozenset({"street"}), frozenset({"my", "name"})], any_of=("住在",))
+    assert gate.open("12 Elm Street", latin_words("12 Elm Street"))
+    assert gate.open("so my name", latin_words("so my name"))
+    assert not gate.open("my account", latin_words("my account"))  # every word of one set
+    assert gate.open("我住在北京", latin_words("我住在北京"))
+    # İ ı ſ K match ASCII letters case-blind but lower() does not give them: the gate stays open
+    assert gate.open("12 Elm ſtreet", latin_words("12 Elm ſtreet"))
+
+
+def test_gate_words_are_read_off_the_rules_own_words():
+    assert set(lead_words([r"h\.?\s?no\.?", r"house\s+no"])) == {frozenset({"h"}), frozenset({"hno"}),
+                                                                  frozenset({"house"})}
+    # a cue's last word may run into the value ("live at" + "at1 Elm Street"), so it is not required
+    assert phrase_words(["i live at", "address:"], drop_last=True) == [frozenset({"i", "live"}),
+                                                                       frozenset({"address"})]
+
+
+def test_a_pattern_recognizer_with_keywords_is_not_tried_without_them():
+    rec = PatternRecognizer("address", "unit", (Pattern(re.compile(r"flat \d+"), 0.8),), str,
+                            keywords=Keywords.of([frozenset({"flat"})]))
+    assert [m.norm for m in rec("flat 4", None, latin_words("flat 4"))] == ["flat 4"]
+    assert list(rec("flat 4", None, frozenset())) == []

@@ -51,10 +51,10 @@ RECOGNIZERS: dict[str, Recognizer] = {r.type: r for r in (
     Recognizer("iban", lambda t, p, w: find_ibans(t), "IBAN", needs_digit=True, needs_capital=True),
     Recognizer("ip_address", lambda t, p, w: find_ips(t), "IP", needs_digit=True, any_of=(".", ":")),
     Recognizer("person_name", lambda t, p, w: drop_street_names(hyphen_joined((
-        *find_cued_names(t), *find_lexicon_names(t, p, w), *find_spelled_names(t, p), *find_initial_names(t, p),
+        *find_cued_names(t, w), *find_lexicon_names(t, p, w), *find_spelled_names(t, p), *find_initial_names(t, p),
         *find_signoff_names(t, p)), t), t, p),
                "PERSON", digit_view=False),
-    Recognizer("address", lambda t, p, w: find_addresses(t, has_number=True), "ADDRESS", needs_digit=True,
+    Recognizer("address", lambda t, p, w: find_addresses(t, w, has_number=True), "ADDRESS", needs_digit=True,
                spelt=ZH_NUMERAL),
     Recognizer("us_ssn", US_SSN, "SSN", min_run=9),
     Recognizer("uk_nino", UK_NINO, "NINO", min_run=6),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from .base import Match, shared
+from .base import Keywords, Match, latin_words, lead_words, phrase_words, shared
+from .engine import Pattern, PatternRecognizer
 
 
 def _words(role: str, script: str = "latin") -> tuple[str, ...]:
@@ -100,11 +101,11 @@ def addr_norm(s: str) -> str:
     return " ".join(re.sub(r"[,.]", " ", s.lower()).split())
 
 
-def find_addresses(text: str, has_number: bool = False) -> Iterator[Match]:
+def find_addresses(text: str, words: frozenset[str] | None = None, has_number: bool = False) -> Iterator[Match]:
     """Every address form below; pieces that touch ("77 Larkspur Court" + ", apartment 4B, Boise, ID
-    83702") are one address. `has_number`: the caller knows the text has a digit or a Chinese numeral
-    before a building word."""
-    found = list(_find_addresses(text, has_number))
+    83702") are one address. `words`: latin_words(text), when the caller has it; `has_number`: the caller
+    knows the text has a digit or a Chinese numeral before a building word."""
+    found = list(_find_addresses(text, latin_words(text) if words is None else words, has_number))
     if len(found) < 2:
         yield from found
         return
@@ -121,29 +122,49 @@ def find_addresses(text: str, has_number: bool = False) -> Iterator[Match]:
     yield from merged
 
 
-# The forms whose value is addr_norm'd, in the order they are tried (a tie of two equal spans keeps the first's
-# name): (pattern, the value's group, score, recognizer)
-_FORMS = ((_STREET_RE, 0, 0.85, "street"), (_UNIT_RE, 0, 0.85, "unit"), (_CUE_POSTAL_RE, 1, 0.8, "cue_postal"),
-          (_CUE_HOUSE_RE, 1, 0.7, "cue_house"))
-_AFTER_ZH = ((_IN_SECTOR_RE, 0, 0.75, "in_sector"), (_DEVA_ADDR_RE, 0, 0.8, "deva_address"))
+def _form(name: str, rx: re.Pattern[str], score: float, keywords: Keywords, group: int = 0) -> PatternRecognizer:
+    return PatternRecognizer("address", name, (Pattern(rx, score, group),), addr_norm, keywords=keywords)
 
 
-def _find_addresses(text: str, has_number: bool) -> Iterator[Match]:
+def _first_words(script: str) -> list[str]:
+    """The first word of each address cue in a non-Latin script: one of them is in every text it cues."""
+    return [w.split()[0] for w in shared("cue_words", "address", script)]
+
+
+# The forms, each with the words it cannot match without (a street word, a unit word, a cue), in the order they
+# are tried (a tie of two equal spans keeps the first's name). The Latin gates are read off the form's own words
+# (`address_words`, the cues), so they cannot drift from the patterns.
+_FORMS = (
+    _form("street", _STREET_RE, 0.85, Keywords.of(lead_words(_words("street")))),
+    _form("unit", _UNIT_RE, 0.85, Keywords.of(lead_words(_words("unit")))),
+    _form("cue_postal", _CUE_POSTAL_RE, 0.8, Keywords.of(
+        phrase_words(shared("cue_words", "address", "latin"), drop_last=True), _first_words("deva")), group=1),
+    _form("cue_house", _CUE_HOUSE_RE, 0.7, Keywords.of(lead_words(_words("house_cue"))), group=1),
+)
+_ZH_KEYWORDS = Keywords.of(any_of=_cues("han"))  # _ZH_RE's lookbehind cue
+_ZH_STRICT_KEYWORDS = Keywords.of(any_of=_words("district", "han") + _words("estate", "han"))
+_AFTER_ZH = (
+    _form("in_sector", _IN_SECTOR_RE, 0.75, Keywords.of(lead_words(_words("sector") + _words("sector_more")))),
+    _form("deva_address", _DEVA_ADDR_RE, 0.8, Keywords.of(any_of=_words("unit", "deva"))),
+)
+
+
+def _find_addresses(text: str, words: frozenset[str], has_number: bool) -> Iterator[Match]:
     if not has_number and not _ANY_DIGIT.search(text) and not ZH_NUMERAL.search(text):
         return  # every form carries a number
-    for rx, g, score, name in _FORMS:
-        for m in rx.finditer(text):
-            yield Match("address", m.start(g), m.end(g), score, name, addr_norm(m.group(g)))
-    for m in _ZH_RE.finditer(text):
-        yield Match("address", m.start(), m.end(), 0.85, "zh_address", m.group())
-    for m in _ZH_STRICT_RE.finditer(text):
-        cue = _ZH_LEAD.match(m.group())  # "我住在北京市..." -> "北京市..."
-        s = m.start() + (cue.end() if cue else 0)
-        if m.end() - s >= 6:
-            yield Match("address", s, m.end(), 0.8, "zh_address", text[s:m.end()])
-    for rx, g, score, name in _AFTER_ZH:
-        for m in rx.finditer(text):
-            yield Match("address", m.start(g), m.end(g), score, name, addr_norm(m.group(g)))
+    for form in _FORMS:
+        yield from form(text, None, words)
+    if _ZH_KEYWORDS.open(text, words):
+        for m in _ZH_RE.finditer(text):
+            yield Match("address", m.start(), m.end(), 0.85, "zh_address", m.group())
+    if _ZH_STRICT_KEYWORDS.open(text, words):
+        for m in _ZH_STRICT_RE.finditer(text):
+            cue = _ZH_LEAD.match(m.group())  # "我住在北京市..." -> "北京市..."
+            s = m.start() + (cue.end() if cue else 0)
+            if m.end() - s >= 6:
+                yield Match("address", s, m.end(), 0.8, "zh_address", text[s:m.end()])
+    for form in _AFTER_ZH:
+        yield from form(text, None, words)
 
 
 def find_uk_postcodes(text: str) -> Iterator[Match]:

@@ -127,6 +127,53 @@ def latin_words(text: str) -> frozenset[str]:
 ODD_CASE_RE = re.compile("[\u0130\u0131\u017f\u212a]")
 
 
+@dataclass(frozen=True, slots=True)
+class Keywords:
+    """A keyword gate, declared as data and checked once per text: the text holds one of the words `one`,
+    every word of one of the sets `all_of` (both against its latin_words: a set lookup, not a regex scan),
+    or one of the substrings `any_of` (non-Latin cues: 住在, पता). Exact for the case-blind patterns it
+    guards except in a text with İ ı ſ K (lower() does not give their ASCII twins), where it stays open."""
+
+    one: frozenset[str] = frozenset()
+    all_of: tuple[frozenset[str], ...] = ()
+    any_of: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, word_sets: Iterable[frozenset[str]] = (), any_of: Iterable[str] = ()) -> Keywords:
+        sets = tuple(dict.fromkeys(word_sets))
+        return cls(frozenset(w for s in sets if len(s) == 1 for w in s),
+                   tuple(s for s in sets if len(s) > 1), tuple(dict.fromkeys(any_of)))
+
+    def open(self, text: str, words: frozenset[str]) -> bool:
+        if not self.one.isdisjoint(words) or any(s <= words for s in self.all_of) or any(
+                map(text.__contains__, self.any_of)):
+            return True
+        return bool(self.one or self.all_of) and not text.isascii() and ODD_CASE_RE.search(text) is not None
+
+
+def phrase_words(phrases: Iterable[str], drop_last: bool = False) -> list[frozenset[str]]:
+    """Each phrase's words, for `Keywords.all_of`; `drop_last`: without a last word that the value may run
+    on from ("live at" + "at1 Elm Street" needs only "live"). A one-word phrase keeps its word."""
+    out = []
+    for p in phrases:
+        ws = _LATIN_WORD.findall(p.lower())
+        out.append(frozenset(ws[:-1] if drop_last and len(ws) > 1 else ws))
+    return out
+
+
+def lead_words(items: Iterable[str]) -> list[frozenset[str]]:
+    """The word a text holds where one of these regex items begins a match: the item's first word as each
+    spelling of its optional dots and spaces writes it ("h\\.?\\s?no" -> "h", "hno"), for `Keywords.one`."""
+    out = []
+    for item in items:
+        spellings = [""]
+        for tok in re.findall(r"\\[.s][?+*]?|.", item):
+            alts = {"\\.?": [".", ""], "\\s?": [" ", ""], "\\s*": [" ", ""], "\\s+": [" "], "\\.": ["."]}
+            spellings = [sp + a for sp in spellings for a in alts.get(tok, [tok])]
+        out.extend(frozenset(_LATIN_WORD.findall(sp.lower())[:1]) for sp in spellings)
+    return out
+
+
 def has_cue(text: str, start: int, cue: re.Pattern[str], window: int = 40) -> bool:
     """Does `cue` occur in the `window` characters before `start`?"""
     return cue.search(text, max(0, start - window), start) is not None

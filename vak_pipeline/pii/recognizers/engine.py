@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...locales.packfile import PackFileError
-from .base import Match, business_context, has_cue
+from .base import Keywords, Match, business_context, has_cue
 from .pack_rules import drop_business, find_pack_rules
 
 if TYPE_CHECKING:  # the packs choose recognizers; only the type is needed here
@@ -54,9 +54,12 @@ class PatternRecognizer:
     needs: str = ""
     business: int = 0
     business_after: bool = False
+    keywords: Keywords | None = None
 
     def __call__(self, text: str, pack: LocalePack | None = None,
                  words: frozenset[str] = frozenset()) -> Iterator[Match]:
+        if self.keywords is not None and not self.keywords.open(text, words):
+            return
         for p in self.patterns:
             for m in p.regex.finditer(text):
                 s, e = m.span(p.group)

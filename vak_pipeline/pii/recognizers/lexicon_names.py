@@ -120,7 +120,7 @@ _LATIN2 = re.compile(r"[A-Za-z]{2}")
 
 # Never a name in lower case: the stop words, Romanized-Hindi and English ordinary words that are also
 # names ("das", "pal", "order": `common_words` in hi-Latn-IN), lid's Hindi lexicon and the titles.
-_NON_NAME = STOP | frozenset(context_words("common_words")) | lid._HINDI | _TITLES
+NON_NAME = STOP | frozenset(context_words("common_words")) | lid._HINDI | _TITLES
 # Name words that are also ordinary words ("sunny", "grace"): in cased text a lower-case one is the word.
 _AMBIGUOUS = frozenset(context_words("ambiguous"))
 _PACK_SETS: dict[str, tuple[frozenset[str], ...]] = {}
@@ -159,9 +159,9 @@ def _pack_sets(pack: LocalePack) -> tuple[frozenset[str], ...]:
         # "le", "del", "con" are names somewhere, never in French or Spanish text)
         names = frozenset(t for t in first | last if len(t) > 1) - frequent_words(pack, english=False)
         local = frozenset(w for w in frequent_words(pack, english=False, top=LOCAL_TOP) if w.isalpha())
-        plain = frozenset(t for t in names if t not in lex.common and t not in _NON_NAME and t not in local)
+        plain = frozenset(t for t in names if t not in lex.common and t not in NON_NAME and t not in local)
         english = (lex.english - names) | local | (_CALENDAR - names)  # "booked for Tuesday": a day, not a name
-        ordinary = (english | _NON_NAME) - names
+        ordinary = (english | NON_NAME) - names
         got = _PACK_SETS[pack.id] = (names, plain, frozenset(last), frozenset(first), english, ordinary)
     return got
 
@@ -179,14 +179,14 @@ def given_names(pack: LocalePack) -> frozenset[str]:
 def surnames(pack: LocalePack) -> frozenset[str]:
     """Listed last names (lower case) of the pack, less the words never a name and the ambiguous ones
     ("smith" stays, "will" goes)."""
-    return _pack_sets(pack)[2] - _NON_NAME - _AMBIGUOUS
+    return _pack_sets(pack)[2] - NON_NAME - _AMBIGUOUS
 
 
 def name_like(pack: LocalePack, word: str) -> bool:
     """A lower-case word that may be a name in this pack: a listed name word, or a word that is neither
     English (nor the pack's languages') nor never a name."""
     names, _, _, _, english, _ = _pack_sets(pack)
-    return word in names or (word not in english and word not in _NON_NAME)
+    return word in names or (word not in english and word not in NON_NAME)
 
 
 # A name of another country's lists is taken after an initial only below this English frequency: "karlsson"
@@ -200,7 +200,7 @@ def named(pack: LocalePack, word: str) -> bool:
     word of the identifier languages (the lexicon's `ident`) and rare in English; never a word that is never a
     name, common or ambiguous ("you", "way", "will" are names somewhere)."""
     lex = lexicon()
-    if word in _NON_NAME or word in lex.common or word in _AMBIGUOUS:
+    if word in NON_NAME or word in lex.common or word in _AMBIGUOUS:
         return False
     if word not in _pack_sets(pack)[4]:  # (a listed name is never `english`)
         return True
@@ -210,7 +210,7 @@ def named(pack: LocalePack, word: str) -> bool:
 def rare_word(word: str) -> bool:
     """A lower-case word rare in English and neither never a name nor common: after a capital
     initial and its dot, the capitalised word is a surname ("M. Butte", Zipf 3.1), not a sentence ("B. Then")."""
-    return word not in _NON_NAME and word not in lexicon().common and english_zipf(word) < NAMED_MAX_ZIPF
+    return word not in NON_NAME and word not in lexicon().common and english_zipf(word) < NAMED_MAX_ZIPF
 
 
 def english_zipf(word: str) -> float:
@@ -290,7 +290,7 @@ def _labelled(text: str, toks: list[tuple[int, int, str]], words: list[str], k: 
     mark = text[toks[k - 1][1] : toks[k][0]].strip()
     return (mark in _LABEL_MARKS and mark != "?" and words[k - 1] in _NAME_WORDS and toks[k][2].istitle()
             and toks[k + 1][2].istitle() and text[toks[k][1] : toks[k + 1][0]] == " "
-            and words[k] not in _NON_NAME and words[k + 1] not in _NON_NAME)
+            and words[k] not in NON_NAME and words[k + 1] not in NON_NAME)
 
 
 def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> Iterator[Match]:
@@ -315,7 +315,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         if not hit or (not cased and hit.isdisjoint(plain_set) and (len(hit) < 2 or _CUE_WORDS.isdisjoint(wset))):
             return
         # lower case without any cue word: only a pair of name words or a name opening the reply can be taken
-        if not cased and _CUE_SET.isdisjoint(wset) and len(hit - _NON_NAME) < 2:
+        if not cased and _CUE_SET.isdisjoint(wset) and len(hit - NON_NAME) < 2:
             if not any(w.strip(",.?!") in hit for w in low.split(None, 4)[:4]):
                 return
     toks = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(text)]
@@ -351,11 +351,11 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
         caps = [t[0].isupper() and not t.isupper() and (k in names or k not in english) and not _sentence_start(text, a)
                 for (a, _, t), k in zip(toks, keys, strict=True)]
         # a start is a capitalised word or one that is no grammar word
-        starts = [k for k in maybe if (keys[k] not in _NON_NAME or caps[k])
+        starts = [k for k in maybe if (keys[k] not in NON_NAME or caps[k])
                   and not (keys[k] in _AMBIGUOUS and toks[k][2].islower())]
     else:
         caps = [False] * len(toks)
-        starts = [k for k in maybe if keys[k] not in _NON_NAME]
+        starts = [k for k in maybe if keys[k] not in NON_NAME]
 
     # an English cue word that is a frequent word of the pack's own language is that word there: German "im"
     # is no ASR "I'm" ("im Kundenkonto nachgesehen")
@@ -383,7 +383,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
 
     def unknown(k: int) -> bool:  # a word no list knows: neither a listed name nor English/Hindi
         w = keys[k]
-        return len(w) > 2 and w not in names and w not in english and w not in _NON_NAME and "'" not in w
+        return len(w) > 2 and w not in names and w not in english and w not in NON_NAME and "'" not in w
 
     def strong_before(i: int) -> bool:
         if i < 1 or gap(i - 1, i) not in ("", ",", ".", "?", ":", "-"):
@@ -428,7 +428,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
                     if i + 1 < n
                     and gap(i, i + 1) == ""
                     and (unknown(i + 1) or keys[i + 1] in names)
-                    and keys[i + 1] not in _NON_NAME
+                    and keys[i + 1] not in NON_NAME
                     else i
                 )
                 nxt = words[j + 1] if j + 1 < n and gap(j, j + 1) in ("", ",") else ""
@@ -455,7 +455,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             and j - i < 2
             and gap(j, j + 1) == ""
             and (keys[j + 1] in names or caps[j + 1] or unknown(j + 1) or (j == i and i in labelled and first_is_name))
-            and keys[j + 1] not in _NON_NAME
+            and keys[j + 1] not in NON_NAME
         ):  # (after a label a name's second word may be English: "Name - Dipta Char", not "Signed: Branch Manager")
             j += 1
         plain = [keys[k] in plain_set for k in range(i, j + 1)]
@@ -482,7 +482,7 @@ def _latin(text: str, pack: LocalePack, wset: frozenset[str] | None = None) -> I
             ok = strong_before(i)  # a lone name word after in/at/from is a place, a weak cue after it too
         else:
             # (a capitalised word that is never a name stays a word on a weak cue: "Could You Call"; Will may be one)
-            ok = ((plain[0] or caps[i] and (k0 not in _NON_NAME or k0 in _AMBIGUOUS))
+            ok = ((plain[0] or caps[i] and (k0 not in NON_NAME or k0 in _AMBIGUOUS))
                   and (cue_before(i) or cue_after(j) or reply_start(i, j)))
         if ok:
             s, e = toks[i][0], toks[j][1]

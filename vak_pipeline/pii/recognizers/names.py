@@ -14,9 +14,12 @@ from .base import (
     DEVA_TOKEN,
     HAN_CHAR,
     SHARED_RULES,
+    Keywords,
     Match,
     context_words,
+    latin_words,
     one_of,
+    phrase_words,
     take_name,
 )
 from .base import DEVA_STOP as _DEVA_STOP
@@ -41,13 +44,16 @@ STOP = frozenset(context_words("stop") + context_words("organisation"))
 
 # Self-introductions are data too (`name_intros` in en-US, hi-Latn-IN, hi-IN, zh-CN): a Latin-script
 # rule is (cue regex, require capitalised tokens, required follower regex or None), a name of up to three
-# words after the cue; its gate is the words of each cue ("this" and "is" in the text's words).
+# words after the cue; its gates are the words of each cue ("this" and "is" in the text's words) and of each
+# follower.
 _LATIN_RULES = _intros("latin")
-_CUES: tuple[tuple[re.Pattern[str], bool, re.Pattern[str] | None], ...] = tuple(
+_CUES: tuple[tuple[re.Pattern[str], bool, re.Pattern[str] | None, Keywords, Keywords | None], ...] = tuple(
     (
         re.compile(rf"\b{_alt(r.before)}\s+", re.IGNORECASE),
         r.capitalised,
         re.compile(rf"\s+{_alt(r.after)}\b", re.IGNORECASE) if r.after else None,
+        Keywords.of(phrase_words(r.before)),
+        Keywords.of(phrase_words(r.after)) if r.after else None,
     )
     for r in _LATIN_RULES
 )
@@ -100,9 +106,14 @@ def name_norm(s: str) -> str:
     return " ".join(s.lower().split())
 
 
-def find_cued_names(text: str) -> Iterator[Match]:
-    """Names after a self-introduction (`name_intros`), in Latin, Devanagari and Chinese script."""
-    for cue, capitalised, follower in _CUES:
+def find_cued_names(text: str, words: frozenset[str] | None = None) -> Iterator[Match]:
+    """Names after a self-introduction (`name_intros`), in Latin, Devanagari and Chinese script. `words`:
+    latin_words(text), when the caller has it."""
+    if words is None:
+        words = latin_words(text)
+    for cue, capitalised, follower, cue_words, follower_words in _CUES:
+        if not cue_words.open(text, words) or (follower_words is not None and not follower_words.open(text, words)):
+            continue
         for m in cue.finditer(text):
             span = take_name(text, m.end(), _TOKEN_RE, STOP, capitalised=capitalised, max_words=3)
             if span is None:
