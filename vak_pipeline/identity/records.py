@@ -38,6 +38,26 @@ def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_
     turns = _turns(record)
     if not turns:
         return None
-    key = f"turns{PRINT_VERSION}:" + hashlib.sha256(_encode(turns).encode()).hexdigest()
-    index.add_text_later(record["id"], upload, key, lambda: text_print(turns))
+    index_text(index, record["id"], upload, _text_key(turns), lambda: record)
     return None
+
+
+def text_identity(record: dict[str, Any]) -> tuple[str, str] | None:
+    """(id, content key) of a record that `index_record` always identifies by its text (no recording of its
+    own to read), else None: a pure function of the line, so a cached finding can carry it (rules.cache)."""
+    audio = record.get("audio") or {}
+    if audio.get("path") and not audio.get("synthesis"):
+        return None
+    turns = _turns(record)
+    return (record["id"], _text_key(turns)) if turns else None
+
+
+def index_text(index: ContentIndex, conv_id: str, upload: str, key: str,
+               record_of: Callable[[], dict[str, Any]]) -> None:
+    """Queue a text under its content key (`text_identity`); `record_of()` gives the record, called only
+    when its text must be printed (a content the index has not seen)."""
+    index.add_text_later(conv_id, upload, key, lambda: text_print(_turns(record_of())))
+
+
+def _text_key(turns: list[tuple[str, str]]) -> str:
+    return f"turns{PRINT_VERSION}:" + hashlib.sha256(_encode(turns).encode()).hexdigest()

@@ -50,8 +50,8 @@ from .funnel import STAGES, SYNTH_STAGES, TEXT_STAGES, Funnel, UploadFunnel, bui
 from .turntaking import MEASURES, GroupStats, TurnTaking, TurnTakingSettings, add_record
 
 # bump when the report for the same inputs would change (its code_version): 2 from a template; 3 long words
-# wrap, the identity section
-REPORT_VERSION = "3"
+# wrap, the identity section; 4 charts laid out with fixed margins (no tight_layout)
+REPORT_VERSION = "4"
 CONV_EDGES = [0, 15, 30, 60, 120, 180, 300, 600, 900, 1800, 3600]
 TURN_EDGES = [0, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60]
 last_charts: dict[str, int] = {}  # the latest report's charts: drawn by matplotlib, reused from the store
@@ -544,7 +544,6 @@ def _png(fig: Any) -> bytes:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.tight_layout()
     fig.savefig(buf, format="png")
     plt.close(fig)
     return buf.getvalue()
@@ -604,11 +603,15 @@ def _draw(spec: dict[str, Any]) -> bytes:
     from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
+    rotated = spec["kind"] == "bar" and len(spec["labels"]) > 6
+    # fixed margins, not tight_layout (which measures every label by drawing the figure once more): room for
+    # the y tick labels, the axis labels and, under a bar chart with many labels, labels turned 35 degrees
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.96, bottom=0.28 if rotated else 0.16)
     if spec["kind"] == "bar":
         labels, values = spec["labels"], spec["values"]
         ax.bar(range(len(values)), values, color="#4C72B0")
-        ax.set_xticks(range(len(values)), labels, rotation=35 if len(labels) > 6 else 0,
-                      ha="right" if len(labels) > 6 else "center", fontsize=8)
+        ax.set_xticks(range(len(values)), labels, rotation=35 if rotated else 0,
+                      ha="right" if rotated else "center", fontsize=8)
     else:
         # the binned values, expanded back to points at their bin centres, binned again to fit the data
         points = {n: np.repeat([x for x, _ in vals], [c for _, c in vals]) for n, _count, vals in spec["groups"]}

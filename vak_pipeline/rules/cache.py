@@ -4,6 +4,7 @@ A record's findings (its issues, whether it passed, its canonical line) are a fu
 its manifest line, where that line is (file and line number: issues name them), the bytes of every file it
 names as the release tree holds them when its rules run (audio, redaction log, alignments), and, once per
 publish, RULES_VERSION (explicit: bumped when any rule's finding would change), the record schema's version,
+identity's PRINT_VERSION (a finding carries its text's content key),
 the locale packs, the name lexicon,
 the recognizers' version, the validation context's switches and the extra rules' own fingerprint (the
 steward's thresholds) with each record's extra inputs (`ExtraRules.record_key`). All of it is hashed into
@@ -27,13 +28,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..core.file_digests import FileDigests
 from ..core.keyed_store import KeyedStore, line_key
+from ..identity.records import text_identity
 from ..release import record_file_rels
 from ..schema.record import SCHEMA_VERSION
 from ..storage import dumps_line
 from .context import ValidationContext
 
 # bump when a rule's finding for the same record, files and settings would change, or how one is stored
-RULES_VERSION = "2"  # 2: a finding's line and issues stored as the lines publish writes (Finding.dumps)
+# 2: a finding's line and issues stored as the lines publish writes (Finding.dumps); 3: with its text identity
+RULES_VERSION = "3"
 
 
 @runtime_checkable
@@ -56,20 +59,25 @@ class CacheableRules(Protocol):
 class Finding:
     """What the per-record rules said about one line: its id, whether it is kept, its canonical line and its
     issues, each as the JSONL line publish writes (`storage.dumps_line`: a cached finding is written without
-    being encoded again), with each issue's (code, severity, family) for the tallies. Build with `of`."""
+    being encoded again), with each issue's (code, severity, family) for the tallies, and the (id, content key)
+    identity indexes a kept text by (`identity.records.text_identity`: a reused finding's line is then not
+    parsed again). Build with `of`."""
 
     record_id: str | None
     ok: bool
     line_text: str | None
     issue_lines: list[str]
     tallies: list[list[Any]]
+    text_identity: list[str] | None = None
 
     @classmethod
     def of(cls, record_id: str | None, ok: bool, line: dict[str, Any] | None,
            issues: list[dict[str, Any]]) -> Finding:
         """From the canonical line and the issues as dicts (reports/validation.jsonl's)."""
+        ident = text_identity(line) if line is not None else None
         return cls(record_id, ok, dumps_line(line) if line is not None else None, [dumps_line(i) for i in issues],
-                   [[i["code"], i.get("severity"), i.get("family")] for i in issues])
+                   [[i["code"], i.get("severity"), i.get("family")] for i in issues],
+                   list(ident) if ident is not None else None)
 
     @property
     def line(self) -> dict[str, Any] | None:
@@ -81,26 +89,29 @@ class Finding:
 
     def dumps(self) -> str:
         """A head line (JSON) then the lines as written: a JSONL line holds no raw newline, so no escaping."""
-        head = json.dumps([self.record_id, self.ok, self.line_text is not None, self.tallies], ensure_ascii=False)
+        head = json.dumps([self.record_id, self.ok, self.line_text is not None, self.tallies, self.text_identity],
+                          ensure_ascii=False)
         return "\n".join([head, *([self.line_text[:-1]] if self.line_text is not None else []),
                           *(t[:-1] for t in self.issue_lines)])
 
     @classmethod
     def loads(cls, text: str) -> Finding:
         head, *lines = text.split("\n")
-        rid, ok, has_line, tallies = json.loads(head)
+        rid, ok, has_line, tallies, ident = json.loads(head)
         lines = [f"{t}\n" for t in lines]
-        return cls(rid, ok, lines[0] if has_line else None, lines[1:] if has_line else lines, tallies)
+        return cls(rid, ok, lines[0] if has_line else None, lines[1:] if has_line else lines, tallies, ident)
 
 
 def settings_fingerprint(ctx: ValidationContext, extra: str | None) -> str:
     """The once-per-publish part of every key: explicit versions, data fingerprints (packs, names), switches."""
+    from ..identity.text import PRINT_VERSION
     from ..locales.registry import packs_fingerprint
     from ..pii.name_table import fingerprint as names_fingerprint
     from ..redaction.settings import RECOGNIZERS_VERSION
 
-    shaping = [RULES_VERSION, SCHEMA_VERSION, packs_fingerprint(), names_fingerprint(), RECOGNIZERS_VERSION,
-               ctx.check_audio, ctx.check_pii, ctx.allow_unconsented, list(ctx.names), str(ctx.base_dir), extra]
+    shaping = [RULES_VERSION, PRINT_VERSION, SCHEMA_VERSION, packs_fingerprint(), names_fingerprint(),
+               RECOGNIZERS_VERSION, ctx.check_audio, ctx.check_pii, ctx.allow_unconsented, list(ctx.names),
+               str(ctx.base_dir), extra]
     return hashlib.sha256(json.dumps(shaping).encode()).hexdigest()
 
 

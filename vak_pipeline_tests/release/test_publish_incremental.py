@@ -4,6 +4,7 @@ shards of what changed, while the release is byte for byte what a build with no 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -241,6 +242,62 @@ def test_cached_findings_are_not_reused_when_the_rules_version_or_a_threshold_ch
     _publish(root, relaxed)
     assert DataLayout.at(root).validation_report.read_bytes() == report
     assert _publish(root).issues_by_code["quality_words_per_s"] == 3  # back to the defaults: checked again
+
+
+@pytest.mark.timeout(300)
+def test_cached_findings_are_not_reused_when_the_text_print_scheme_changes(tmp_path, monkeypatch):
+    """A finding carries the content key identity indexes its text by: a new print scheme checks every
+    record again, and the index holds the new scheme's keys only."""
+    from vak_pipeline.identity import records, text
+
+    root = tmp_path / "data"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    monkeypatch.setattr(text, "PRINT_VERSION", text.PRINT_VERSION + "next")
+    monkeypatch.setattr(records, "PRINT_VERSION", text.PRINT_VERSION)
+    bumped = _publish(root)
+    assert (bumped.rules_checked, bumped.rules_reused) == (6, 0)
+    import sqlite3
+
+    with sqlite3.connect(DataLayout.at(root).content_index) as conn:
+        keys = [k for (k,) in conn.execute("SELECT content_key FROM item WHERE content_key LIKE 'turns%'")]
+    assert keys and all(k.startswith(f"turns{text.PRINT_VERSION}:") for k in keys)
+
+
+@pytest.mark.timeout(300)
+def test_a_chat_delivered_again_is_the_same_duplicate_after_reused_findings_as_from_scratch(tmp_path):
+    """The kept chat's finding is reused (its text's key read from the cache, its line not parsed): the copy
+    in the next delivery is left out exactly as a publish from scratch leaves it out."""
+    root, before = tmp_path / "data", tmp_path / "after-first"
+    _upload(root, "delivery-1", 6)
+    _publish(root)
+    shutil.copytree(root, before, symlinks=True)
+
+    def deliver_copy() -> None:
+        layout = DataLayout.at(root)
+        chat = json.loads(layout.redacted("delivery-1").read_text(encoding="utf-8").splitlines()[0])
+        assert "audio" not in chat  # every other record is a chat: the first one
+        chat["id"] = "delivery-2-copy"
+        chat["meta"]["origin"] = {"upload": "delivery-2", "file": "delivery-2/chats.vakforge.jsonl", "line": 1}
+        (root / "raw" / "delivery-2").mkdir(parents=True)
+        layout.work("delivery-2").mkdir(parents=True)
+        layout.redacted("delivery-2").write_text(json.dumps(chat) + "\n", encoding="utf-8")
+
+    def reports() -> list[bytes]:
+        layout = DataLayout.at(root)
+        return [p.read_bytes() for p in (layout.manifest, layout.rejected, layout.duplicates_report)]
+
+    deliver_copy()
+    second = _publish(root)
+    assert (second.rules_checked, second.rules_reused, second.duplicates) == (1, 6, 1)
+    incremental_reports = reports()
+    shutil.rmtree(root)
+    shutil.copytree(before, root, symlinks=True)
+    shutil.rmtree(DataLayout.at(root).publish_cache)
+    deliver_copy()
+    scratch = _publish(root)
+    assert (scratch.rules_checked, scratch.duplicates) == (7, 1)
+    assert incremental_reports == reports()
 
 
 @pytest.mark.timeout(300)

@@ -19,3 +19,15 @@ def test_a_kept_finding_reads_back_the_lines_and_tallies_it_was_made_from(line):
     assert kept.line_text == (dumps_line(line) if line is not None else None)
     assert kept.issue_lines == [dumps_line(i) for i in issues]
     assert kept.tallies == [["turn_gap", "WARN", "turns"], ["x", None, None]]
+
+
+@pytest.mark.timeout(30)
+def test_a_kept_chat_carries_the_key_identity_indexes_its_text_by_and_a_call_does_not():
+    from vak_pipeline.identity.records import text_identity
+
+    chat = {"id": "c1", "turns": [{"speaker": "user", "text": "my parcel never arrived"}]}
+    call = {**chat, "audio": {"path": "audio/c1.wav"}}
+    kept = Finding.loads(Finding.of("c1", True, chat, []).dumps())
+    assert kept.text_identity == list(text_identity(chat)) and kept.text_identity[0] == "c1"
+    assert Finding.of("c1", True, call, []).text_identity is None  # a recording: identified by its file
+    assert Finding.of("c1", False, None, []).text_identity is None
