@@ -186,6 +186,14 @@ def test_texts_matched_a_batch_at_a_time_match_as_they_would_one_by_one(tmp_path
     assert one_by_one[0]  # the set has duplicates to decide
 
 
+def _store_signatures_as_uint64(index: ContentIndex) -> None:
+    """Rewrite the stored signatures the way an index of version 3 held them: the same values as uint64."""
+    rows = index.conn.execute("SELECT seq, usr, oth FROM tsig").fetchall()
+    index.conn.executemany("UPDATE tsig SET usr = ?, oth = ? WHERE seq = ?", [
+        (np.frombuffer(u, "<u4").astype("<u8").tobytes(), np.frombuffer(o, "<u4").astype("<u8").tobytes(), s)
+        for s, u, o in rows])
+
+
 def test_an_index_with_uint64_signatures_is_rechecked_with_the_same_matches(tmp_path):
     """IDENTITY_VERSION 4 stores signatures as uint32; an older index's uint64 blobs are the same values."""
     pairs = _pairs(3)
@@ -195,10 +203,7 @@ def test_an_index_with_uint64_signatures_is_rechecked_with_the_same_matches(tmp_
             index.add_text(f"a{n}", "u", f"ka{n}", lambda a=a: text_print(_turns(a)))
             index.add_text(f"b{n}", "v", f"kb{n}", lambda b=b: text_print(_turns(b)))
         before = list(index.kept_and_dropped())
-        rows = index.conn.execute("SELECT seq, usr, oth FROM tsig").fetchall()
-        index.conn.executemany("UPDATE tsig SET usr = ?, oth = ? WHERE seq = ?", [  # as version 3 stored them
-            (np.frombuffer(u, "<u4").astype("<u8").tobytes(), np.frombuffer(o, "<u4").astype("<u8").tobytes(), s)
-            for s, u, o in rows])
+        _store_signatures_as_uint64(index)  # as version 3 stored them
         index.conn.execute("UPDATE meta SET v = 'version 3' WHERE k = 'settings'")
         index.conn.execute("UPDATE item SET grp = seq, how = NULL")  # a recheck must find the groups again
     with ContentIndex.open(path) as index:
@@ -312,10 +317,7 @@ def test_a_batch_finds_near_copies_of_items_stored_with_uint64_signatures(tmp_pa
     with ContentIndex.open(path) as index:
         for n, (a, _b) in enumerate(pairs):
             index.add_text(f"a{n}", "u", f"ka{n}", lambda a=a: text_print(_turns(a)))
-        rows = index.conn.execute("SELECT seq, usr, oth FROM tsig").fetchall()
-        index.conn.executemany("UPDATE tsig SET usr = ?, oth = ? WHERE seq = ?", [
-            (np.frombuffer(u, "<u4").astype("<u8").tobytes(), np.frombuffer(o, "<u4").astype("<u8").tobytes(), s)
-            for s, u, o in rows])
+        _store_signatures_as_uint64(index)
         index.conn.execute("UPDATE meta SET v = 'version 3' WHERE k = 'settings'")
     with ContentIndex.open(path) as index:
         for n, (_a, b) in enumerate(pairs):
