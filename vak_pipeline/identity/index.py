@@ -79,8 +79,10 @@ class ContentIndex(Closing):
 
     def __init__(self, conn: sqlite3.Connection, settings: IdentitySettings) -> None:
         self.conn, self.settings = conn, settings
-        conn.execute("CREATE TEMP TABLE present (conv_id TEXT PRIMARY KEY) WITHOUT ROWID")
+        # quality: records.record_quality, noted only for keep="best" (0 otherwise; never part of a match)
+        conn.execute("CREATE TEMP TABLE present (conv_id TEXT PRIMARY KEY, quality INTEGER NOT NULL) WITHOUT ROWID")
         self._pending: list[str] = []  # present conversations not yet in the table (written in batches)
+        self._quality: dict[str, int] = {}  # qualities of conversations added, until they are written as present
         self._texts: list[TextItem] = []  # texts queued, not yet matched (`flush_texts`)
         # The next sequence number: past every one in use, retired or still named as a group (never reused,
         # so a new item cannot inherit a forgotten one's group); retired places are only looked up when any.
@@ -99,8 +101,15 @@ class ContentIndex(Closing):
         return matches
 
     def _flush_present(self) -> None:
-        self.conn.executemany("INSERT OR IGNORE INTO present VALUES (?)", ((c,) for c in self._pending))
+        quality = self._quality
+        self.conn.executemany("INSERT OR IGNORE INTO present VALUES (?, ?)",
+                              ((c, quality.pop(c, 0)) for c in self._pending))
         self._pending.clear()
+
+    def note_quality(self, conv_id: str, quality: int) -> None:
+        """How good this delivery of a conversation is (records.record_quality), for keep="best"."""
+        if quality:
+            self._quality[conv_id] = quality
 
     @classmethod
     def open(cls, path: Path, settings: IdentitySettings | None = None) -> ContentIndex:
@@ -121,9 +130,11 @@ class ContentIndex(Closing):
         self.conn.close()
 
     # --- adding
-    def add_audio(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], AudioPrint]) -> Match:
+    def add_audio(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], AudioPrint],
+                  quality: int = 0) -> Match:
         """Index a recording (computing its print only when its content is new) and return its match."""
         self.flush_texts()
+        self.note_quality(conv_id, quality)
         known = self._known(conv_id, content_key)
         if known is not None:
             return self._present(known)
@@ -141,14 +152,18 @@ class ContentIndex(Closing):
                                   ((k, seq, ch) for k in sample_keys(frames, weights=w)))
         return self._present(self._match_audio(seq, f"audio:{p.exact}"))
 
-    def add_text(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint]) -> Match:
+    def add_text(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint],
+                 quality: int = 0) -> Match:
         """Index a text (printing it only when its content is new) and return its match."""
+        self.note_quality(conv_id, quality)
         self._texts.append((conv_id, upload, content_key, compute))
         return self.flush_texts()[-1]
 
-    def add_text_later(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint]) -> None:
+    def add_text_later(self, conv_id: str, upload: str, content_key: str, compute: Callable[[], TextPrint],
+                       quality: int = 0) -> None:
         """`add_text` without waiting for the match: queued texts are matched `text_batch` at a time, with the
         same results (`kept_and_dropped`, `links_of`, `item` and every other call match the queue first)."""
+        self.note_quality(conv_id, quality)
         self._texts.append((conv_id, upload, content_key, compute))
         if len(self._texts) >= self.text_batch:
             self.flush_texts()
@@ -363,21 +378,28 @@ class ContentIndex(Closing):
         added through this index, or `present`), by the keep policy.
 
         Only present conversations count: when a group's first member is gone (erased, withdrawn), the next
-        one present is kept. With keep="all" nothing is dropped (the groups still link splits)."""
+        one present is kept. With keep="all" nothing is dropped (the groups still link splits). keep="best"
+        reads the qualities noted as conversations were added (`present` given here carries none: the first
+        delivered is kept)."""
         self.flush_texts()
         conn = self.conn
         if present is not None:
             self._pending.clear()
+            self._quality.clear()
             conn.execute("DELETE FROM present")
-            conn.executemany("INSERT OR IGNORE INTO present VALUES (?)", ((c,) for c in present))
+            conn.executemany("INSERT OR IGNORE INTO present VALUES (?, 0)", ((c,) for c in present))
         else:
             self._flush_present()
-        if self.settings.keep == "all":
+        keep = self.settings.keep
+        if keep == "all":
             return iter(())
-        pick = "MIN" if self.settings.keep == "first" else "MAX"
+        kept = (f"SELECT grp, {'MIN' if keep == 'first' else 'MAX'}(seq) AS keep FROM p GROUP BY grp "
+                "HAVING COUNT(*) > 1") if keep != "best" else (
+            "SELECT DISTINCT grp, FIRST_VALUE(seq) OVER (PARTITION BY grp ORDER BY quality DESC, seq) AS keep "
+            "FROM p WHERE grp IN (SELECT grp FROM p GROUP BY grp HAVING COUNT(*) > 1)")
         rows = conn.execute(
-            f"WITH p AS (SELECT i.seq, i.conv_id, i.grp, i.how FROM item i JOIN present USING (conv_id)), "
-            f"k AS (SELECT grp, {pick}(seq) AS keep FROM p GROUP BY grp HAVING COUNT(*) > 1) "
+            f"WITH p AS (SELECT i.seq, i.conv_id, i.grp, i.how, present.quality FROM item i "
+            f"JOIN present USING (conv_id)), k AS ({kept}) "
             "SELECT p.conv_id, kept.conv_id, COALESCE(p.how, kh.how, 'duplicate') FROM p JOIN k USING (grp) "
             "JOIN item kept ON kept.seq = k.keep LEFT JOIN item kh ON kh.seq = k.keep "
             "WHERE p.seq != k.keep ORDER BY p.seq").fetchall()

@@ -30,16 +30,42 @@ def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_
     Synthesized audio is rendered from the text, so a synthesized call is identified by its text too:
     two copies of one chat are the same chat whatever voices or seeds rendered them."""
     audio = record.get("audio") or {}
+    best = index.settings.keep == "best"
     if audio.get("path") and not audio.get("synthesis"):
         path = resolve_inside(Path(base_dir), str(audio["path"]))
         if path is not None and path.is_file():
             key = f"file:{(sha256 or sha256_file)(path)}"
-            return index.add_audio(record["id"], upload, key, lambda: audio_print(path))
+            return index.add_audio(record["id"], upload, key, lambda: audio_print(path),
+                                   quality=record_quality(record) if best else 0)
     turns = _turns(record)
     if not turns:
         return None
-    index_text(index, record["id"], upload, _text_key(turns), lambda: record)
+    index_text(index, record["id"], upload, _text_key(turns), lambda: record,
+               quality=record_quality(record) if best else 0)
     return None
+
+
+# Recording conditions, worst to best (schema.record.Condition); a record without one ranks below all.
+_CONDITIONS = ("noisy", "phone", "clean", "studio")
+
+
+def record_quality(record: dict[str, Any]) -> int:
+    """How good this delivery of a conversation is, as one integer (larger is better), for keep="best".
+
+    A call by what the audio stage found: its recording condition (a telephone-band or noisy copy ranks
+    below the clean original), then more channels (a stereo call over its mono mix), then the longer
+    recording (an untrimmed copy); a text by more turns, then more characters (the fuller export). Only the
+    members of one duplicate group are compared, and ties go to the first delivered."""
+    audio = record.get("audio") or {}
+    if audio.get("path") and not audio.get("synthesis"):
+        condition = audio.get("condition")
+        rank = _CONDITIONS.index(condition) + 1 if condition in _CONDITIONS else 0
+        channels = min(max(int(audio.get("channels") or 0), 0), 255)
+        centis = min(max(int(float(audio.get("duration_s") or 0) * 100), 0), 2**32 - 1)
+        return (rank << 40) | (channels << 32) | centis
+    turns = _turns(record)
+    chars = min(sum(len(text) for _, text in turns), 2**32 - 1)
+    return (min(len(turns), 2**20) << 32) | chars
 
 
 def text_identity(record: dict[str, Any]) -> tuple[str, str] | None:
@@ -53,10 +79,11 @@ def text_identity(record: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def index_text(index: ContentIndex, conv_id: str, upload: str, key: str,
-               record_of: Callable[[], dict[str, Any]]) -> None:
+               record_of: Callable[[], dict[str, Any]], quality: int = 0) -> None:
     """Queue a text under its content key (`text_identity`); `record_of()` gives the record, called only
-    when its text must be printed (a content the index has not seen)."""
-    index.add_text_later(conv_id, upload, key, lambda: text_print(_turns(record_of())))
+    when its text must be printed (a content the index has not seen). `quality`: record_quality, for
+    keep="best"."""
+    index.add_text_later(conv_id, upload, key, lambda: text_print(_turns(record_of())), quality=quality)
 
 
 def _text_key(turns: list[tuple[str, str]]) -> str:

@@ -22,9 +22,12 @@ class IdentitySettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = Field(True, description="Find duplicate conversations across and within deliveries.")
-    keep: Literal["first", "newest", "all"] = Field(
+    keep: Literal["first", "newest", "best", "all"] = Field(
         "first", description="Which member of a duplicate group is released: the first delivered, the newest, "
-                             "or all of them (still linked, so the group lands in one split).")
+                             "the best (records.record_quality: for a call the best recording condition, then "
+                             "more channels, then the longer recording; for a text more turns, then more "
+                             "characters; ties go to the first delivered), or all of them (still linked, so the "
+                             "group lands in one split).")
     audio_max_bit_error: float = Field(
         0.15, ge=0.0, le=0.5, description="Largest share of differing Chromaprint bits for two channels to be "
                                           "the same audio (same content measures about 0.0-0.07, different "

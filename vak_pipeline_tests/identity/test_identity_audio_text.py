@@ -6,6 +6,7 @@ bench scores precision and recall on."""
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ import soundfile as sf
 from bench.dedup_set import AUDIO_VARIANTS, SR, make_chats, render_call, write_variant
 from vak_pipeline.identity import ContentIndex, IdentitySettings, audio_print, text_print
 from vak_pipeline.identity.audio import bit_error
+from vak_pipeline.identity.records import index_record, record_quality
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -133,6 +135,58 @@ def test_keep_policy_and_a_missing_first_member(calls, tmp_path):
     with _index(tmp_path, keep="all") as index:
         assert list(index.kept_and_dropped(["a", "b", "c"])) == []
         assert index.links_of("a") == index.links_of("c") != []
+
+
+def _call_record(conv: str, path: Path, channels: int, condition: str | None, seconds: float) -> dict:
+    return {"id": conv, "audio": {"path": path.name, "sample_rate": SR, "channels": channels,
+                                  "duration_s": seconds, "condition": condition}}
+
+
+def test_keep_best_releases_the_clean_stereo_original_whatever_order_the_copies_came_in(calls, tmp_path):
+    folder, xs = calls
+    seconds = len(xs[0]) / SR
+    records = [  # delivered in this order: the telephone-band copy and the mono mix came before the original
+        _call_record("phone", write_variant(xs[0], "resample8k", tmp_path / "phone"), 2, "phone", seconds),
+        _call_record("mono", write_variant(xs[0], "mono", tmp_path / "mono"), 1, "clean", seconds),
+        _call_record("original", Path(shutil.copy(folder / "call0.wav", tmp_path / "original.wav")), 2, "clean",
+                     seconds),
+    ]
+    for keep, kept in (("first", "phone"), ("newest", "original"), ("best", "original")):
+        with _index(tmp_path / keep, keep=keep) as index:
+            for r in records:
+                index_record(index, r, "u", tmp_path)
+            assert {d[:2] for d in index.kept_and_dropped()} == {(r["id"], kept) for r in records} - {(kept, kept)}
+    with _index(tmp_path / "erased", keep="best") as index:  # the best one erased: the next best is released
+        for r in records[:2]:
+            index_record(index, r, "u", tmp_path)
+        assert [d[:2] for d in index.kept_and_dropped()] == [("phone", "mono")]
+
+
+def test_record_quality_ranks_condition_then_channels_then_length_and_texts_by_turns_then_characters():
+    def call(channels: int, condition: str | None, seconds: float) -> int:
+        return record_quality(_call_record("c", Path("c.wav"), channels, condition, seconds))
+
+    assert call(1, "clean", 10.0) > call(2, "phone", 60.0) > call(2, "noisy", 60.0) > call(2, None, 60.0)
+    assert call(2, "clean", 10.0) > call(1, "clean", 60.0)
+    assert call(2, "clean", 60.0) > call(2, "clean", 59.99)
+    assert call(2, "studio", 1.0) > call(2, "clean", 60.0)
+
+    def chat(*texts: str) -> int:
+        return record_quality({"id": "t", "turns": [{"speaker": "user", "text": t} for t in texts]})
+
+    assert chat("hi", "ok") > chat("a much longer single message than the other two together")
+    assert chat("hello there", "ok") > chat("hello", "ok")
+    assert chat("hello", "ok") == chat("hello", "ok")
+
+
+def test_keep_best_with_equal_qualities_keeps_the_first_delivered(tmp_path):
+    chats = [{"id": f"c{n}", "turns": [{"speaker": "user", "text": "my order never arrived, can you check it"},
+                                      {"speaker": "agent", "text": "of course, let me look that up for you now"}]}
+             for n in range(3)]
+    with _index(tmp_path, keep="best") as index:
+        for r in chats:
+            index_record(index, r, "u", tmp_path)
+        assert [d[:2] for d in index.kept_and_dropped()] == [("c1", "c0"), ("c2", "c0")]
 
 
 @pytest.fixture(scope="module")
