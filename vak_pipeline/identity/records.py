@@ -30,18 +30,16 @@ def index_record(index: ContentIndex, record: dict[str, Any], upload: str, base_
     Synthesized audio is rendered from the text, so a synthesized call is identified by its text too:
     two copies of one chat are the same chat whatever voices or seeds rendered them."""
     audio = record.get("audio") or {}
-    best = index.settings.keep == "best"
     if audio.get("path") and not audio.get("synthesis"):
         path = resolve_inside(Path(base_dir), str(audio["path"]))
         if path is not None and path.is_file():
             key = f"file:{(sha256 or sha256_file)(path)}"
-            return index.add_audio(record["id"], upload, key, lambda: audio_print(path),
-                                   quality=record_quality(record) if best else 0)
+            quality = record_quality(record) if index.settings.keep == "best" else 0
+            return index.add_audio(record["id"], upload, key, lambda: audio_print(path), quality=quality)
     turns = _turns(record)
     if not turns:
         return None
-    index_text(index, record["id"], upload, _text_key(turns), lambda: record,
-               quality=record_quality(record) if best else 0)
+    index_text(index, record["id"], upload, _text_key(turns), lambda: record)
     return None
 
 
@@ -79,10 +77,10 @@ def text_identity(record: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def index_text(index: ContentIndex, conv_id: str, upload: str, key: str,
-               record_of: Callable[[], dict[str, Any]], quality: int = 0) -> None:
+               record_of: Callable[[], dict[str, Any]]) -> None:
     """Queue a text under its content key (`text_identity`); `record_of()` gives the record, called only
-    when its text must be printed (a content the index has not seen). `quality`: record_quality, for
-    keep="best"."""
+    when its text must be printed (a content the index has not seen) or its quality weighed (keep="best")."""
+    quality = record_quality(record_of()) if index.settings.keep == "best" else 0
     index.add_text_later(conv_id, upload, key, lambda: text_print(_turns(record_of())), quality=quality)
 
 

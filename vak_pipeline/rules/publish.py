@@ -22,7 +22,7 @@ from ..core.erasure import ErasedSet, load_erased
 from ..core.file_digests import FileDigests
 from ..core.issue import Issue, Severity
 from ..identity import ContentIndex, IdentitySettings
-from ..identity.records import index_record, index_text, record_quality
+from ..identity.records import index_record, index_text
 from ..layout import DataLayout
 from ..release import place_record_files, record_file_rels, unplace
 from ..schema import write_json_schema
@@ -170,8 +170,7 @@ def _validate_source(src: Path, layout: DataLayout, ctx: ValidationContext, resu
             result.records_by_upload[upload] += 1
             if index is not None and finding.text_identity is not None:  # a text: its key came with the finding
                 conv_id, key = finding.text_identity
-                index_text(index, conv_id, upload, key, lambda f=finding: f.line,
-                           quality=record_quality(finding.line) if index.settings.keep == "best" else 0)
+                index_text(index, conv_id, upload, key, lambda f=finding: f.line)
             elif index is not None:
                 index_record(index, finding.line, upload, ctx.base_dir,
                              sha256=ctx.digests.sha256 if ctx.digests is not None else None)
